@@ -1,0 +1,7 @@
+//! The TGDL compiler library: parsing, checking and Rust code generation for
+//! Tabletop Game Description Language programs. The `tgdlc` binary and the `tgdl!`
+//! macro are thin front ends over this crate.
+
+pub mod diagnostics;
+pub mod source;
+pub mod syntax;
