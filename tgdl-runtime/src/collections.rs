@@ -1,0 +1,284 @@
+//! `List`, `Table` and `Stack` with the semantics of the spec (§3.2.3) and the notes:
+//! located errors for bad indices, `null` for missing keys and empty pops.
+//!
+//! In a running game these are reference objects: they live in arenas of the state and
+//! are shared through [`crate::arena::Id`] handles, so `b = a; b.push(x)` changes `a`.
+
+use crate::error::{Flow, Loc, fail};
+use crate::rng::Rng;
+use crate::value::{Str, fmt_number, index};
+use serde::{Deserialize, Serialize};
+use std::collections::VecDeque;
+
+/// `List<T>`: indexed, insertion-ordered.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct List<T> {
+    pub items: Vec<T>,
+}
+
+impl<T> Default for List<T> {
+    fn default() -> Self {
+        List { items: Vec::new() }
+    }
+}
+
+impl<T: Clone + PartialEq> List<T> {
+    pub fn from_vec(items: Vec<T>) -> Self {
+        List { items }
+    }
+
+    pub fn len(&self) -> f64 {
+        self.items.len() as f64
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.items.is_empty()
+    }
+
+    pub fn get(&self, i: f64, loc: Loc) -> Flow<T> {
+        Ok(self.items[index(i, self.items.len(), loc)?].clone())
+    }
+
+    pub fn set(&mut self, i: f64, value: T, loc: Loc) -> Flow<()> {
+        let i = index(i, self.items.len(), loc)?;
+        self.items[i] = value;
+        Ok(())
+    }
+
+    pub fn push(&mut self, value: T) {
+        self.items.push(value);
+    }
+
+    pub fn append(&mut self, other: &List<T>) {
+        self.items.extend(other.items.iter().cloned());
+    }
+
+    pub fn clear(&mut self) {
+        self.items.clear();
+    }
+
+    pub fn contains(&self, value: &T) -> bool {
+        self.items.contains(value)
+    }
+
+    pub fn index_of(&self, value: &T) -> f64 {
+        self.items.iter().position(|v| v == value).map_or(-1.0, |i| i as f64)
+    }
+
+    /// Removes the first equal element; `false` if there was none.
+    pub fn remove(&mut self, value: &T) -> bool {
+        match self.items.iter().position(|v| v == value) {
+            Some(i) => {
+                self.items.remove(i);
+                true
+            }
+            None => false,
+        }
+    }
+
+    pub fn remove_at(&mut self, i: f64, loc: Loc) -> Flow<T> {
+        let i = index(i, self.items.len(), loc)?;
+        Ok(self.items.remove(i))
+    }
+
+    pub fn shuffle(&mut self, rng: &mut Rng) {
+        rng.shuffle(&mut self.items);
+    }
+}
+
+/// A table key: any value except null. Player 1 and number 1 are the same key.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Key {
+    /// A number (or player), by its bits with `-0` folded into `0`.
+    Number(u64),
+    String(Str),
+    Bool(bool),
+    /// A reference object: the arena it lives in (a per-game type tag) and its index.
+    Object(u32, u32),
+}
+
+impl Key {
+    pub fn number(x: f64) -> Key {
+        Key::Number(if x == 0.0 { 0 } else { x.to_bits() })
+    }
+
+    pub fn describe(&self) -> String {
+        match self {
+            Key::Number(bits) => fmt_number(f64::from_bits(*bits)),
+            Key::String(s) => format!("{s:?}"),
+            Key::Bool(b) => b.to_string(),
+            Key::Object(tag, i) => format!("object {tag}#{i}"),
+        }
+    }
+}
+
+/// `Table<T>`: an associative array keeping insertion order. Never holds null values:
+/// assigning null removes the key.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Table<T> {
+    pub entries: Vec<(Key, T)>,
+}
+
+impl<T> Default for Table<T> {
+    fn default() -> Self {
+        Table { entries: Vec::new() }
+    }
+}
+
+impl<T: Clone> Table<T> {
+    pub fn len(&self) -> f64 {
+        self.entries.len() as f64
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    /// `t[k]`: the value, or null when the key is absent.
+    pub fn get(&self, key: &Key) -> Option<T> {
+        self.entries.iter().find(|(k, _)| k == key).map(|(_, v)| v.clone())
+    }
+
+    /// `t[k] = v`; `v == null` removes the key.
+    pub fn set(&mut self, key: Key, value: Option<T>) {
+        let pos = self.entries.iter().position(|(k, _)| *k == key);
+        match (pos, value) {
+            (Some(i), Some(v)) => self.entries[i].1 = v,
+            (None, Some(v)) => self.entries.push((key, v)),
+            (Some(i), None) => {
+                self.entries.remove(i);
+            }
+            (None, None) => {}
+        }
+    }
+
+    pub fn clear(&mut self) {
+        self.entries.clear();
+    }
+
+    pub fn keys(&self) -> impl Iterator<Item = &Key> {
+        self.entries.iter().map(|(k, _)| k)
+    }
+}
+
+/// A null table key is a rule error.
+pub fn key<K>(k: Option<K>, loc: Loc) -> Flow<K> {
+    match k {
+        Some(k) => Ok(k),
+        None => fail(loc, "null used as a table key"),
+    }
+}
+
+/// `Stack<T>`: the top is the back. Never holds null: pushing null does nothing.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct Stack<T> {
+    pub items: VecDeque<T>,
+}
+
+impl<T> Default for Stack<T> {
+    fn default() -> Self {
+        Stack { items: VecDeque::new() }
+    }
+}
+
+impl<T: Clone + PartialEq> Stack<T> {
+    pub fn from_vec(items: Vec<T>) -> Self {
+        Stack { items: items.into() }
+    }
+
+    pub fn len(&self) -> f64 {
+        self.items.len() as f64
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.items.is_empty()
+    }
+
+    pub fn push(&mut self, value: Option<T>) {
+        if let Some(v) = value {
+            self.items.push_back(v);
+        }
+    }
+
+    pub fn push_front(&mut self, value: Option<T>) {
+        if let Some(v) = value {
+            self.items.push_front(v);
+        }
+    }
+
+    pub fn pop(&mut self) -> Option<T> {
+        self.items.pop_back()
+    }
+
+    pub fn pop_front(&mut self) -> Option<T> {
+        self.items.pop_front()
+    }
+
+    pub fn peek(&self) -> Option<T> {
+        self.items.back().cloned()
+    }
+
+    pub fn peek_front(&self) -> Option<T> {
+        self.items.front().cloned()
+    }
+
+    pub fn contains(&self, value: &T) -> bool {
+        self.items.contains(value)
+    }
+
+    pub fn clear(&mut self) {
+        self.items.clear();
+    }
+
+    pub fn shuffle(&mut self, rng: &mut Rng) {
+        rng.shuffle(self.items.make_contiguous());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    const L: Loc = Loc::new("t.tgdl", 1, 1);
+
+    #[test]
+    fn list_operations() {
+        let mut l = List::from_vec(vec![1.0, 2.0, 3.0]);
+        assert_eq!(l.get(1.9, L).unwrap(), 2.0);
+        assert!(l.get(3.0, L).is_err());
+        assert_eq!(l.index_of(&3.0), 2.0);
+        assert_eq!(l.index_of(&9.0), -1.0);
+        assert!(l.remove(&2.0));
+        assert_eq!(l.items, vec![1.0, 3.0]);
+        assert_eq!(l.remove_at(0.0, L).unwrap(), 1.0);
+        l.append(&List::from_vec(vec![4.0]));
+        assert_eq!(l.items, vec![3.0, 4.0]);
+    }
+
+    #[test]
+    fn table_keeps_order_and_removes_on_null() {
+        let mut t = Table::default();
+        t.set(Key::number(1.0), Some("a"));
+        t.set(Key::String("x".into()), Some("b"));
+        t.set(Key::number(1.0), Some("c"));
+        assert_eq!(t.get(&Key::number(1.0)), Some("c"));
+        t.set(Key::number(1.0), None);
+        assert_eq!(t.get(&Key::number(1.0)), None);
+        assert_eq!(t.len(), 1.0);
+        assert_eq!(Key::number(-0.0), Key::number(0.0));
+    }
+
+    #[test]
+    fn stack_top_is_last_and_null_push_is_noop() {
+        let mut s = Stack::from_vec(vec![1, 2, 3]);
+        s.push(None);
+        assert_eq!(s.peek(), Some(3));
+        assert_eq!(s.pop(), Some(3));
+        assert_eq!(s.pop_front(), Some(1));
+        s.push_front(Some(0));
+        assert_eq!(s.items, vec![0, 2]);
+        s.clear();
+        assert_eq!(s.pop(), None);
+    }
+}

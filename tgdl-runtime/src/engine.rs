@@ -1,0 +1,359 @@
+//! The decision machinery shared by every generated engine.
+//!
+//! Generated code implements [`Rules`] on its world struct: how to set up, play one move
+//! (effect and cascade), build the turn menu. [`Engine`] turns that into a [`Game`]:
+//! it caches the options of the current decision, and resolves inputs met in the middle
+//! of an effect by replay (notes §2): it keeps the world from before the move, and when
+//! an answer arrives, re-runs the move from there with the answers given so far, until
+//! the next unanswered input or the end. The generator lives in the world, so replays
+//! draw the same numbers and write the same log.
+
+use crate::error::{Flow, Loc, RuleError, Stop};
+use crate::game::{ApplyError, Choice, Game, GameInfo, Outcome, Pick, StartError, Status};
+use crate::rng::Rng;
+use crate::value::{Player, Str, str_of};
+use crate::view::View;
+use std::fmt::Debug;
+
+/// Default number of loop iterations one decision may take before it is a rule error.
+pub const DEFAULT_STEP_LIMIT: u64 = 10_000_000;
+
+/// The part of a world every game has: players, turn, generator, log, outcome, and the
+/// answers being replayed.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Core {
+    pub players: u32,
+    pub active: Player,
+    /// Index of the active `turn` definition, in declaration order.
+    pub turn: usize,
+    /// `turn.phase.active()`; `""` before any is set.
+    pub phase: Str,
+    pub rng: Rng,
+    pub log: Vec<String>,
+    pub outcome: Option<Outcome>,
+    /// Loop iterations in the current decision, against `step_limit`.
+    pub steps: u64,
+    pub step_limit: u64,
+    pub replay: Replay,
+}
+
+/// Answers to the inputs of the move being run, and the question it stopped at.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Replay {
+    answers: Vec<Pick>,
+    cursor: usize,
+    question: Option<Question>,
+}
+
+/// An input waiting for an answer.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Question {
+    pub player: Player,
+    pub options: Vec<Pick>,
+    pub prompt: String,
+}
+
+impl Core {
+    pub fn new(players: u32, seed: u64) -> Core {
+        Core {
+            players,
+            active: Player(0),
+            turn: 0,
+            phase: str_of(""),
+            rng: Rng::new(seed),
+            log: Vec::new(),
+            outcome: None,
+            steps: 0,
+            step_limit: DEFAULT_STEP_LIMIT,
+            replay: Replay::default(),
+        }
+    }
+
+    /// Asks `player` to choose one of `options`: the recorded answer when replaying,
+    /// otherwise the run stops with [`Stop::Suspend`] and the engine puts the question.
+    pub fn ask(&mut self, player: Player, options: Vec<Pick>, prompt: impl FnOnce() -> String) -> Flow<Pick> {
+        let r = &mut self.replay;
+        if let Some(&answer) = r.answers.get(r.cursor) {
+            r.cursor += 1;
+            return Ok(answer);
+        }
+        r.question = Some(Question { player, options, prompt: prompt() });
+        Err(Stop::Suspend)
+    }
+
+    /// Counts one loop iteration; a loop that never ends becomes a located error.
+    #[inline]
+    pub fn tick(&mut self, loc: Loc) -> Flow<()> {
+        self.steps += 1;
+        if self.steps > self.step_limit {
+            return crate::error::fail(
+                loc,
+                format!("this loop ran more than {} iterations in one decision", self.step_limit),
+            );
+        }
+        Ok(())
+    }
+
+    /// `roll(n)`: a whole number in `1..=n`.
+    pub fn roll(&mut self, n: f64, loc: Loc) -> Flow<f64> {
+        let n = crate::value::count(n, 1.0, loc)?;
+        Ok((self.rng.below(n) + 1) as f64)
+    }
+
+    /// `random()`: a number in `[0, 1)`.
+    pub fn random(&mut self) -> f64 {
+        self.rng.unit()
+    }
+
+    /// `winner ...;`: records the ranking and stops the game.
+    pub fn win<T>(&mut self, ranking: &[Vec<Player>]) -> Flow<T> {
+        self.outcome = Some(Outcome::from_ranking(ranking, self.players));
+        Err(Stop::GameOver)
+    }
+
+    pub fn wrap_player(&self, r: f64) -> Player {
+        Player::wrap(r, self.players)
+    }
+
+    pub fn all_players(&self) -> Vec<Player> {
+        (0..self.players).map(Player).collect()
+    }
+}
+
+/// What a generated world provides. Implemented by generated code only; use [`Engine`].
+pub trait Rules: Clone + Debug + Send + Sync + 'static {
+    type Move: Copy + Eq + std::hash::Hash + Debug + Send + Sync + 'static;
+
+    /// Whether `setup` may ask an input (decided by the compiler).
+    const SETUP_MAY_ASK: bool;
+
+    fn info() -> GameInfo;
+
+    /// An empty world around `core`.
+    fn new(core: Core) -> Self;
+    fn core(&self) -> &Core;
+    fn core_mut(&mut self) -> &mut Core;
+
+    /// Creates global classes and boards, runs `setup` and the cascade it starts.
+    fn setup(&mut self) -> Flow<()>;
+
+    /// Runs one move of the turn menu: its effect and the cascade it starts.
+    fn play(&mut self, mv: Self::Move) -> Flow<()>;
+
+    /// Whether playing `mv` may ask an input (decided by the compiler); such moves are
+    /// run from a saved copy of the world so they can be replayed.
+    fn may_ask(mv: &Self::Move) -> bool;
+
+    /// Appends the active player's menu to `out`. Speculative: the world is left as it was.
+    fn menu(&mut self, out: &mut Vec<Choice<Self::Move>>) -> Flow<()>;
+
+    /// Where the active turn is defined: the location of an "empty menu" error.
+    fn turn_location(&self) -> Loc;
+
+    fn move_label(&self, mv: &Self::Move) -> String;
+    fn pick_label(&self, pick: &Pick) -> String;
+    fn view(&self) -> View;
+}
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Origin<M> {
+    Setup,
+    Move(M),
+}
+
+/// A run stopped at an input: the world before it started and the answers so far.
+#[derive(Clone, Debug, PartialEq)]
+struct Pending<R: Rules> {
+    origin: Origin<R::Move>,
+    base: R,
+    answers: Vec<Pick>,
+    prompt: String,
+}
+
+/// A [`Game`] over a generated world.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Engine<R: Rules> {
+    world: R,
+    pending: Option<Box<Pending<R>>>,
+    options: Vec<Choice<R::Move>>,
+    status: Status,
+    error: Option<RuleError>,
+    decisions: u64,
+}
+
+impl<R: Rules> Engine<R> {
+    /// The world: the game's state as the rules see it.
+    pub fn world(&self) -> &R {
+        &self.world
+    }
+
+    /// Runs (or re-runs) a move or the setup from the current world.
+    fn run(&mut self, origin: Origin<R::Move>) -> Flow<()> {
+        self.world.core_mut().steps = 0;
+        match origin {
+            Origin::Setup => self.world.setup(),
+            Origin::Move(mv) => self.world.play(mv),
+        }
+    }
+
+    fn settle(&mut self, result: Flow<()>, origin: Origin<R::Move>, base: Option<R>, answers: Vec<Pick>) {
+        self.options.clear();
+        self.pending = None;
+        match result {
+            Ok(()) => self.build_menu(),
+            Err(Stop::GameOver) => self.status = Status::Over,
+            Err(Stop::Error(e)) => self.fail(*e),
+            Err(Stop::Suspend) => {
+                let question = self.world.core_mut().replay.question.take();
+                match (base, question) {
+                    (Some(base), Some(q)) if !q.options.is_empty() => {
+                        self.options.extend(q.options.iter().map(|&p| Choice::Pick(p)));
+                        self.status = Status::Decide(q.player);
+                        self.pending = Some(Box::new(Pending { origin, base, answers, prompt: q.prompt }));
+                    }
+                    (_, q) => self.fail(RuleError {
+                        message: match q {
+                            Some(q) => format!("internal error: an input with no options ({})", q.prompt),
+                            None => "internal error: a run stopped for an input it did not record".into(),
+                        },
+                        location: R::info().source.to_string(),
+                    }),
+                }
+            }
+        }
+    }
+
+    fn build_menu(&mut self) {
+        let mut options = std::mem::take(&mut self.options);
+        let result = self.world.menu(&mut options);
+        self.options = options;
+        match result {
+            Err(Stop::Error(e)) => self.fail(*e),
+            Err(Stop::GameOver | Stop::Suspend) => self.fail(RuleError::new(
+                self.world.turn_location(),
+                "internal error: building the menu tried to end the game or ask an input",
+            )),
+            Ok(()) if self.options.is_empty() => {
+                let core = self.world.core();
+                let phase =
+                    if core.phase.is_empty() { String::new() } else { format!(" in phase '{}'", core.phase) };
+                let msg = format!("no legal action for player {}{phase}", core.active.0);
+                self.fail(RuleError::new(self.world.turn_location(), msg));
+            }
+            Ok(()) => self.status = Status::Decide(self.world.core().active),
+        }
+    }
+
+    fn fail(&mut self, e: RuleError) {
+        self.options.clear();
+        self.error = Some(e);
+        self.status = Status::Failed;
+    }
+}
+
+impl<R: Rules> Game for Engine<R> {
+    type Move = R::Move;
+
+    fn info() -> GameInfo {
+        R::info()
+    }
+
+    fn start(players: u32, seed: u64) -> Result<Self, StartError> {
+        let info = R::info();
+        if players < info.min_players || players > info.max_players {
+            return Err(StartError::Players { given: players, min: info.min_players, max: info.max_players });
+        }
+        let world = R::new(Core::new(players, seed));
+        let base = if R::SETUP_MAY_ASK { Some(world.clone()) } else { None };
+        let mut engine = Engine {
+            world,
+            pending: None,
+            options: Vec::new(),
+            status: Status::Over,
+            error: None,
+            decisions: 0,
+        };
+        let result = engine.run(Origin::Setup);
+        engine.settle(result, Origin::Setup, base, Vec::new());
+        Ok(engine)
+    }
+
+    fn players(&self) -> u32 {
+        self.world.core().players
+    }
+
+    fn status(&self) -> Status {
+        self.status
+    }
+
+    fn options(&self) -> &[Choice<R::Move>] {
+        &self.options
+    }
+
+    fn apply(&mut self, index: usize) -> Result<(), ApplyError> {
+        if !matches!(self.status, Status::Decide(_)) {
+            return Err(ApplyError::NotDeciding);
+        }
+        let choice =
+            *self.options.get(index).ok_or(ApplyError::OutOfRange { index, options: self.options.len() })?;
+        self.decisions += 1;
+        match choice {
+            Choice::Move(mv) => {
+                let base = if R::may_ask(&mv) { Some(self.world.clone()) } else { None };
+                let result = self.run(Origin::Move(mv));
+                self.settle(result, Origin::Move(mv), base, Vec::new());
+            }
+            Choice::Pick(pick) => {
+                let Some(pending) = self.pending.take() else {
+                    return Err(ApplyError::NotDeciding);
+                };
+                let Pending { origin, base, mut answers, .. } = *pending;
+                answers.push(pick);
+                self.world = base.clone();
+                let replay = &mut self.world.core_mut().replay;
+                replay.answers.clone_from(&answers);
+                replay.cursor = 0;
+                let result = self.run(origin);
+                self.world.core_mut().replay = Replay::default();
+                self.settle(result, origin, Some(base), answers);
+            }
+        }
+        Ok(())
+    }
+
+    fn label(&self, index: usize) -> String {
+        match self.options.get(index) {
+            Some(Choice::Move(mv)) => self.world.move_label(mv),
+            Some(Choice::Pick(p)) => self.world.pick_label(p),
+            None => String::new(),
+        }
+    }
+
+    fn prompt(&self) -> String {
+        match (&self.pending, self.status) {
+            (Some(p), _) => p.prompt.clone(),
+            (None, Status::Decide(_)) => "choose a move".to_string(),
+            _ => String::new(),
+        }
+    }
+
+    fn outcome(&self) -> Option<&Outcome> {
+        if self.status == Status::Over { self.world.core().outcome.as_ref() } else { None }
+    }
+
+    fn error(&self) -> Option<&RuleError> {
+        self.error.as_ref()
+    }
+
+    fn log(&self) -> &[String] {
+        &self.world.core().log
+    }
+
+    fn view(&self) -> View {
+        self.world.view()
+    }
+
+    fn decisions(&self) -> u64 {
+        self.decisions
+    }
+}

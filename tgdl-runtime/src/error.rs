@@ -1,0 +1,76 @@
+//! Rule errors located in the `.tgdl` source, and the control flow of generated code.
+
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+/// A place in the game's source, compiled into generated code as data.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+pub struct Loc {
+    pub file: &'static str,
+    pub line: u32,
+    pub column: u32,
+}
+
+impl Loc {
+    pub const fn new(file: &'static str, line: u32, column: u32) -> Loc {
+        Loc { file, line, column }
+    }
+}
+
+impl fmt::Display for Loc {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}:{}:{}", self.file, self.line, self.column)
+    }
+}
+
+/// A rule of the game failed at run time: null access, bad index, division by zero, a loop
+/// over its step budget, an empty menu. The game stops; the error says where.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct RuleError {
+    pub message: String,
+    /// `file:line:column` of the rule that failed.
+    pub location: String,
+}
+
+impl RuleError {
+    pub fn new(loc: Loc, message: impl Into<String>) -> RuleError {
+        RuleError { message: message.into(), location: loc.to_string() }
+    }
+}
+
+impl fmt::Display for RuleError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "rule error at {}: {}", self.location, self.message)
+    }
+}
+
+impl std::error::Error for RuleError {}
+
+/// Why generated code stopped running before the end of a block.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Stop {
+    /// A rule error (boxed so that `Flow<T>` stays small on the hot path).
+    Error(Box<RuleError>),
+    /// An input needs an answer that has not been given yet (see [`crate::core::Replay`]).
+    Suspend,
+    /// `winner` ended the game.
+    GameOver,
+}
+
+/// The result type of every generated function.
+pub type Flow<T> = Result<T, Stop>;
+
+/// A located rule error as a `Stop`.
+#[cold]
+pub fn fail<T>(loc: Loc, message: impl Into<String>) -> Flow<T> {
+    Err(Stop::Error(Box::new(RuleError::new(loc, message))))
+}
+
+/// Unwraps a value that the rules need to be non-null.
+#[inline]
+pub fn some<T>(value: Option<T>, loc: Loc) -> Flow<T> {
+    match value {
+        Some(v) => Ok(v),
+        None => fail(loc, "null value used where a value is needed"),
+    }
+}

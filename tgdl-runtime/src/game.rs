@@ -1,0 +1,219 @@
+//! The one interface every engine implements, generated or hand-written: who decides now,
+//! between which options, apply a choice, the outcome. Agents, the terminal, simulation,
+//! perft and traces are written once against it.
+
+use crate::error::RuleError;
+use crate::value::Player;
+use crate::view::View;
+use serde::{Deserialize, Serialize};
+use std::fmt::Debug;
+
+/// Static facts about a game, from its `game` directive.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GameInfo {
+    pub name: &'static str,
+    /// The main `.tgdl` file the engine was generated from.
+    pub source: &'static str,
+    pub min_players: u32,
+    pub max_players: u32,
+}
+
+/// Where a game stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Status {
+    /// `player` must choose one of [`Game::options`].
+    Decide(Player),
+    /// The game ended with `winner`; see [`Game::outcome`].
+    Over,
+    /// A rule error stopped the game; see [`Game::error`].
+    Failed,
+}
+
+/// The final ranking: `places[0]` holds the players in first place (several when tied).
+/// Every player appears exactly once.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Outcome {
+    pub places: Vec<Vec<u32>>,
+}
+
+impl Outcome {
+    /// Normalises a `winner` ranking: a player listed twice keeps their better place, empty
+    /// places are dropped, players not listed share last place.
+    pub fn from_ranking(ranking: &[Vec<Player>], players: u32) -> Outcome {
+        let mut seen = vec![false; players as usize];
+        let mut places = Vec::new();
+        for place in ranking {
+            let mut group: Vec<u32> = Vec::new();
+            for p in place {
+                if let Some(s) = seen.get_mut(p.0 as usize) {
+                    if !*s {
+                        *s = true;
+                        group.push(p.0);
+                    }
+                }
+            }
+            if !group.is_empty() {
+                group.sort_unstable();
+                places.push(group);
+            }
+        }
+        let rest: Vec<u32> = (0..players).filter(|&p| !seen[p as usize]).collect();
+        if !rest.is_empty() {
+            places.push(rest);
+        }
+        Outcome { places }
+    }
+
+    pub fn winner(p: Player, players: u32) -> Outcome {
+        Outcome::from_ranking(&[vec![p]], players)
+    }
+
+    /// 0-based place of a player.
+    pub fn place_of(&self, player: u32) -> usize {
+        self.places.iter().position(|g| g.contains(&player)).unwrap_or(self.places.len())
+    }
+
+    /// All players share first place.
+    pub fn is_draw(&self) -> bool {
+        self.places.len() <= 1
+    }
+
+    /// The single winner, if there is exactly one player in first place.
+    pub fn sole_winner(&self) -> Option<u32> {
+        match self.places.first() {
+            Some(first) if first.len() == 1 && self.places.len() > 1 => Some(first[0]),
+            _ => None,
+        }
+    }
+
+    /// `player 0 wins`, `draw`, or the full ranking — the text of the `result:` line.
+    pub fn describe(&self) -> String {
+        if self.is_draw() {
+            return "draw".to_string();
+        }
+        if let Some(w) = self.sole_winner() {
+            if self.places.len() == 2 {
+                return format!("player {w} wins");
+            }
+        }
+        let places: Vec<String> = self
+            .places
+            .iter()
+            .enumerate()
+            .map(|(i, g)| {
+                let who: Vec<String> = g.iter().map(|p| p.to_string()).collect();
+                let noun = if g.len() == 1 { "player" } else { "players" };
+                format!("{}. {noun} {}", i + 1, who.join(", "))
+            })
+            .collect();
+        format!("ranking {}", places.join("; "))
+    }
+}
+
+/// An answer to an input: a value of the input's domain, or "done" to end a list input.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Pick {
+    /// An object: its arena (a per-game type tag) and index in creation order.
+    Object(u32, u32),
+    Player(u32),
+    Bool(bool),
+    /// No value (an `optional` input left empty).
+    Null,
+    /// End of a list input.
+    Done,
+}
+
+/// One option of a decision: a move of the turn menu, or an answer to an input.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Choice<M> {
+    Move(M),
+    Pick(Pick),
+}
+
+/// Why [`Game::apply`] refused a choice.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ApplyError {
+    /// The game is over or failed: nobody decides.
+    NotDeciding,
+    /// The index is not one of the current options.
+    OutOfRange { index: usize, options: usize },
+}
+
+impl std::fmt::Display for ApplyError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ApplyError::NotDeciding => write!(f, "the game is not waiting for a decision"),
+            ApplyError::OutOfRange { index, options } => {
+                write!(f, "option {index} does not exist (there are {options})")
+            }
+        }
+    }
+}
+
+impl std::error::Error for ApplyError {}
+
+/// Why a game could not start.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum StartError {
+    /// The player count is outside the bounds of the `game` directive.
+    Players { given: u32, min: u32, max: u32 },
+}
+
+impl std::fmt::Display for StartError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            StartError::Players { given, min, max } if min == max => {
+                write!(f, "this game is for {min} players, not {given}")
+            }
+            StartError::Players { given, min, max } => {
+                write!(f, "this game is for {min} to {max} players, not {given}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for StartError {}
+
+/// A game engine. States are plain values: clone one to search, undo or branch, at any
+/// decision point — also in the middle of an effect.
+pub trait Game: Clone + Send + Sync + 'static {
+    /// A move of the turn menu, as data.
+    type Move: Copy + Eq + std::hash::Hash + Debug + Send + Sync + 'static;
+
+    fn info() -> GameInfo;
+
+    /// A new game; `setup` has run and the first decision is ready.
+    fn start(players: u32, seed: u64) -> Result<Self, StartError>;
+
+    fn players(&self) -> u32;
+
+    fn status(&self) -> Status;
+
+    /// The options of the current decision, in the engine's fixed order (empty when the
+    /// game is over or failed).
+    fn options(&self) -> &[Choice<Self::Move>];
+
+    /// Chooses `options()[index]` for the player who decides now.
+    fn apply(&mut self, index: usize) -> Result<(), ApplyError>;
+
+    /// A readable label of an option (`place (1, 2)`, `7 of hearts`).
+    fn label(&self, index: usize) -> String;
+
+    /// What is being decided (`choose a move`, `choose c for place`).
+    fn prompt(&self) -> String;
+
+    fn outcome(&self) -> Option<&Outcome>;
+
+    fn error(&self) -> Option<&RuleError>;
+
+    /// Lines written by `log(...)`, oldest first.
+    fn log(&self) -> &[String] {
+        &[]
+    }
+
+    /// What a person at the terminal sees.
+    fn view(&self) -> View;
+
+    /// Decisions taken so far.
+    fn decisions(&self) -> u64;
+}

@@ -1,0 +1,162 @@
+//! Value semantics shared by every generated engine: players, strings and the arithmetic
+//! rules of TGDL numbers (IEEE doubles with located errors instead of NaN and infinity).
+
+use crate::error::{Flow, Loc, fail};
+use serde::{Deserialize, Serialize};
+use std::fmt;
+use std::sync::Arc;
+
+/// A player: a number in `0..P`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default, Serialize, Deserialize)]
+pub struct Player(pub u32);
+
+impl Player {
+    /// The spec's player-expression mapping: `r % P` for `r >= 0`, `(P - |r| % P) % P` otherwise,
+    /// after truncating `r` toward zero.
+    pub fn wrap(r: f64, players: u32) -> Player {
+        let p = players.max(1) as i64;
+        let r = if r.is_finite() { r.trunc() as i64 } else { 0 };
+        Player(r.rem_euclid(p) as u32)
+    }
+
+    pub fn number(self) -> f64 {
+        self.0 as f64
+    }
+}
+
+impl fmt::Display for Player {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "player {}", self.0)
+    }
+}
+
+/// An immutable TGDL string. Cheap to clone; compared by content.
+pub type Str = Arc<str>;
+
+pub fn str_of(s: &str) -> Str {
+    Arc::from(s)
+}
+
+/// Text of a number: whole numbers without a fraction, others in their shortest exact form.
+pub fn fmt_number(x: f64) -> String {
+    if x == 0.0 { "0".to_string() } else { format!("{x}") }
+}
+
+/// String concatenation `a + b` when either side is a string.
+pub fn concat(a: &str, b: &str) -> Str {
+    let mut s = String::with_capacity(a.len() + b.len());
+    s.push_str(a);
+    s.push_str(b);
+    Arc::from(s)
+}
+
+/// Checks that arithmetic produced a finite number.
+#[inline]
+pub fn finite(x: f64, loc: Loc) -> Flow<f64> {
+    if x.is_finite() { Ok(x) } else { fail(loc, format!("arithmetic result is not a finite number ({x})")) }
+}
+
+#[inline]
+pub fn div(a: f64, b: f64, loc: Loc) -> Flow<f64> {
+    if b == 0.0 { fail(loc, "division by zero") } else { finite(a / b, loc) }
+}
+
+/// `%`: the truncated remainder (sign of the left operand).
+#[inline]
+pub fn rem(a: f64, b: f64, loc: Loc) -> Flow<f64> {
+    if b == 0.0 { fail(loc, "modulo by zero") } else { Ok(a % b) }
+}
+
+/// `^` on numbers. Whole exponents use exact repeated squaring; others use `libm`'s portable
+/// `pow`, so results are the same on every platform.
+pub fn pow(base: f64, exp: f64, loc: Loc) -> Flow<f64> {
+    let r = if exp.fract() == 0.0 && exp.abs() <= 1024.0 {
+        let mut n = exp.abs() as u32;
+        let mut acc = 1.0f64;
+        let mut b = base;
+        while n > 0 {
+            if n & 1 == 1 {
+                acc *= b;
+            }
+            b *= b;
+            n >>= 1;
+        }
+        if exp < 0.0 { 1.0 / acc } else { acc }
+    } else {
+        libm::pow(base, exp)
+    };
+    finite(r, loc)
+}
+
+pub fn sqrt(x: f64, loc: Loc) -> Flow<f64> {
+    if x < 0.0 {
+        fail(loc, format!("square root of a negative number ({})", fmt_number(x)))
+    } else {
+        Ok(x.sqrt())
+    }
+}
+
+/// Rounds half away from zero, as people do at the table.
+pub fn round(x: f64) -> f64 {
+    x.round()
+}
+
+/// A number used as a list index: truncated toward zero, must be within `0..len`.
+#[inline]
+pub fn index(i: f64, len: usize, loc: Loc) -> Flow<usize> {
+    let t = i.trunc();
+    if t >= 0.0 && t < len as f64 {
+        Ok(t as usize)
+    } else {
+        fail(loc, format!("index {} is out of range for a list of length {len}", fmt_number(i)))
+    }
+}
+
+/// A number used as a count or size (`roll(n)`): truncated, must be at least `min`.
+pub fn count(n: f64, min: f64, loc: Loc) -> Flow<u64> {
+    let t = n.trunc();
+    if t >= min && t <= u32::MAX as f64 {
+        Ok(t as u64)
+    } else {
+        fail(loc, format!("expected a whole number of at least {}, got {}", fmt_number(min), fmt_number(n)))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    const L: Loc = Loc::new("t.tgdl", 1, 1);
+
+    #[test]
+    fn player_wrapping_follows_the_spec() {
+        assert_eq!(Player::wrap(3.0, 2), Player(1));
+        assert_eq!(Player::wrap(-1.0, 3), Player(2));
+        assert_eq!(Player::wrap(-3.0, 3), Player(0));
+        assert_eq!(Player::wrap(-4.0, 3), Player(2));
+        assert_eq!(Player::wrap(2.9, 2), Player(0));
+    }
+
+    #[test]
+    fn numbers_print_like_people_write_them() {
+        assert_eq!(fmt_number(3.0), "3");
+        assert_eq!(fmt_number(-0.0), "0");
+        assert_eq!(fmt_number(0.1), "0.1");
+        assert_eq!(fmt_number(2.5), "2.5");
+        assert_eq!(fmt_number(1e21), "1000000000000000000000");
+    }
+
+    #[test]
+    fn arithmetic_errors_are_located() {
+        assert!(div(1.0, 0.0, L).is_err());
+        assert!(rem(1.0, 0.0, L).is_err());
+        assert_eq!(rem(-7.0, 3.0, L).unwrap(), -1.0);
+        assert_eq!(pow(-2.0, 2.0, L).unwrap(), 4.0);
+        assert_eq!(pow(2.0, -1.0, L).unwrap(), 0.5);
+        assert_eq!(pow(4.0, 0.5, L).unwrap(), 2.0);
+        assert!(sqrt(-1.0, L).is_err());
+        assert_eq!(index(2.7, 3, L).unwrap(), 2);
+        assert!(index(3.0, 3, L).is_err());
+        assert!(index(-0.5, 3, L).is_ok());
+        assert!(index(-1.0, 3, L).is_err());
+    }
+}
