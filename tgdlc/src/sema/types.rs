@@ -1,0 +1,162 @@
+//! Types: resolving written types, implicit conversions (§3.2.4, §3.11.1 and the notes)
+//! and the "mismatched types" diagnostic.
+
+use super::Checker;
+use crate::codes;
+use crate::diagnostics::Diagnostic;
+use crate::hir::{ClassId, ClassKind, Expr, ExprKind, Ty};
+use crate::syntax::ast;
+
+impl<'a> Checker<'a> {
+    pub(crate) fn resolve_type(&mut self, t: &ast::TypeExpr) -> Ty {
+        match &t.kind {
+            ast::TypeKind::Number => Ty::Number,
+            ast::TypeKind::String => Ty::String,
+            ast::TypeKind::Bool => Ty::Bool,
+            ast::TypeKind::Player => Ty::Player,
+            ast::TypeKind::List(e) => Ty::List(Box::new(self.resolve_elem(e))),
+            ast::TypeKind::Table(e) => Ty::Table(Box::new(self.resolve_elem(e))),
+            ast::TypeKind::Stack(e) => Ty::Stack(Box::new(self.resolve_elem(e))),
+            ast::TypeKind::Named(path) => {
+                let ns = self.cx.namespace.clone();
+                match self.lookup_class_path(path, ns.as_deref()) {
+                    Some(c) => Ty::Class(c),
+                    None => {
+                        if let [name] = path.segments.as_slice() {
+                            if self.turns.contains_key(&name.name) {
+                                self.error(
+                                    Diagnostic::error(
+                                        path.span,
+                                        format!("`{}` is a turn, not a type", name.name),
+                                    )
+                                    .code(codes::UNKNOWN_TYPE)
+                                    .help(
+                                        "turns are switched with `turns.use(\"Name\")`; they are not values",
+                                    ),
+                                );
+                                return Ty::Error;
+                            }
+                        }
+                        self.unknown_type(path);
+                        Ty::Error
+                    }
+                }
+            }
+        }
+    }
+
+    fn resolve_elem(&mut self, t: &ast::TypeExpr) -> Ty {
+        self.resolve_type(t)
+    }
+
+    /// Whether a value of type `from` can stand where `to` is expected without `as`.
+    pub(crate) fn convertible(&self, from: &Ty, to: &Ty) -> bool {
+        match (from, to) {
+            (a, b) if a == b => true,
+            (Ty::Error, _) | (_, Ty::Error) => true,
+            (Ty::Null, t) => *t != Ty::Void,
+            (Ty::Number, Ty::Player) | (Ty::Player, Ty::Number) => true,
+            (Ty::Class(a), Ty::Class(b)) => self.prog.is_subclass(*a, *b),
+            (Ty::List(a), Ty::List(b)) | (Ty::Stack(a), Ty::Stack(b)) | (Ty::Table(a), Ty::Table(b)) => {
+                self.same_representation(a, b)
+            }
+            _ => false,
+        }
+    }
+
+    /// Collections convert when their elements are the same objects seen as another class
+    /// of the same hierarchy (§3.11.1): the list itself is shared, not copied.
+    fn same_representation(&self, a: &Ty, b: &Ty) -> bool {
+        match (a, b) {
+            (x, y) if x == y => true,
+            (Ty::Class(x), Ty::Class(y)) => self.prog.is_subclass(*x, *y),
+            (Ty::List(x), Ty::List(y)) | (Ty::Stack(x), Ty::Stack(y)) | (Ty::Table(x), Ty::Table(y)) => {
+                self.same_representation(x, y)
+            }
+            _ => false,
+        }
+    }
+
+    /// Converts `e` to `to`, inserting the implicit conversions, or reports a mismatch.
+    pub(crate) fn coerce(&mut self, e: Expr, to: &Ty) -> Expr {
+        if e.ty == *to || to.is_error() {
+            return e;
+        }
+        if e.ty.is_error() {
+            return Expr { ty: to.clone(), ..e };
+        }
+        match (&e.ty, to) {
+            (Ty::Null, t) if *t != Ty::Void => Expr { ty: to.clone(), ..e },
+            (Ty::Number, Ty::Player) => {
+                let span = e.span;
+                Expr::new(ExprKind::ToPlayer(Box::new(e)), Ty::Player, span)
+            }
+            (Ty::Player, Ty::Number) => {
+                let span = e.span;
+                Expr::new(ExprKind::ToNumber(Box::new(e)), Ty::Number, span)
+            }
+            (from, to) if self.convertible(from, to) => Expr { ty: to.clone(), ..e },
+            _ => {
+                self.mismatch(&e, to);
+                Expr::error(e.span)
+            }
+        }
+    }
+
+    pub(crate) fn mismatch(&mut self, e: &Expr, to: &Ty) {
+        let found = self.ty_name(&e.ty);
+        let expected = self.ty_name(to);
+        let mut d =
+            Diagnostic::error(e.span, format!("mismatched types: expected `{expected}`, found `{found}`"))
+                .code(codes::MISMATCH)
+                .label(format!("expected `{expected}`"));
+        match (&e.ty, to) {
+            (Ty::Class(a), Ty::Class(b)) if self.prog.is_subclass(*b, *a) => {
+                d = d.help(format!("`{found}` is a base of `{expected}`: convert with `... as {expected}` (null if it is not one)"));
+            }
+            (Ty::Void, _) => {
+                d = d
+                    .label("this has no value".to_string())
+                    .help("only expressions with a value can be used here");
+            }
+            (_, Ty::String) if e.ty.is_value() => {
+                d = d.help("to make text, concatenate with a string: `\"\" + value`");
+            }
+            (Ty::List(_), Ty::List(_)) => {
+                d = d.note("lists convert only between element classes of one hierarchy (upcasting)");
+            }
+            _ => {}
+        }
+        self.error(d);
+    }
+
+    /// The nearest common base of two classes, if they share a hierarchy.
+    pub(crate) fn common_base(&self, a: ClassId, b: ClassId) -> Option<ClassId> {
+        let mut cur = Some(a);
+        while let Some(c) = cur {
+            if self.prog.is_subclass(b, c) {
+                return Some(c);
+            }
+            cur = self.prog.class(c).base;
+        }
+        None
+    }
+
+    /// Whether values of these types can be compared with `==` (§3.2.4 and the notes).
+    pub(crate) fn comparable(&self, a: &Ty, b: &Ty) -> bool {
+        match (a, b) {
+            (x, y) if x == y => true,
+            (Ty::Error, _) | (_, Ty::Error) | (Ty::Null, _) | (_, Ty::Null) => true,
+            (Ty::Number, Ty::Player) | (Ty::Player, Ty::Number) => true,
+            (Ty::Class(x), Ty::Class(y)) => self.prog.is_subclass(*x, *y) || self.prog.is_subclass(*y, *x),
+            (Ty::List(_), Ty::List(_)) | (Ty::Stack(_), Ty::Stack(_)) | (Ty::Table(_), Ty::Table(_)) => {
+                self.same_representation(a, b) || self.same_representation(b, a)
+            }
+            _ => false,
+        }
+    }
+
+    pub(crate) fn is_event_class(&self, c: ClassId) -> bool {
+        self.prog.class(c).kind == ClassKind::Event
+    }
+}
