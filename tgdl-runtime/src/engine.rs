@@ -314,7 +314,11 @@ impl<R: Rules> Game for Engine<R> {
                 replay.answers.clone_from(&answers);
                 replay.cursor = 0;
                 let result = self.run(origin);
-                self.world.core_mut().replay = Replay::default();
+                // Forget the answers but keep the question the run may have stopped at:
+                // `settle` puts it (a move can ask several inputs).
+                let replay = &mut self.world.core_mut().replay;
+                replay.answers.clear();
+                replay.cursor = 0;
                 self.settle(result, origin, Some(base), answers);
             }
         }

@@ -51,7 +51,7 @@ impl std::error::Error for RuleError {}
 pub enum Stop {
     /// A rule error (boxed so that `Flow<T>` stays small on the hot path).
     Error(Box<RuleError>),
-    /// An input needs an answer that has not been given yet (see [`crate::core::Replay`]).
+    /// An input needs an answer that has not been given yet (see [`crate::engine::Replay`]).
     Suspend,
     /// `winner` ended the game.
     GameOver,

@@ -1,0 +1,303 @@
+//! Agents: whoever chooses for a seat — a random player, a fixed script, or a person at a
+//! terminal (or any line-based console: the human agent is generic over its I/O).
+
+use crate::game::Game;
+use crate::render;
+use crate::rng::Rng;
+use std::cell::RefCell;
+use std::fmt;
+use std::io::{self, BufRead, Write};
+use std::rc::Rc;
+
+/// Chooses for a seat: an index into `game.options()`.
+pub trait Agent<G: Game> {
+    fn choose(&mut self, game: &G) -> Result<usize, AgentError>;
+
+    /// What kind of seat this is, as recorded in traces (`human`, `random`, ...).
+    fn name(&self) -> &str {
+        "agent"
+    }
+
+    /// Whether a person sits here: the driver then echoes every decision and shows the
+    /// final position.
+    fn is_human(&self) -> bool {
+        false
+    }
+}
+
+/// Why an agent could not choose.
+#[derive(Debug)]
+pub enum AgentError {
+    /// The person asked to stop (`q`).
+    Quit,
+    /// The input ended before an answer.
+    EndOfInput,
+    /// Reading or writing the console failed.
+    Io(io::Error),
+    /// The decision has no options (the game is not waiting for one).
+    NoOptions,
+    /// A scripted agent ran out of moves, or its next move is not an option.
+    Script(String),
+}
+
+impl fmt::Display for AgentError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            AgentError::Quit => write!(f, "quit"),
+            AgentError::EndOfInput => write!(f, "the input ended before an answer"),
+            AgentError::Io(e) => write!(f, "console error: {e}"),
+            AgentError::NoOptions => write!(f, "there is nothing to choose from"),
+            AgentError::Script(m) => write!(f, "{m}"),
+        }
+    }
+}
+
+impl std::error::Error for AgentError {}
+
+impl From<io::Error> for AgentError {
+    fn from(e: io::Error) -> Self {
+        AgentError::Io(e)
+    }
+}
+
+/// The seed of the random agent in seat `seat` of a game started with `game_seed`. Play and
+/// simulation both use it, so `play --seed S --seats random` replays exactly the
+/// simulated game whose seed is `S`.
+pub fn seat_seed(game_seed: u64, seat: u32) -> u64 {
+    Rng::derive_seed(game_seed ^ 0x5EED, seat as u64)
+}
+
+/// Chooses uniformly among the options with its own generator.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RandomAgent {
+    rng: Rng,
+}
+
+impl RandomAgent {
+    pub fn new(seed: u64) -> RandomAgent {
+        RandomAgent { rng: Rng::new(seed) }
+    }
+
+    /// A uniform index in `0..options`, or `None` when there are none.
+    #[inline]
+    pub fn pick(&mut self, options: usize) -> Option<usize> {
+        (options > 0).then(|| self.rng.below(options as u64) as usize)
+    }
+}
+
+impl<G: Game> Agent<G> for RandomAgent {
+    #[inline]
+    fn choose(&mut self, game: &G) -> Result<usize, AgentError> {
+        self.pick(game.options().len()).ok_or(AgentError::NoOptions)
+    }
+
+    fn name(&self) -> &str {
+        "random"
+    }
+}
+
+/// Plays a fixed list of option indices (0-based), then falls back to a random agent if it
+/// has one, or fails.
+#[derive(Clone, Debug)]
+pub struct ScriptedAgent {
+    script: Vec<usize>,
+    next: usize,
+    fallback: Option<RandomAgent>,
+}
+
+impl ScriptedAgent {
+    pub fn new(script: Vec<usize>) -> ScriptedAgent {
+        ScriptedAgent { script, next: 0, fallback: None }
+    }
+
+    /// After the script, choose at random with this generator seed.
+    pub fn then_random(mut self, seed: u64) -> ScriptedAgent {
+        self.fallback = Some(RandomAgent::new(seed));
+        self
+    }
+
+    /// Script entries not played yet.
+    pub fn remaining(&self) -> &[usize] {
+        &self.script[self.next..]
+    }
+}
+
+impl<G: Game> Agent<G> for ScriptedAgent {
+    fn choose(&mut self, game: &G) -> Result<usize, AgentError> {
+        let options = game.options().len();
+        match self.script.get(self.next) {
+            Some(&i) if i < options => {
+                self.next += 1;
+                Ok(i)
+            }
+            Some(&i) => Err(AgentError::Script(format!(
+                "script entry {} is option {i}, but there are only {options} options",
+                self.next + 1
+            ))),
+            None => match &mut self.fallback {
+                Some(random) => random.pick(options).ok_or(AgentError::NoOptions),
+                None => {
+                    Err(AgentError::Script(format!("the script ended after {} moves", self.script.len())))
+                }
+            },
+        }
+    }
+
+    fn name(&self) -> &str {
+        "scripted"
+    }
+}
+
+/// A line-based console: where human seats read answers and the driver writes events.
+/// Several seats (and the driver) share one through [`Console::shared`].
+#[derive(Debug)]
+pub struct Console<R, W> {
+    pub input: R,
+    pub output: W,
+}
+
+/// A console shared by every human seat at one terminal.
+pub type SharedConsole<R, W> = Rc<RefCell<Console<R, W>>>;
+
+impl<R: BufRead, W: Write> Console<R, W> {
+    pub fn shared(input: R, output: W) -> SharedConsole<R, W> {
+        Rc::new(RefCell::new(Console { input, output }))
+    }
+}
+
+/// Writes to the output of a shared console (for the driver's event lines).
+pub struct ConsoleWriter<R, W>(pub SharedConsole<R, W>);
+
+impl<R, W: Write> Write for ConsoleWriter<R, W> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.0.borrow_mut().output.write(buf)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.0.borrow_mut().output.flush()
+    }
+}
+
+/// A person at a console. Each decision shows the view, the last lines of the log, the
+/// prompt and the options numbered from 1, then reads a line: a number, an option's exact
+/// label, or `q` to quit. Anything else is asked again; the end of the input is an error.
+pub struct HumanAgent<R, W> {
+    console: SharedConsole<R, W>,
+    /// Log lines shown with the view.
+    pub log_lines: usize,
+    /// Write each line read after its prompt, as a terminal would show it (for input that
+    /// is not a terminal: a pipe, a file, a test).
+    pub echo_input: bool,
+}
+
+impl<R: BufRead, W: Write> HumanAgent<R, W> {
+    /// A person reading `input` and writing `output`.
+    pub fn new(input: R, output: W) -> HumanAgent<R, W> {
+        HumanAgent::on(Console::shared(input, output))
+    }
+
+    /// A seat at a console shared with other seats.
+    pub fn on(console: SharedConsole<R, W>) -> HumanAgent<R, W> {
+        HumanAgent { console, log_lines: 5, echo_input: false }
+    }
+
+    pub fn console(&self) -> &SharedConsole<R, W> {
+        &self.console
+    }
+}
+
+/// What a line typed at the console means: an answer, or `None` to ask again.
+fn parse_answer<G: Game>(line: &str, game: &G) -> Option<Result<usize, AgentError>> {
+    let text = line.trim();
+    if text.eq_ignore_ascii_case("q") || text.eq_ignore_ascii_case("quit") {
+        return Some(Err(AgentError::Quit));
+    }
+    let n = game.options().len();
+    if let Ok(k) = text.parse::<usize>() {
+        return (1..=n).contains(&k).then(|| Ok(k - 1));
+    }
+    (0..n).find(|&i| !text.is_empty() && game.label(i) == text).map(Ok)
+}
+
+impl<G: Game, R: BufRead, W: Write> Agent<G> for HumanAgent<R, W> {
+    fn choose(&mut self, game: &G) -> Result<usize, AgentError> {
+        let n = game.options().len();
+        if n == 0 {
+            return Err(AgentError::NoOptions);
+        }
+        let mut console = self.console.borrow_mut();
+        let Console { input, output } = &mut *console;
+        write!(output, "\n{}", render::render_game(game, self.log_lines))?;
+        let who = match game.status() {
+            crate::game::Status::Decide(p) => format!("player {}", p.0),
+            _ => "nobody".to_string(),
+        };
+        writeln!(output, "{who}, {}:", game.prompt())?;
+        for i in 0..n {
+            writeln!(output, "  {}) {}", i + 1, game.label(i))?;
+        }
+        let mut line = String::new();
+        loop {
+            write!(output, "> ")?;
+            output.flush()?;
+            line.clear();
+            if input.read_line(&mut line)? == 0 {
+                writeln!(output)?;
+                return Err(AgentError::EndOfInput);
+            }
+            if self.echo_input {
+                writeln!(output, "{}", line.trim_end_matches(['\r', '\n']))?;
+            }
+            match parse_answer(&line, game) {
+                Some(answer) => return answer,
+                None => writeln!(output, "please type a number from 1 to {n}, or q to quit")?,
+            }
+        }
+    }
+
+    fn name(&self) -> &str {
+        "human"
+    }
+
+    fn is_human(&self) -> bool {
+        true
+    }
+}
+
+/// Standard input without read-ahead: several human seats can read it in turn, each
+/// getting exactly the lines it asked for, even when the input is a pipe.
+#[derive(Debug, Default)]
+pub struct StdinLines {
+    byte: [u8; 1],
+    filled: bool,
+}
+
+impl io::Read for StdinLines {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        if self.filled && !buf.is_empty() {
+            self.filled = false;
+            buf[0] = self.byte[0];
+            return Ok(1);
+        }
+        io::stdin().read(buf)
+    }
+}
+
+impl BufRead for StdinLines {
+    fn fill_buf(&mut self) -> io::Result<&[u8]> {
+        if !self.filled {
+            let n = io::Read::read(&mut io::stdin(), &mut self.byte)?;
+            if n == 0 {
+                return Ok(&[]);
+            }
+            self.filled = true;
+        }
+        Ok(&self.byte)
+    }
+
+    fn consume(&mut self, amount: usize) {
+        if amount > 0 {
+            self.filled = false;
+        }
+    }
+}

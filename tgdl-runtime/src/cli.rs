@@ -1,0 +1,255 @@
+//! The command line of a game binary built by `tgdlc build` (notes §3): `play` (the
+//! default), `simulate` and `perft`, with their flags, outputs and exit codes.
+//!
+//! Exit codes: 0 success (a game over, unfinished or quit), 1 a rule error, a game that
+//! cannot start or a failed file, 2 a usage error.
+
+use crate::agent::StdinLines;
+use crate::driver::{DEFAULT_MAX_DECISIONS, PlayError, PlayOptions, SeatKind, run_play};
+use crate::game::Game;
+use crate::perft::perft_full;
+use crate::simulate::{SimOptions, simulate};
+use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand};
+use std::ffi::OsString;
+use std::io::{BufRead, IsTerminal, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+#[derive(Parser, Debug)]
+#[command(args_conflicts_with_subcommands = true, disable_help_subcommand = true)]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+    /// With no subcommand, the options of `play`.
+    #[command(flatten)]
+    play: PlayArgs,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Play one game at the terminal (the default).
+    Play(PlayArgs),
+    /// Play many random games in parallel and report statistics.
+    Simulate(SimulateArgs),
+    /// Count the decision sequences of each length from the start.
+    Perft(PerftArgs),
+}
+
+#[derive(Args, Debug)]
+struct PlayArgs {
+    /// Number of players [default: the game's minimum]
+    #[arg(long)]
+    players: Option<u32>,
+    /// Who plays each seat; a shorter list repeats its last entry
+    /// [default: human,random when standard input is a terminal, else random]
+    #[arg(long, value_delimiter = ',')]
+    seats: Vec<SeatKind>,
+    /// Seed of the game's generator [default: from the clock, printed as `seed: S`]
+    #[arg(long)]
+    seed: Option<u64>,
+    /// Write the game's trace (JSON) to this file
+    #[arg(long, value_name = "T.json")]
+    trace: Option<PathBuf>,
+    /// Replay the decisions of this trace, then go on with the seats
+    #[arg(long, value_name = "T.json")]
+    replay: Option<PathBuf>,
+    /// Decisions after which the game ends as unfinished
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_DECISIONS)]
+    max_decisions: u64,
+    /// Print every decision as `player P: label`
+    #[arg(long, short)]
+    verbose: bool,
+}
+
+#[derive(Args, Debug)]
+struct SimulateArgs {
+    /// Number of games
+    #[arg(short = 'n', long = "games", value_name = "GAMES")]
+    games: u64,
+    /// Number of players [default: the game's minimum]
+    #[arg(long)]
+    players: Option<u32>,
+    /// Seed of the simulation; game i uses a seed derived from it and i
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+    /// Worker threads [default: one per core]
+    #[arg(long, value_name = "T")]
+    threads: Option<usize>,
+    /// Print one JSON object instead of the report
+    #[arg(long)]
+    json: bool,
+    /// Decisions after which a game ends as unfinished
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_DECISIONS)]
+    max_decisions: u64,
+}
+
+#[derive(Args, Debug)]
+struct PerftArgs {
+    /// Longest sequence length
+    #[arg(long, value_name = "D")]
+    depth: u32,
+    /// Number of players [default: the game's minimum]
+    #[arg(long)]
+    players: Option<u32>,
+    /// Seed of the game's generator
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+    /// Print `{"perft": [n1, n2, ...]}`
+    #[arg(long)]
+    json: bool,
+}
+
+/// The whole program of a game binary: parses the process's arguments and runs.
+pub fn main<G: Game>() -> ExitCode {
+    let stdin_is_terminal = std::io::stdin().is_terminal();
+    match parse::<G>(std::env::args_os().collect()) {
+        Ok(cli) => {
+            let stderr = std::io::stderr();
+            let code = execute::<G, _, _, _>(
+                cli,
+                StdinLines::default(),
+                std::io::stdout(),
+                stderr,
+                stdin_is_terminal,
+            );
+            ExitCode::from(code)
+        }
+        Err(e) => {
+            let _ = e.print();
+            ExitCode::from(e.exit_code().clamp(0, 255) as u8)
+        }
+    }
+}
+
+/// Runs a command line with the given streams, as `main` would: for tests and for
+/// `tgdlc play`. `stdin_is_terminal` picks the default seats. Returns the exit code.
+pub fn run_cli<G: Game>(
+    args: impl IntoIterator<Item = impl Into<OsString>>,
+    input: impl BufRead,
+    output: impl Write,
+    mut errors: impl Write,
+    stdin_is_terminal: bool,
+) -> u8 {
+    match parse::<G>(args.into_iter().map(Into::into).collect()) {
+        Ok(cli) => execute::<G, _, _, _>(cli, input, output, errors, stdin_is_terminal),
+        Err(e) => {
+            let text = e.render().to_string();
+            let mut output = output;
+            let _ = if e.use_stderr() {
+                errors.write_all(text.as_bytes())
+            } else {
+                output.write_all(text.as_bytes())
+            };
+            e.exit_code().clamp(0, 255) as u8
+        }
+    }
+}
+
+fn command<G: Game>() -> clap::Command {
+    let info = G::info();
+    Cli::command()
+        .name(info.name)
+        .about(format!("{}: play it, simulate random games, count decision sequences", info.name))
+}
+
+fn parse<G: Game>(mut args: Vec<OsString>) -> Result<Cli, clap::Error> {
+    let mut cmd = command::<G>();
+    if let Some(bin) = args.first().and_then(|a| std::path::Path::new(a).file_stem()) {
+        cmd = cmd.bin_name(bin.to_string_lossy().into_owned());
+    }
+    if args.is_empty() {
+        args.push(G::info().name.into());
+    }
+    let matches = cmd.try_get_matches_from_mut(args)?;
+    Cli::from_arg_matches(&matches).map_err(|e| e.format(&mut cmd))
+}
+
+fn execute<G: Game, R: BufRead, W: Write, E: Write>(
+    cli: Cli,
+    input: R,
+    mut output: W,
+    mut errors: E,
+    stdin_is_terminal: bool,
+) -> u8 {
+    let result = match cli.command.unwrap_or(Command::Play(cli.play)) {
+        Command::Play(args) => play::<G, _, _>(args, input, &mut output, stdin_is_terminal),
+        Command::Simulate(args) => run_simulate::<G>(args, &mut output),
+        Command::Perft(args) => run_perft::<G>(args, &mut output, &mut errors),
+    };
+    let _ = output.flush();
+    match result {
+        Ok(code) => code,
+        Err((code, message)) => {
+            let _ = writeln!(errors, "error: {message}");
+            code
+        }
+    }
+}
+
+/// An exit code, or an exit code and the message for standard error.
+type Exit = Result<u8, (u8, String)>;
+
+fn play<G: Game, R: BufRead, W: Write>(args: PlayArgs, input: R, output: W, stdin_is_terminal: bool) -> Exit {
+    let seats = match (args.seats.is_empty(), stdin_is_terminal) {
+        (false, _) => args.seats,
+        (true, false) => vec![SeatKind::Random],
+        // The default seats fit any player count, one-player games included.
+        (true, true) => {
+            let players = args.players.unwrap_or(G::info().min_players);
+            if players <= 1 { vec![SeatKind::Human] } else { vec![SeatKind::Human, SeatKind::Random] }
+        }
+    };
+    let opts = PlayOptions {
+        players: args.players,
+        seats,
+        seed: args.seed,
+        trace: args.trace,
+        replay: args.replay,
+        max_decisions: args.max_decisions,
+        verbose: args.verbose,
+        echo_input: !stdin_is_terminal,
+    };
+    match run_play::<G, _, _>(&opts, input, output) {
+        Ok(result) => Ok(if result.is_failure() { 1 } else { 0 }),
+        Err(e @ PlayError::Usage(_)) => Err((2, e.to_string())),
+        Err(e) => Err((1, e.to_string())),
+    }
+}
+
+fn run_simulate<G: Game>(args: SimulateArgs, output: &mut dyn Write) -> Exit {
+    let opts = SimOptions {
+        games: args.games,
+        players: args.players.unwrap_or(G::info().min_players),
+        seed: args.seed,
+        threads: args.threads.unwrap_or(0),
+        max_decisions: args.max_decisions,
+        progress: true,
+    };
+    let report = simulate::<G>(&opts).map_err(|e| (1, e.to_string()))?;
+    let text = if args.json { format!("{}\n", report.to_json_string()) } else { report.render_text() };
+    output.write_all(text.as_bytes()).map_err(|e| (1, format!("output error: {e}")))?;
+    Ok(if report.errors.is_empty() { 0 } else { 1 })
+}
+
+fn run_perft<G: Game>(args: PerftArgs, output: &mut dyn Write, errors: &mut dyn Write) -> Exit {
+    let players = args.players.unwrap_or(G::info().min_players);
+    let game = G::start(players, args.seed).map_err(|e| (1, e.to_string()))?;
+    let result = perft_full(&game, args.depth);
+    let text = if args.json {
+        format!("{}\n", serde_json::json!({ "perft": result.counts }))
+    } else {
+        result.counts.iter().enumerate().map(|(k, n)| format!("depth {}: {n}\n", k + 1)).collect()
+    };
+    output.write_all(text.as_bytes()).map_err(|e| (1, format!("output error: {e}")))?;
+    match &result.first_error {
+        Some(e) => {
+            let _ = writeln!(
+                errors,
+                "warning: {} sequences ended in a rule error; the first: {e}",
+                result.errors
+            );
+            Ok(1)
+        }
+        None => Ok(0),
+    }
+}

@@ -1,0 +1,398 @@
+//! Playing one game: seats, seed, the decision budget, replaying a trace, the event lines
+//! and the final `result:` line.
+
+use crate::agent::{Agent, AgentError, Console, ConsoleWriter, HumanAgent, RandomAgent, seat_seed};
+use crate::error::RuleError;
+use crate::game::{Game, Outcome, StartError, Status};
+use crate::render;
+use crate::trace::{Trace, TraceDecision, TraceResult};
+use std::fmt;
+use std::io::{self, BufRead, Write};
+use std::path::PathBuf;
+
+/// The default decision budget: a game still running after it ends as "unfinished".
+pub const DEFAULT_MAX_DECISIONS: u64 = 10_000;
+
+/// How a played game ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum GameResult {
+    Over(Outcome),
+    /// A rule of the game failed.
+    Error(RuleError),
+    /// The decision budget ran out.
+    Unfinished {
+        decisions: u64,
+    },
+    /// A person quit.
+    Quit {
+        player: u32,
+        decisions: u64,
+    },
+    /// A seat could not choose (its input ended, its script ran out, ...).
+    Stopped {
+        player: u32,
+        decisions: u64,
+        reason: String,
+    },
+}
+
+impl GameResult {
+    /// `player 0 wins`, `draw`, `ranking ...`, `error at FILE:LINE:COL: message`,
+    /// `unfinished after N decisions`, ...
+    pub fn text(&self) -> String {
+        match self {
+            GameResult::Over(outcome) => outcome.describe(),
+            GameResult::Error(e) => format!("error at {}: {}", e.location, e.message),
+            GameResult::Unfinished { decisions } => format!("unfinished after {decisions} decisions"),
+            GameResult::Quit { player, decisions } => {
+                format!("player {player} quit after {decisions} decisions")
+            }
+            GameResult::Stopped { player, decisions, reason } => {
+                format!("stopped after {decisions} decisions: player {player}: {reason}")
+            }
+        }
+    }
+
+    /// The last line of a played game's output.
+    pub fn line(&self) -> String {
+        format!("result: {}", self.text())
+    }
+
+    /// Whether the game or a seat failed (exit code 1), rather than ending, running out of
+    /// decisions or being quit.
+    pub fn is_failure(&self) -> bool {
+        matches!(self, GameResult::Error(_) | GameResult::Stopped { .. })
+    }
+
+    pub fn to_trace(&self) -> TraceResult {
+        match self {
+            GameResult::Over(outcome) => TraceResult::over(outcome),
+            GameResult::Error(e) => TraceResult::error(e),
+            GameResult::Unfinished { decisions } => {
+                TraceResult::Unfinished { decisions: *decisions, text: self.text() }
+            }
+            GameResult::Quit { player, .. } | GameResult::Stopped { player, .. } => {
+                TraceResult::Abandoned { player: *player, text: self.text() }
+            }
+        }
+    }
+}
+
+/// Why a game could not be played at all.
+#[derive(Debug)]
+pub enum PlayError {
+    /// The game refused to start (player count).
+    Start(StartError),
+    /// Bad options (seats for more players than the game has, ...): exit code 2.
+    Usage(String),
+    /// The trace file could not be read or written.
+    Trace(String),
+    /// The game does not follow the trace being replayed.
+    Replay(String),
+    /// Writing the output failed.
+    Io(io::Error),
+}
+
+impl fmt::Display for PlayError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PlayError::Start(e) => write!(f, "{e}"),
+            PlayError::Usage(m) | PlayError::Trace(m) => write!(f, "{m}"),
+            PlayError::Replay(m) => write!(f, "replay: {m}"),
+            PlayError::Io(e) => write!(f, "output error: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for PlayError {}
+
+impl From<io::Error> for PlayError {
+    fn from(e: io::Error) -> Self {
+        PlayError::Io(e)
+    }
+}
+
+impl From<StartError> for PlayError {
+    fn from(e: StartError) -> Self {
+        PlayError::Start(e)
+    }
+}
+
+/// The settings of one game (the players and seed are overridden by a replayed trace).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PlayConfig {
+    pub players: u32,
+    pub seed: u64,
+    pub max_decisions: u64,
+    /// Print every decision as `player P: label` (always done when a person is seated).
+    pub verbose: bool,
+}
+
+/// A played game: the final state, how it ended, and its trace.
+#[derive(Clone, Debug)]
+pub struct Played<G> {
+    pub game: G,
+    pub result: GameResult,
+    pub trace: Trace,
+}
+
+/// Plays one game. `seats[p]` chooses for player `p`. With `replay`, the game starts with
+/// the trace's players and seed and takes its decisions in order, checking each label;
+/// when the trace ends first, the seats go on. Writes the event lines and the `result:`
+/// line to `out`.
+pub fn play_game<G: Game>(
+    seats: &mut [Box<dyn Agent<G> + '_>],
+    config: &PlayConfig,
+    replay: Option<&Trace>,
+    out: &mut dyn Write,
+) -> Result<Played<G>, PlayError> {
+    let info = G::info();
+    let (players, seed) = match replay {
+        Some(t) if t.game != info.name => {
+            return Err(PlayError::Replay(format!("the trace is of {:?}, not {:?}", t.game, info.name)));
+        }
+        Some(t) => (t.players, t.seed),
+        None => (config.players, config.seed),
+    };
+    let mut game = G::start(players, seed)?;
+    if seats.len() < players as usize {
+        return Err(PlayError::Usage(format!("{} seats for {players} players", seats.len())));
+    }
+    let human = seats.iter().any(|s| s.is_human());
+    let echo = config.verbose || human;
+    let replayed: &[TraceDecision] = replay.map_or(&[], |t| &t.decisions);
+    let mut decisions: Vec<TraceDecision> = Vec::new();
+    let mut seats_asked = false;
+
+    let result = loop {
+        let player = match game.status() {
+            Status::Over => match game.outcome() {
+                Some(o) => break GameResult::Over(o.clone()),
+                None => break GameResult::Error(internal::<G>("the game is over without an outcome")),
+            },
+            Status::Failed => match game.error() {
+                Some(e) => break GameResult::Error(e.clone()),
+                None => break GameResult::Error(internal::<G>("the game failed without an error")),
+            },
+            Status::Decide(p) => p.0,
+        };
+        let made = decisions.len() as u64;
+        if made >= config.max_decisions {
+            break GameResult::Unfinished { decisions: made };
+        }
+        let index = match replayed.get(decisions.len()) {
+            Some(d) => check_replayed(&game, player, d, decisions.len() + 1)?,
+            None => {
+                seats_asked = true;
+                let Some(seat) = seats.get_mut(player as usize) else {
+                    break GameResult::Error(internal::<G>(&format!("player {player} has no seat")));
+                };
+                match seat.choose(&game) {
+                    Ok(i) => i,
+                    Err(AgentError::Quit) => break GameResult::Quit { player, decisions: made },
+                    Err(e) => break GameResult::Stopped { player, decisions: made, reason: e.to_string() },
+                }
+            }
+        };
+        let label = game.label(index);
+        if let Err(e) = game.apply(index) {
+            break GameResult::Stopped { player, decisions: made, reason: e.to_string() };
+        }
+        if echo {
+            writeln!(out, "player {player}: {label}")?;
+        }
+        decisions.push(TraceDecision { player, index, label });
+    };
+
+    if decisions.len() < replayed.len() && matches!(result, GameResult::Over(_) | GameResult::Error(_)) {
+        return Err(PlayError::Replay(format!(
+            "the game ended after {} decisions, but the trace has {}",
+            decisions.len(),
+            replayed.len()
+        )));
+    }
+    if human {
+        write!(out, "\n{}", render::render_game(&game, 5))?;
+    }
+    writeln!(out, "{}", result.line())?;
+    out.flush()?;
+    // A replay that needed no seat keeps the original seats, so that replaying a complete
+    // trace reproduces it byte for byte.
+    let seat_names = match replay {
+        Some(t) if !seats_asked => t.seats.clone(),
+        _ => seats.iter().take(players as usize).map(|s| s.name().to_string()).collect(),
+    };
+    let trace = Trace {
+        game: info.name.to_string(),
+        source: info.source.to_string(),
+        players,
+        seed,
+        seats: seat_names,
+        decisions,
+        result: Some(result.to_trace()),
+    };
+    Ok(Played { game, result, trace })
+}
+
+/// The option a replayed decision chooses, after checking it is still the same decision.
+fn check_replayed<G: Game>(
+    game: &G,
+    player: u32,
+    d: &TraceDecision,
+    number: usize,
+) -> Result<usize, PlayError> {
+    if d.player != player {
+        return Err(PlayError::Replay(format!(
+            "decision {number} is player {}'s in the trace, but player {player} decides now",
+            d.player
+        )));
+    }
+    let options = game.options().len();
+    if d.index >= options {
+        return Err(PlayError::Replay(format!(
+            "decision {number} is option {} ({:?}) in the trace, but there are only {options} options",
+            d.index, d.label
+        )));
+    }
+    let label = game.label(d.index);
+    if label != d.label {
+        return Err(PlayError::Replay(format!(
+            "decision {number} is {:?} in the trace, but option {} is now {label:?}",
+            d.label, d.index
+        )));
+    }
+    Ok(d.index)
+}
+
+fn internal<G: Game>(message: &str) -> RuleError {
+    RuleError { message: format!("internal error: {message}"), location: G::info().source.to_string() }
+}
+
+/// Who sits in a seat, from the command line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum SeatKind {
+    /// A person at the terminal.
+    Human,
+    /// Uniformly random choices, seeded from the game's seed.
+    Random,
+}
+
+/// The options of `play`, as given on the command line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PlayOptions {
+    /// Default: the game's minimum.
+    pub players: Option<u32>,
+    /// One per player; a shorter list repeats its last entry; empty means all random.
+    pub seats: Vec<SeatKind>,
+    /// Default: from the clock, printed as `seed: S`.
+    pub seed: Option<u64>,
+    pub trace: Option<PathBuf>,
+    pub replay: Option<PathBuf>,
+    pub max_decisions: u64,
+    pub verbose: bool,
+    /// Human seats write each answer they read after the prompt (for input that is not a
+    /// terminal, which does not show what was typed).
+    pub echo_input: bool,
+}
+
+impl Default for PlayOptions {
+    fn default() -> Self {
+        PlayOptions {
+            players: None,
+            seats: Vec::new(),
+            seed: None,
+            trace: None,
+            replay: None,
+            max_decisions: DEFAULT_MAX_DECISIONS,
+            verbose: false,
+            echo_input: false,
+        }
+    }
+}
+
+/// A seed from the clock, small enough to type back.
+pub fn clock_seed() -> u64 {
+    let nanos =
+        std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos() as u64);
+    crate::rng::Rng::derive_seed(nanos, std::process::id() as u64) % 1_000_000_000
+}
+
+/// The seat list for `players` players: a shorter list repeats its last entry.
+pub fn expand_seats(seats: &[SeatKind], players: u32) -> Result<Vec<SeatKind>, PlayError> {
+    if seats.len() > players as usize {
+        return Err(PlayError::Usage(format!("{} seats given for {players} players", seats.len())));
+    }
+    let last = seats.last().copied().unwrap_or(SeatKind::Random);
+    Ok((0..players as usize).map(|i| seats.get(i).copied().unwrap_or(last)).collect())
+}
+
+/// `play`: plays one game with human seats reading `input`; everything (views, prompts,
+/// events, the `result:` line) goes to `output`. Writes the trace file if asked.
+pub fn run_play<G: Game, R: BufRead, W: Write>(
+    opts: &PlayOptions,
+    input: R,
+    output: W,
+) -> Result<GameResult, PlayError> {
+    let replay = match &opts.replay {
+        Some(path) => Some(Trace::load(path).map_err(PlayError::Trace)?),
+        None => None,
+    };
+    let console = Console::shared(input, output);
+    let mut out = ConsoleWriter(console.clone());
+    let (players, seed) = match &replay {
+        Some(t) => {
+            if let Some(p) = opts.players.filter(|&p| p != t.players) {
+                return Err(PlayError::Usage(format!(
+                    "--players {p} does not match the trace ({})",
+                    t.players
+                )));
+            }
+            if let Some(s) = opts.seed.filter(|&s| s != t.seed) {
+                return Err(PlayError::Usage(format!("--seed {s} does not match the trace ({})", t.seed)));
+            }
+            (t.players, t.seed)
+        }
+        None => {
+            let players = opts.players.unwrap_or(G::info().min_players);
+            let seed = match opts.seed {
+                Some(s) => s,
+                None => {
+                    let s = clock_seed();
+                    writeln!(out, "seed: {s}")?;
+                    s
+                }
+            };
+            (players, seed)
+        }
+    };
+    // Check the player count before laying out seats, so a bad count reports the game's
+    // bounds rather than the seat list.
+    let info = G::info();
+    if players < info.min_players || players > info.max_players {
+        return Err(PlayError::Start(StartError::Players {
+            given: players,
+            min: info.min_players,
+            max: info.max_players,
+        }));
+    }
+    let mut seats: Vec<Box<dyn Agent<G> + '_>> = expand_seats(&opts.seats, players)?
+        .into_iter()
+        .enumerate()
+        .map(|(i, kind)| -> Box<dyn Agent<G> + '_> {
+            match kind {
+                SeatKind::Human => {
+                    let mut agent = HumanAgent::on(console.clone());
+                    agent.echo_input = opts.echo_input;
+                    Box::new(agent)
+                }
+                SeatKind::Random => Box::new(RandomAgent::new(seat_seed(seed, i as u32))),
+            }
+        })
+        .collect();
+    let config = PlayConfig { players, seed, max_decisions: opts.max_decisions, verbose: opts.verbose };
+    let played = play_game(&mut seats, &config, replay.as_ref(), &mut out)?;
+    if let Some(path) = &opts.trace {
+        played.trace.save(path).map_err(PlayError::Trace)?;
+    }
+    Ok(played.result)
+}

@@ -1,0 +1,100 @@
+//! Perft: the number of decision sequences of each length from a position, by cloning
+//! states. A game that ends (or fails) before the depth is not extended.
+
+use crate::error::RuleError;
+use crate::game::{Game, Status};
+use rayon::prelude::*;
+
+/// Below this depth the walk stays on one thread.
+const PARALLEL_DEPTH: u32 = 4;
+
+/// What a perft walk found.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Perft {
+    /// `counts[k]`: sequences of `k + 1` decisions.
+    pub counts: Vec<u64>,
+    /// Sequences shorter than the depth that ended in a rule error (counted in `counts`
+    /// too). Options at the last level are counted without being played, so an error
+    /// there goes unseen.
+    pub errors: u64,
+    /// The first of them in the engine's option order.
+    pub first_error: Option<RuleError>,
+}
+
+impl Perft {
+    fn new(depth: u32) -> Perft {
+        Perft { counts: vec![0; depth as usize], errors: 0, first_error: None }
+    }
+
+    /// Adds a walk of the same depth that comes later in option order.
+    fn merge(mut self, later: Perft) -> Perft {
+        for (a, b) in self.counts.iter_mut().zip(&later.counts) {
+            *a += b;
+        }
+        self.errors += later.errors;
+        if self.first_error.is_none() {
+            self.first_error = later.first_error;
+        }
+        self
+    }
+}
+
+/// The number of decision sequences of each length `1..=depth` from `game`.
+pub fn perft<G: Game>(game: &G, depth: u32) -> Vec<u64> {
+    perft_full(game, depth).counts
+}
+
+/// Perft with the rule errors met on the way. Parallel over the first decision when the
+/// depth is large enough; the result is the same either way.
+pub fn perft_full<G: Game>(game: &G, depth: u32) -> Perft {
+    let mut result = Perft::new(depth);
+    if depth == 0 || !matches!(game.status(), Status::Decide(_)) {
+        return result;
+    }
+    if depth < PARALLEL_DEPTH {
+        walk(game, 0, &mut result);
+        return result;
+    }
+    let n = game.options().len();
+    result.counts[0] = n as u64;
+    (0..n)
+        .into_par_iter()
+        .map(|i| {
+            let mut sub = Perft::new(depth);
+            step(game, i, 1, &mut sub);
+            sub
+        })
+        .collect::<Vec<_>>()
+        .into_iter()
+        .fold(result, Perft::merge)
+}
+
+/// Counts the sequences continuing from `game`, which is deciding at `level` (the number of
+/// decisions already taken).
+fn walk<G: Game>(game: &G, level: usize, acc: &mut Perft) {
+    let n = game.options().len();
+    acc.counts[level] += n as u64;
+    if level + 1 < acc.counts.len() {
+        for i in 0..n {
+            step(game, i, level + 1, acc);
+        }
+    }
+}
+
+/// Applies option `i` to a copy of `game` and walks on from `level`.
+fn step<G: Game>(game: &G, i: usize, level: usize, acc: &mut Perft) {
+    let mut next = game.clone();
+    if next.apply(i).is_err() {
+        return;
+    }
+    match next.status() {
+        Status::Decide(_) => walk(&next, level, acc),
+        Status::Over => {}
+        Status::Failed => {
+            acc.errors += 1;
+            if acc.first_error.is_none() {
+                acc.first_error = next.error().cloned();
+            }
+        }
+    }
+}

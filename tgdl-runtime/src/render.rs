@@ -1,0 +1,283 @@
+//! Text drawing of a [`View`] for the terminal: title, active player and phase, grids
+//! with row and column numbers (square, and offset drawings of both hex layouts), graph
+//! adjacency lists, attribute lists, and the tail of the game log.
+
+use crate::game::Game;
+use crate::view::{GridLayout, Section, View};
+use std::fmt::Write;
+
+/// The view of `game` and its last `log_lines` log lines.
+pub fn render_game<G: Game>(game: &G, log_lines: usize) -> String {
+    let mut out = render_view(&game.view());
+    out.push_str(&render_log(game.log(), log_lines));
+    out
+}
+
+/// The last `lines` lines of a log, under a `log:` heading (nothing when empty).
+pub fn render_log(log: &[String], lines: usize) -> String {
+    let tail = &log[log.len().saturating_sub(lines)..];
+    if tail.is_empty() {
+        return String::new();
+    }
+    let mut out = String::from("log:\n");
+    if tail.len() < log.len() {
+        out.push_str("  ...\n");
+    }
+    for line in tail {
+        let _ = writeln!(out, "  {line}");
+    }
+    out
+}
+
+/// A view as text, ending with a newline.
+pub fn render_view(view: &View) -> String {
+    let mut out = String::new();
+    if !view.title.is_empty() {
+        let _ = writeln!(out, "== {} ==", view.title);
+    }
+    let mut status = Vec::new();
+    if let Some(p) = view.active {
+        status.push(format!("player {p} to play"));
+    }
+    if !view.phase.is_empty() {
+        status.push(format!("phase: {}", view.phase));
+    }
+    if !status.is_empty() {
+        let _ = writeln!(out, "{}", status.join(", "));
+    }
+    for section in &view.sections {
+        out.push('\n');
+        match section {
+            Section::Grid { title, layout, cells } => {
+                heading(&mut out, title);
+                match layout {
+                    GridLayout::Square => square(&mut out, cells),
+                    GridLayout::HexRows => hex_rows(&mut out, cells),
+                    GridLayout::HexColumns => hex_columns(&mut out, cells),
+                }
+            }
+            Section::Graph { title, nodes } => {
+                heading(&mut out, title);
+                let width = nodes.iter().map(|(n, _)| n.chars().count()).max().unwrap_or(0);
+                for (node, links) in nodes {
+                    let links = if links.is_empty() { "(none)".to_string() } else { links.join(", ") };
+                    let _ = writeln!(out, "  {} -> {links}", pad_right(node, width));
+                }
+            }
+            Section::Attributes { title, items } => {
+                heading(&mut out, title);
+                for (name, value) in items {
+                    let _ = writeln!(out, "  {name}: {value}");
+                }
+            }
+        }
+    }
+    out
+}
+
+fn heading(out: &mut String, title: &str) {
+    if !title.is_empty() {
+        let _ = writeln!(out, "{title}:");
+    }
+}
+
+fn pad_right(s: &str, width: usize) -> String {
+    let n = s.chars().count();
+    format!("{s}{}", " ".repeat(width.saturating_sub(n)))
+}
+
+fn pad_center(s: &str, width: usize) -> String {
+    let n = s.chars().count();
+    let left = width.saturating_sub(n) / 2;
+    let right = width.saturating_sub(n + left);
+    format!("{}{s}{}", " ".repeat(left), " ".repeat(right))
+}
+
+/// Shared measures of a grid drawing: cell text, cell width, row-label width.
+struct Grid<'a> {
+    cells: &'a [Vec<Option<String>>],
+    columns: usize,
+    /// Width of a cell: odd for square grids (the text is centred exactly), even for hex
+    /// rows (the half-cell shift is a whole number of characters).
+    cell: usize,
+    label: usize,
+}
+
+impl<'a> Grid<'a> {
+    fn new(cells: &'a [Vec<Option<String>>], even: bool) -> Grid<'a> {
+        let columns = cells.iter().map(Vec::len).max().unwrap_or(0);
+        let content = cells.iter().flatten().flatten().map(|c| c.chars().count()).max().unwrap_or(1);
+        let numbers = columns.saturating_sub(1).to_string().len();
+        let mut cell = content.max(numbers).max(1) + 2;
+        if (cell % 2 == 0) != even {
+            cell += 1;
+        }
+        let label = cells.len().saturating_sub(1).to_string().len();
+        Grid { cells, columns, cell, label }
+    }
+
+    /// A cell's text, centred; blank cells are spaces, empty tiles a dot.
+    fn text(&self, row: usize, column: usize) -> String {
+        match self.cells.get(row).and_then(|r| r.get(column)) {
+            Some(Some(s)) if s.is_empty() => pad_center(".", self.cell),
+            Some(Some(s)) => pad_center(s, self.cell),
+            _ => " ".repeat(self.cell),
+        }
+    }
+
+    fn header(&self, out: &mut String, indent: usize) {
+        let mut line = " ".repeat(self.label + 1 + indent);
+        for c in 0..self.columns {
+            line.push_str(&pad_center(&c.to_string(), self.cell));
+        }
+        let _ = writeln!(out, "{}", line.trim_end());
+    }
+
+    fn row_label(&self, row: Option<usize>) -> String {
+        match row {
+            Some(r) => format!("{r:>width$} ", width = self.label),
+            None => " ".repeat(self.label + 1),
+        }
+    }
+}
+
+fn square(out: &mut String, cells: &[Vec<Option<String>>]) {
+    let g = Grid::new(cells, false);
+    g.header(out, 0);
+    for r in 0..cells.len() {
+        let mut line = g.row_label(Some(r));
+        for c in 0..g.columns {
+            line.push_str(&g.text(r, c));
+        }
+        let _ = writeln!(out, "{}", line.trim_end());
+    }
+}
+
+/// Pointy-top hexes: `cells[row][column]`, even rows shifted right by half a cell.
+fn hex_rows(out: &mut String, cells: &[Vec<Option<String>>]) {
+    let g = Grid::new(cells, true);
+    let half = g.cell / 2;
+    g.header(out, 0);
+    for r in 0..cells.len() {
+        let mut line = g.row_label(Some(r));
+        if r % 2 == 0 {
+            line.push_str(&" ".repeat(half));
+        }
+        for c in 0..g.columns {
+            line.push_str(&g.text(r, c));
+        }
+        let _ = writeln!(out, "{}", line.trim_end());
+    }
+}
+
+/// Flat-top hexes: `cells[row][column]`, even columns shifted down by half a cell. Each row
+/// takes two text lines: odd columns are drawn on the first, even columns on the second.
+fn hex_columns(out: &mut String, cells: &[Vec<Option<String>>]) {
+    let g = Grid::new(cells, false);
+    g.header(out, 0);
+    for r in 0..cells.len() {
+        for shifted in [false, true] {
+            let mut line = g.row_label((!shifted).then_some(r));
+            for c in 0..g.columns {
+                if (c % 2 == 0) == shifted {
+                    line.push_str(&g.text(r, c));
+                } else {
+                    line.push_str(&" ".repeat(g.cell));
+                }
+            }
+            let _ = writeln!(out, "{}", line.trim_end());
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn grid(layout: GridLayout, rows: &[&str]) -> View {
+        let cells = rows
+            .iter()
+            .map(|r| r.chars().map(|c| if c == ' ' { None } else { Some(c.to_string()) }).collect())
+            .collect();
+        View {
+            title: "Test".into(),
+            active: Some(1),
+            phase: "move".into(),
+            sections: vec![Section::Grid { title: "board".into(), layout, cells }],
+        }
+    }
+
+    #[test]
+    fn square_grid_has_numbers_and_aligned_cells() {
+        let text = render_view(&grid(GridLayout::Square, &["X.O", ". X"]));
+        let expected = "\
+== Test ==
+player 1 to play, phase: move
+
+board:
+   0  1  2
+0  X  .  O
+1  .     X
+";
+        assert_eq!(text, expected);
+    }
+
+    #[test]
+    fn hex_rows_shift_even_rows_right() {
+        let text = render_view(&grid(GridLayout::HexRows, &["abc", "def", "ghi"]));
+        let expected = "\
+== Test ==
+player 1 to play, phase: move
+
+board:
+   0   1   2
+0    a   b   c
+1  d   e   f
+2    g   h   i
+";
+        assert_eq!(text, expected);
+    }
+
+    #[test]
+    fn hex_columns_shift_even_columns_down() {
+        let text = render_view(&grid(GridLayout::HexColumns, &["abc", "def"]));
+        let expected = "\
+== Test ==
+player 1 to play, phase: move
+
+board:
+   0  1  2
+0     b
+   a     c
+1     e
+   d     f
+";
+        assert_eq!(text, expected);
+    }
+
+    #[test]
+    fn graph_and_attributes() {
+        let view = View {
+            title: String::new(),
+            active: None,
+            phase: String::new(),
+            sections: vec![
+                Section::Graph {
+                    title: "map".into(),
+                    nodes: vec![("a".into(), vec!["bb".into(), "c".into()]), ("bb".into(), vec![])],
+                },
+                Section::Attributes { title: "score".into(), items: vec![("player 0".into(), "3".into())] },
+            ],
+        };
+        let expected = "\nmap:\n  a  -> bb, c\n  bb -> (none)\n\nscore:\n  player 0: 3\n";
+        assert_eq!(render_view(&view), expected);
+    }
+
+    #[test]
+    fn log_tail() {
+        let log: Vec<String> = (1..=4).map(|i| format!("line {i}")).collect();
+        assert_eq!(render_log(&log, 2), "log:\n  ...\n  line 3\n  line 4\n");
+        assert_eq!(render_log(&log, 9), "log:\n  line 1\n  line 2\n  line 3\n  line 4\n");
+        assert_eq!(render_log(&[], 3), "");
+    }
+}

@@ -1,0 +1,104 @@
+//! JSON traces of played games: everything needed to replay one (game, players, seed,
+//! every decision with its label) and how it ended.
+//!
+//! ```json
+//! {
+//!   "game": "Tic-tac-toe",
+//!   "source": "tic_tac_toe.tgdl",
+//!   "players": 2,
+//!   "seed": 42,
+//!   "seats": ["human", "random"],
+//!   "decisions": [{ "player": 0, "index": 4, "label": "X at (1, 1)" }],
+//!   "result": { "status": "over", "places": [[0], [1]], "text": "player 0 wins" }
+//! }
+//! ```
+//!
+//! `result.status` is `over` (with `places`), `error` (with `location` and `message`),
+//! `unfinished` (with `decisions`), or `abandoned` (a seat quit or failed; with `player`).
+//! Every result has `text`, the text of the `result:` line.
+
+use crate::error::RuleError;
+use crate::game::Outcome;
+use serde::{Deserialize, Serialize};
+use std::path::Path;
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Trace {
+    pub game: String,
+    pub source: String,
+    pub players: u32,
+    pub seed: u64,
+    /// The kind of agent in each seat (`human`, `random`, ...).
+    pub seats: Vec<String>,
+    pub decisions: Vec<TraceDecision>,
+    /// How the game ended; `null` in a trace of an unended game.
+    #[serde(default)]
+    pub result: Option<TraceResult>,
+}
+
+/// One decision: who chose, the index of the option (0-based) and its label, which a
+/// replay checks.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TraceDecision {
+    pub player: u32,
+    pub index: usize,
+    pub label: String,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "status", rename_all = "lowercase")]
+pub enum TraceResult {
+    Over { places: Vec<Vec<u32>>, text: String },
+    Error { location: String, message: String, text: String },
+    Unfinished { decisions: u64, text: String },
+    Abandoned { player: u32, text: String },
+}
+
+impl TraceResult {
+    /// The text of the `result:` line.
+    pub fn text(&self) -> &str {
+        match self {
+            TraceResult::Over { text, .. }
+            | TraceResult::Error { text, .. }
+            | TraceResult::Unfinished { text, .. }
+            | TraceResult::Abandoned { text, .. } => text,
+        }
+    }
+
+    pub fn over(outcome: &Outcome) -> TraceResult {
+        TraceResult::Over { places: outcome.places.clone(), text: outcome.describe() }
+    }
+
+    pub fn error(e: &RuleError) -> TraceResult {
+        TraceResult::Error {
+            location: e.location.clone(),
+            message: e.message.clone(),
+            text: format!("error at {}: {}", e.location, e.message),
+        }
+    }
+}
+
+impl Trace {
+    /// Pretty JSON with a final newline: the bytes written to a trace file.
+    pub fn to_json(&self) -> String {
+        let mut s = serde_json::to_string_pretty(self).unwrap_or_default();
+        s.push('\n');
+        s
+    }
+
+    pub fn from_json(text: &str) -> Result<Trace, String> {
+        serde_json::from_str(text).map_err(|e| format!("not a valid trace: {e}"))
+    }
+
+    /// Reads a trace file; the error names the file.
+    pub fn load(path: &Path) -> Result<Trace, String> {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| format!("cannot read trace {}: {e}", path.display()))?;
+        Trace::from_json(&text).map_err(|e| format!("{}: {e}", path.display()))
+    }
+
+    pub fn save(&self, path: &Path) -> Result<(), String> {
+        std::fs::write(path, self.to_json())
+            .map_err(|e| format!("cannot write trace {}: {e}", path.display()))
+    }
+}

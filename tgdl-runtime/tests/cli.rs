@@ -1,0 +1,132 @@
+//! The command line of a game binary, run in-process: flags, outputs, exit codes.
+
+mod support;
+
+use support::WalkGame;
+use tgdl_runtime::Game;
+use tgdl_runtime::cli::run_cli;
+use tgdl_runtime::reference::TicTacToe;
+
+struct Run {
+    code: u8,
+    out: String,
+    err: String,
+}
+
+fn run<G: Game>(args: &[&str], input: &str, tty: bool) -> Run {
+    let (mut out, mut err) = (Vec::new(), Vec::new());
+    let mut argv = vec!["game"];
+    argv.extend_from_slice(args);
+    let code = run_cli::<G>(argv, input.as_bytes(), &mut out, &mut err, tty);
+    Run { code, out: String::from_utf8(out).unwrap(), err: String::from_utf8(err).unwrap() }
+}
+
+fn ttt(args: &[&str]) -> Run {
+    run::<TicTacToe>(args, "", false)
+}
+
+#[test]
+fn perft_json_and_text() {
+    let r = ttt(&["perft", "--depth", "3", "--json"]);
+    assert_eq!((r.code, r.out.as_str()), (0, "{\"perft\":[9,72,504]}\n"));
+    let r = ttt(&["perft", "--depth", "2"]);
+    assert_eq!(r.out, "depth 1: 9\ndepth 2: 72\n");
+    let r = ttt(&["perft", "--depth", "0", "--json"]);
+    assert_eq!(r.out, "{\"perft\":[]}\n");
+    // Rule errors met by perft are reported, with exit code 1.
+    let r = run::<WalkGame>(&["perft", "--depth", "6"], "", false);
+    assert_eq!(r.code, 1);
+    assert!(r.err.contains("rule error at walk.tgdl:9:13: fell off the board"), "{}", r.err);
+}
+
+#[test]
+fn play_is_the_default_subcommand() {
+    for args in [&["--seed", "4"][..], &["play", "--seed", "4"][..]] {
+        let r = ttt(args);
+        assert_eq!(r.code, 0, "{}", r.err);
+        assert!(r.out.lines().last().unwrap().starts_with("result: "), "{}", r.out);
+        // No seed line when the seed is given; no event lines without a person or --verbose.
+        assert_eq!(r.out.lines().count(), 1, "{}", r.out);
+    }
+    let r = ttt(&["--seed", "4", "--verbose"]);
+    assert!(r.out.starts_with("player 0: X at "), "{}", r.out);
+    let r = ttt(&[]);
+    assert!(r.out.starts_with("seed: "), "{}", r.out);
+}
+
+#[test]
+fn seats_default_to_a_person_at_a_terminal() {
+    let r = run::<TicTacToe>(&["--seed", "1"], "q\n", true);
+    assert_eq!(r.code, 0);
+    assert!(r.out.contains("player 0, choose a cell:"), "{}", r.out);
+    assert!(r.out.ends_with("result: player 0 quit after 0 decisions\n"), "{}", r.out);
+    let r = run::<TicTacToe>(&["--seed", "1", "--seats", "random,human"], "", false);
+    assert_eq!(r.code, 1, "the person's input ended");
+    assert!(r.out.contains("player 0: X at "), "{}", r.out);
+}
+
+#[test]
+fn exit_codes() {
+    let r = ttt(&["--players", "3", "--seed", "1"]);
+    assert_eq!((r.code, r.err.as_str()), (1, "error: this game is for 2 players, not 3\n"));
+    let r = ttt(&["--bogus"]);
+    assert_eq!(r.code, 2);
+    assert!(r.err.contains("--bogus"), "{}", r.err);
+    let r = ttt(&["--seats", "robot"]);
+    assert_eq!(r.code, 2);
+    assert!(r.err.contains("robot"), "{}", r.err);
+    let r = ttt(&["--seats", "random,random,random", "--seed", "0"]);
+    assert_eq!(r.code, 2, "{}", r.err);
+    let r = ttt(&["simulate"]);
+    assert_eq!(r.code, 2, "-n is required");
+    let r = ttt(&["perft", "--depth", "x"]);
+    assert_eq!(r.code, 2);
+    let r = ttt(&["--replay", "/nonexistent/trace.json"]);
+    assert_eq!(r.code, 1);
+    assert!(r.err.starts_with("error: cannot read trace /nonexistent/trace.json"), "{}", r.err);
+    let r = ttt(&["--help"]);
+    assert_eq!(r.code, 0);
+    assert!(r.out.contains("simulate") && r.out.contains("perft"), "{}", r.out);
+    let r = ttt(&["simulate", "--help"]);
+    assert!(r.out.contains("--threads <T>") && r.out.contains("-n, --games <GAMES>"), "{}", r.out);
+    // A rule error in play.
+    let walk = (0..40)
+        .map(|seed| run::<WalkGame>(&["--seed", &seed.to_string()], "", false))
+        .find(|r| r.out.contains("result: error at"))
+        .expect("some walk fails");
+    assert_eq!(walk.code, 1);
+    assert!(walk.out.ends_with("result: error at walk.tgdl:9:13: fell off the board\n"));
+}
+
+#[test]
+fn simulate_json_and_text() {
+    let r = ttt(&["simulate", "-n", "200", "--seed", "2", "--threads", "2", "--json"]);
+    assert_eq!(r.code, 0, "{}", r.err);
+    let json: serde_json::Value = serde_json::from_str(&r.out).unwrap();
+    assert_eq!(json["games"], 200);
+    assert_eq!(json["wins"].as_array().unwrap().len(), 2);
+    assert_eq!(r.out.lines().count(), 1);
+    let r = ttt(&["simulate", "-n", "50", "--players", "2"]);
+    assert!(r.out.starts_with("Tic-tac-toe: 50 games, 2 players, seed 0"), "{}", r.out);
+    // Rule errors in simulated games: exit code 1, the report still printed.
+    let r = run::<WalkGame>(&["simulate", "--games", "100", "--max-decisions", "30", "--json"], "", false);
+    assert_eq!(r.code, 1);
+    let json: serde_json::Value = serde_json::from_str(&r.out).unwrap();
+    assert_eq!(json["errors"][0]["message"], "fell off the board");
+    let r = ttt(&["simulate", "-n", "5", "--players", "1"]);
+    assert_eq!((r.code, r.err.as_str()), (1, "error: this game is for 2 players, not 1\n"));
+}
+
+#[test]
+fn trace_and_replay_from_the_command_line() {
+    let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("cli-tests");
+    std::fs::create_dir_all(&dir).unwrap();
+    let (a, b) = (dir.join("a.json"), dir.join("b.json"));
+    let r1 = ttt(&["--seed", "77", "--trace", a.to_str().unwrap()]);
+    let r2 = ttt(&["--replay", a.to_str().unwrap(), "--trace", b.to_str().unwrap()]);
+    assert_eq!((r1.code, r2.code), (0, 0));
+    assert_eq!(r1.out, r2.out);
+    assert_eq!(std::fs::read(&a).unwrap(), std::fs::read(&b).unwrap());
+    let r3 = ttt(&["--replay", a.to_str().unwrap(), "--seed", "3"]);
+    assert_eq!(r3.code, 2, "{}", r3.err);
+}
