@@ -301,10 +301,8 @@ impl<'a> Checker<'a> {
             while let Some(e) = work.pop() {
                 let mut more = Vec::new();
                 e.walk(&mut |x| match &x.kind {
-                    ExprKind::Global(c) | ExprKind::BoardGroup { board: c, .. } => {
-                        if !out.contains(c) {
-                            out.push(*c);
-                        }
+                    ExprKind::Global(c) | ExprKind::BoardGroup { board: c, .. } if !out.contains(c) => {
+                        out.push(*c)
                     }
                     ExprKind::Call { func, .. } => funcs.push(*func),
                     ExprKind::New { class, .. } => {

@@ -646,9 +646,7 @@ impl<'a> Checker<'a> {
             .iter()
             .enumerate()
             .map(|(i, (op, _))| match op {
-                ast::BinaryOp::Caret if atoms[i].ty == Ty::Bool => {
-                    ChainOp { op: *op, xor: true }
-                }
+                ast::BinaryOp::Caret if atoms[i].ty == Ty::Bool => ChainOp { op: *op, xor: true },
                 _ => ChainOp { op: *op, xor: false },
             })
             .collect();
@@ -769,8 +767,8 @@ impl<'a> Checker<'a> {
                 }
             }
             A::Add if lhs.ty == Ty::String || rhs.ty == Ty::String => {
-                let l = self.to_text(lhs);
-                let r = self.to_text(rhs);
+                let l = self.text_of(lhs);
+                let r = self.text_of(rhs);
                 Expr::new(
                     ExprKind::Binary { op: BinaryOp::Concat, lhs: Box::new(l), rhs: Box::new(r) },
                     Ty::String,
@@ -814,7 +812,7 @@ impl<'a> Checker<'a> {
         }
     }
 
-    fn to_text(&mut self, e: Expr) -> Expr {
+    fn text_of(&mut self, e: Expr) -> Expr {
         match e.ty {
             Ty::String => e,
             Ty::Void => {

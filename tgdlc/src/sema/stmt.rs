@@ -63,15 +63,12 @@ impl<'a> Checker<'a> {
         for &(fid, block) in &decls.defaults {
             self.default_body(fid, block);
         }
-        match decls.setups.first() {
-            Some(block) => {
-                self.cx = BodyCx::new(BodyKind::Setup, None);
-                let body = self.block(block);
-                self.warn_unused_scope();
-                let locals = std::mem::take(&mut self.cx.locals);
-                self.prog.setup = hir::Setup { locals, body, span: block.span };
-            }
-            None => {}
+        if let Some(block) = decls.setups.first() {
+            self.cx = BodyCx::new(BodyKind::Setup, None);
+            let body = self.block(block);
+            self.warn_unused_scope();
+            let locals = std::mem::take(&mut self.cx.locals);
+            self.prog.setup = hir::Setup { locals, body, span: block.span };
         }
     }
 
@@ -136,8 +133,7 @@ impl<'a> Checker<'a> {
         // Triggers (pure, see only `this` and `event`).
         let mut triggers = action.triggers.clone();
         if action.overrides.is_none() {
-            let mut k = 0;
-            for t in &a.triggers {
+            for (k, t) in a.triggers.iter().enumerate() {
                 if k >= triggers.len() {
                     break;
                 }
@@ -149,7 +145,6 @@ impl<'a> Checker<'a> {
                     triggers[k].body = Some(self.pure_block(body, "trigger"));
                     locals = std::mem::take(&mut self.cx.locals);
                 }
-                k += 1;
             }
         }
         let mut requires = action.requires.clone();
