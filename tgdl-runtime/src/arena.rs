@@ -17,13 +17,14 @@ pub struct Id<T> {
 }
 
 impl<T> Id<T> {
-    /// The handle of the `index`-th object created.
-    pub fn from_index(index: usize) -> Id<T> {
-        let raw = u32::try_from(index + 1)
-            .ok()
-            .and_then(NonZeroU32::new)
-            .expect("arena holds more than u32::MAX objects");
-        Id { raw, _marker: PhantomData }
+    /// The handle of the `index`-th object created. `const`, so generated code can name
+    /// objects created in a fixed order (board groups) as constants.
+    pub const fn from_index(index: usize) -> Id<T> {
+        assert!(index < u32::MAX as usize, "arena holds more than u32::MAX objects");
+        match NonZeroU32::new(index as u32 + 1) {
+            Some(raw) => Id { raw, _marker: PhantomData },
+            None => panic!("index + 1 is never zero"),
+        }
     }
 
     /// Position in creation order.

@@ -74,3 +74,29 @@ pub fn some<T>(value: Option<T>, loc: Loc) -> Flow<T> {
         None => fail(loc, "null value used where a value is needed"),
     }
 }
+
+/// An attribute of one class read on an object of another. The compiler's types make
+/// this impossible; reaching it is an internal error, reported rather than panicking.
+#[cold]
+pub fn wrong_class() -> Stop {
+    Stop::Error(Box::new(RuleError {
+        message: "internal error: an object of the wrong class reached a typed attribute access".into(),
+        location: String::from("<engine>"),
+    }))
+}
+
+/// An answer of the wrong kind for the input it answers (a corrupted trace or state).
+#[cold]
+pub fn wrong_answer() -> Stop {
+    Stop::Error(Box::new(RuleError {
+        message: "an answer of the wrong kind was given to an input".into(),
+        location: String::from("<engine>"),
+    }))
+}
+
+/// A function that should return a value ended without one (the checker rejects such
+/// programs; kept as a located error for safety).
+#[cold]
+pub fn missing_return(loc: Loc) -> Stop {
+    Stop::Error(Box::new(RuleError::new(loc, "the function ended without returning a value")))
+}

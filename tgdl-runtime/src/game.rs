@@ -217,3 +217,29 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// Decisions taken so far.
     fn decisions(&self) -> u64;
 }
+
+impl Pick {
+    /// The object an answer names, as a handle into the arena with `tag`.
+    pub fn object<T>(self, tag: u32) -> crate::error::Flow<crate::arena::Id<T>> {
+        match self {
+            Pick::Object(t, i) if t == tag => Ok(crate::arena::Id::from_index(i as usize)),
+            _ => Err(crate::error::wrong_answer()),
+        }
+    }
+
+    /// The player an answer names.
+    pub fn player(self) -> crate::error::Flow<Player> {
+        match self {
+            Pick::Player(p) => Ok(Player(p)),
+            _ => Err(crate::error::wrong_answer()),
+        }
+    }
+
+    /// The bool an answer names.
+    pub fn boolean(self) -> crate::error::Flow<bool> {
+        match self {
+            Pick::Bool(b) => Ok(b),
+            _ => Err(crate::error::wrong_answer()),
+        }
+    }
+}

@@ -47,10 +47,12 @@ pub mod trace;
 #[cfg(feature = "reference-games")]
 pub mod reference;
 
+pub use arena::{Arena, Id};
+pub use collections::{List, Stack, Table};
 pub use engine::{Core, Engine, Rules};
 pub use error::{Flow, Loc, RuleError, Stop};
 pub use game::{ApplyError, Choice, Game, GameInfo, Outcome, Pick, StartError, Status};
-pub use value::Player;
+pub use value::{Player, Str};
 
 #[cfg(feature = "driver")]
 pub use agent::{Agent, AgentError, HumanAgent, RandomAgent, ScriptedAgent};

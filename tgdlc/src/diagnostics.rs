@@ -87,7 +87,8 @@ impl Diagnostic {
     /// The rustc-style rendering: header, `--> file:line:col`, source excerpt with carets,
     /// then `help:` and `note:` lines.
     pub fn render(&self, sources: &SourceMap, color: bool) -> String {
-        let config = term::Config::default();
+        // ASCII frames, as rustc draws them.
+        let config = term::Config { chars: term::Chars::ascii(), ..term::Config::default() };
         let diag = self.to_codespan();
         if color {
             let mut buf = term::termcolor::Buffer::ansi();

@@ -2,6 +2,7 @@
 //! Tabletop Game Description Language programs. The `tgdlc` binary and the `tgdl!`
 //! macro are thin front ends over this crate.
 
+pub mod codegen;
 pub mod codes;
 pub mod diagnostics;
 pub mod hir;

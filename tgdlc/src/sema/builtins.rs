@@ -529,15 +529,18 @@ impl<'a> Checker<'a> {
                         };
                         self.method(obj, Builtin::Connect, "connect", args, &types, Ty::Void, span)
                     }
-                    (ClassKind::Group, "at") => self.method(
-                        obj,
-                        Builtin::GroupAt,
-                        "at",
-                        args,
-                        &[Ty::Number, Ty::Number],
-                        Ty::Class(tile),
-                        span,
-                    ),
+                    (ClassKind::Group, "at") => {
+                        let cell = self.group_tile_class(&obj);
+                        self.method(
+                            obj,
+                            Builtin::GroupAt,
+                            "at",
+                            args,
+                            &[Ty::Number, Ty::Number],
+                            Ty::Class(cell),
+                            span,
+                        )
+                    }
                     (ClassKind::Group, "add") => {
                         if !self.cx.group_default {
                             self.error(

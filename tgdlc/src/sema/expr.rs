@@ -348,7 +348,7 @@ impl<'a> Checker<'a> {
             if group.ty == Ty::Class(self.prog.builtins.group) {
                 let i = self.expr_as(first, &Ty::Number);
                 let j = self.expr_as(index, &Ty::Number);
-                let tile = self.prog.builtins.tile;
+                let tile = self.group_tile_class(&group);
                 return Expr::new(
                     ExprKind::Builtin { op: Builtin::GroupIndex, args: vec![group, i, j] },
                     Ty::Class(tile),
@@ -368,6 +368,23 @@ impl<'a> Checker<'a> {
             return Expr::error(span);
         }
         self.index_value(obj, index, span)
+    }
+
+    /// The class of the tiles of a group: for a group of a board named statically, the
+    /// nearest common base of its grid's tile classes (so `B.G[x][y].attr` needs no cast);
+    /// otherwise `tile`.
+    pub(crate) fn group_tile_class(&self, group: &Expr) -> crate::hir::ClassId {
+        let tile = self.prog.builtins.tile;
+        let ExprKind::BoardGroup { board, group } = &group.kind else { return tile };
+        let cells = &self.prog.class(*board).groups[*group].cells;
+        let mut common: Option<crate::hir::ClassId> = None;
+        for c in cells.iter().flatten().flatten() {
+            common = Some(match common {
+                None => *c,
+                Some(k) => self.common_base(k, *c).unwrap_or(tile),
+            });
+        }
+        common.unwrap_or(tile)
     }
 
     fn index_value(&mut self, obj: Expr, index: &ast::Expr, span: Span) -> Expr {

@@ -24,6 +24,7 @@ use crate::syntax::ast;
 use std::collections::HashMap;
 
 pub use scope::BodyKind;
+pub use stmt::always_returns;
 
 /// One parsed file of the game, in the order its definitions count ("spliced in" at the
 /// line that imports it).

@@ -540,7 +540,7 @@ impl<'a> Checker<'a> {
 }
 
 /// Whether every path through the block ends in `return` (or `winner`, which ends the game).
-pub(crate) fn always_returns(b: &Block) -> bool {
+pub fn always_returns(b: &Block) -> bool {
     b.stmts.iter().any(stmt_returns)
 }
 

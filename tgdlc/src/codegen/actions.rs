@@ -1,0 +1,1074 @@
+//! Actions and what drives them: their trigger, require and run functions, inputs (asked
+//! of a player, computed, chosen element by element), the turn menu, `Move` execution,
+//! events (`throw`) and the queue of triggered runs (§3.3.3, §3.4, notes).
+
+use super::Gen;
+use super::body::{BodyGen, InputFailure, Ret, This, uses_event, uses_this};
+use super::names::{ident, snake};
+use super::repr::Owner;
+use crate::hir::{
+    ActionId, Block, Builtin, ClassId, ExprKind, FuncId, Input, InputMode, Locals, StmtKind, Ty, Visibility,
+};
+use proc_macro2::{Ident, TokenStream};
+use quote::{format_ident, quote};
+use std::collections::HashMap;
+
+impl<'p> Gen<'p> {
+    pub(super) fn actions(&self) -> TokenStream {
+        let mut out = Vec::new();
+        for i in 0..self.prog.actions.len() as u32 {
+            out.push(self.action_fns(ActionId(i)));
+        }
+        let menu = self.menu_fns();
+        let events = self.event_fns();
+        let inits = self.init_fns();
+        let connect = self.connect_fn();
+        quote! {
+            impl World {
+                #(#out)*
+                #menu
+                #events
+                #inits
+                #connect
+            }
+        }
+    }
+
+    fn this_of(&self, class: ClassId) -> This {
+        if self.is_global(class) { This::Global(class) } else { This::Instance(class) }
+    }
+
+    /// `(this: Id<Card>,)` for actions of objects; nothing for globals.
+    fn this_param(&self, class: ClassId, used: bool) -> TokenStream {
+        if self.is_global(class) {
+            quote!()
+        } else {
+            let h = self.handle_ty(class);
+            if used { quote!(this: #h,) } else { quote!(_this: #h,) }
+        }
+    }
+
+    fn this_arg(&self, class: ClassId, this: TokenStream) -> TokenStream {
+        if self.is_global(class) { quote!() } else { quote!(#this,) }
+    }
+
+    pub(super) fn trigger_fn(&self, a: ActionId, k: usize) -> Ident {
+        format_ident!("{}_trigger_{}", self.action_name[&a], k)
+    }
+
+    pub(super) fn allowed_fn(&self, a: ActionId) -> Ident {
+        format_ident!("{}_allowed", self.action_name[&a])
+    }
+
+    pub(super) fn run_fn(&self, a: ActionId) -> Ident {
+        ident(&self.action_name[&a])
+    }
+
+    /// Whether an action also runs outside the menu (called like a function, or
+    /// triggered by an event), where its leading inputs are asked too.
+    fn needs_asked(&self, a: ActionId) -> bool {
+        let action = self.prog.action(a);
+        if action.triggers.iter().any(|t| !self.is_choice_trigger(t.event)) {
+            return true;
+        }
+        let mut called = false;
+        let mut visit = |e: &crate::hir::Expr| {
+            called |= matches!(e.kind, ExprKind::CallAction { action, .. } if action == a)
+        };
+        for f in &self.prog.funcs {
+            f.body.walk_exprs(&mut visit);
+        }
+        for x in &self.prog.actions {
+            x.effect.walk_exprs(&mut visit);
+        }
+        self.prog.setup.body.walk_exprs(&mut visit);
+        called
+    }
+
+    /// Runs an action asking every input, including those a move would carry.
+    pub(super) fn asked_fn(&self, a: ActionId) -> Ident {
+        if self.leading_inputs(a).is_empty() {
+            self.run_fn(a)
+        } else {
+            format_ident!("{}_asked", self.action_name[&a])
+        }
+    }
+
+    /// `Ok(self.a_trigger_0(..)? || ...)`-style test of the triggers watching `event_class`,
+    /// or `None` when one of them has no block (it always holds).
+    fn trigger_test(
+        &self,
+        a: ActionId,
+        this: &TokenStream,
+        event: &TokenStream,
+        watches: impl Fn(ClassId) -> bool,
+    ) -> Option<TokenStream> {
+        let action = self.prog.action(a);
+        let mut tests = Vec::new();
+        for (k, t) in action.triggers.iter().enumerate() {
+            if !watches(t.event) {
+                continue;
+            }
+            match &t.body {
+                None => return None,
+                Some(_) => {
+                    let f = self.trigger_fn(a, k);
+                    let ta = self.this_arg(action.owner, this.clone());
+                    tests.push(quote!(self.#f(#ta #event)?));
+                }
+            }
+        }
+        Some(super::expr::group(quote!(#(#tests)||*)))
+    }
+
+    /// `self.a_allowed(this, event)?`, or `true` for an action without requires.
+    pub(super) fn allowed_call(&self, a: ActionId, this: &TokenStream, event: &TokenStream) -> TokenStream {
+        let action = self.prog.action(a);
+        if action.requires.is_empty() {
+            return quote!(true);
+        }
+        let f = self.allowed_fn(a);
+        let ta = self.this_arg(action.owner, this.clone());
+        quote!(self.#f(#ta #event)?)
+    }
+
+    /// Calling an action like a function: it runs now if its requires hold.
+    pub(super) fn call_action_now(&self, a: ActionId, this: Option<TokenStream>) -> TokenStream {
+        let this = this.unwrap_or_else(|| quote!(()));
+        let allowed = self.allowed_call(a, &this, &quote!(None));
+        let f = self.asked_fn(a);
+        let ta = self.this_arg(self.prog.action(a).owner, this.clone());
+        quote!({
+            let this = #this;
+            let _ = this;
+            if #allowed {
+                self.#f(#ta None)?;
+            }
+        })
+    }
+
+    fn action_fns(&self, a: ActionId) -> TokenStream {
+        let action = self.prog.action(a);
+        let owner = action.owner;
+        let name = &self.action_name[&a];
+        let title = format!("{}.{}", self.prog.class(owner).name, action.name);
+        let mut out = Vec::new();
+        // Triggers: pure, see `this` and the (non-null) event.
+        for (k, t) in action.triggers.iter().enumerate() {
+            let Some(body) = &t.body else { continue };
+            let mut b = BodyGen::new(
+                self,
+                Owner::Action(a),
+                &action.locals,
+                &[body],
+                self.this_of(owner),
+                Ret::Value(Ty::Bool, false),
+            );
+            let ev_used = uses_event(body);
+            b.event = Some((ident("event"), false));
+            let code = b.block(body, &action.locals);
+            let f = self.trigger_fn(a, k);
+            let tp = self.this_param(owner, uses_this(body));
+            let ep = if ev_used { quote!(event: rt::Id<Event>) } else { quote!(_event: rt::Id<Event>) };
+            let doc = format!(" A trigger of `{title}`.");
+            out.push(quote! {
+                #[doc = #doc]
+                fn #f(&mut self, #tp #ep) -> rt::Flow<bool> {
+                    #code
+                }
+            });
+        }
+        // Requires: all must hold.
+        if !action.requires.is_empty() {
+            let mut tests = Vec::new();
+            let blocks: Vec<&Block> = action.requires.iter().collect();
+            let mut b = BodyGen::new(
+                self,
+                Owner::Action(a),
+                &action.locals,
+                &blocks,
+                self.this_of(owner),
+                Ret::Value(Ty::Bool, false),
+            );
+            b.event = Some((ident("event"), true));
+            for r in &action.requires {
+                let label =
+                    syn::Lifetime::new(&format!("'require{}", tests.len()), proc_macro2::Span::call_site());
+                b.break_with = Some(label.clone());
+                let code = b.block(r, &action.locals);
+                tests.push(super::expr::group(quote!(#label: { #code })));
+            }
+            let used_this = action.requires.iter().any(uses_this);
+            let used_event = action.requires.iter().any(uses_event);
+            let f = self.allowed_fn(a);
+            let tp = self.this_param(owner, used_this);
+            let ep = if used_event {
+                quote!(event: Option<rt::Id<Event>>)
+            } else {
+                quote!(_event: Option<rt::Id<Event>>)
+            };
+            let doc = format!(" Whether the requires of `{title}` hold.");
+            out.push(quote! {
+                #[doc = #doc]
+                fn #f(&mut self, #tp #ep) -> rt::Flow<bool> {
+                    Ok(#(#tests)&&*)
+                }
+            });
+        }
+        // The run: ask the inputs the move does not carry, then the effect.
+        let leading = self.leading_inputs(a);
+        let mut blocks: Vec<&Block> = vec![&action.effect];
+        blocks.extend(action.inputs.iter().flat_map(|i| i.filters.iter().map(|f| &f.body)));
+        let mut b =
+            BodyGen::new(self, Owner::Action(a), &action.locals, &blocks, self.this_of(owner), Ret::Unit);
+        b.event = Some((ident("event"), true));
+        let mut params = Vec::new();
+        for &k in &leading {
+            let input = &action.inputs[k];
+            let n = b.local_name(input.local);
+            let t = b.local_ty(input.local, &action.locals);
+            params.push(quote!(#n: #t));
+        }
+        let mut asks = Vec::new();
+        for (k, input) in action.inputs.iter().enumerate() {
+            if leading.contains(&k) {
+                continue;
+            }
+            let n = b.local_name(input.local);
+            let t = b.local_ty(input.local, &action.locals);
+            let v = b.ask_input(input, &action.locals, InputFailure::Skip);
+            asks.push(quote!(let #n: #t = #v;));
+        }
+        let effect = b.block(&action.effect, &action.locals);
+        let all_blocks: Vec<&Block> = blocks.clone();
+        let used_this =
+            all_blocks.iter().any(|bl| uses_this(bl)) || action.inputs.iter().any(input_uses_this);
+        let used_event = all_blocks.iter().any(|bl| uses_event(bl));
+        let tp = self.this_param(
+            owner,
+            used_this
+                || self.visibility(owner) != Visibility::Global
+                    && action.inputs.iter().any(|i| matches!(i.mode, InputMode::Player { target: None })),
+        );
+        let ep = if used_event {
+            quote!(event: Option<rt::Id<Event>>)
+        } else {
+            quote!(_event: Option<rt::Id<Event>>)
+        };
+        let f = self.run_fn(a);
+        let doc = format!(" `{title}`: asks its remaining inputs, then runs its effect.");
+        params.insert(0, ep);
+        out.push(quote! {
+            #[doc = #doc]
+            fn #f(&mut self, #tp #(#params),*) -> rt::Flow<()> {
+                #(#asks)*
+                #effect
+                Ok(())
+            }
+        });
+        if !leading.is_empty() && self.needs_asked(a) {
+            let mut b =
+                BodyGen::new(self, Owner::Action(a), &action.locals, &blocks, self.this_of(owner), Ret::Unit);
+            b.event = Some((ident("event"), true));
+            let mut asks = Vec::new();
+            let mut args = Vec::new();
+            for &k in &leading {
+                let input = &action.inputs[k];
+                let n = b.local_name(input.local);
+                let t = b.local_ty(input.local, &action.locals);
+                let v = b.ask_input(input, &action.locals, InputFailure::Skip);
+                asks.push(quote!(let #n: #t = #v;));
+                args.push(quote!(#n));
+            }
+            let f = self.asked_fn(a);
+            let run = self.run_fn(a);
+            let tp = self.this_param(owner, true);
+            let ta = self.this_arg(owner, quote!(this));
+            let doc = format!(" `{title}` outside the menu: asks every input.");
+            out.push(quote! {
+                #[doc = #doc]
+                fn #f(&mut self, #tp event: Option<rt::Id<Event>>) -> rt::Flow<()> {
+                    #(#asks)*
+                    self.#run(#ta event, #(#args),*)
+                }
+            });
+        }
+        let _ = name;
+        quote!(#(#out)*)
+    }
+
+    /// The active player's menu: every action triggered by `PlayerChoiceEvent` whose
+    /// triggers and requires hold, on globals, owned objects and groups the player is in,
+    /// with every complete choice of its leading inputs (notes, "The turn").
+    fn menu_fns(&self) -> TokenStream {
+        let mut fns = Vec::new();
+        let mut calls = Vec::new();
+        for a in self.menu_actions() {
+            let action = self.prog.action(a);
+            let owner = action.owner;
+            let f = format_ident!("menu_{}", self.action_name[&a]);
+            let event = quote!(Some(PLAYER_CHOICE));
+            let trig =
+                self.trigger_test(a, &quote!(this), &quote!(PLAYER_CHOICE), |e| self.is_choice_trigger(e));
+            let allowed = self.allowed_call(a, &quote!(this), &event);
+            let blocks: Vec<&Block> =
+                action.inputs.iter().flat_map(|i| i.filters.iter().map(|f| &f.body)).collect();
+            let mut b =
+                BodyGen::new(self, Owner::Action(a), &action.locals, &blocks, self.this_of(owner), Ret::Unit);
+            b.event = Some((ident("event"), true));
+            let leading = self.leading_inputs(a);
+            let variant = &self.move_variant[&a];
+            let mut fields: Vec<TokenStream> = Vec::new();
+            if !self.is_global(owner) {
+                fields.push(quote!(this));
+            }
+            for &k in &leading {
+                let input = &action.inputs[k];
+                let field = ident(&snake(&input.name));
+                let n = b.local_name(input.local);
+                fields.push(quote!(#field: #n));
+            }
+            let push = if fields.is_empty() {
+                quote!(out.push(rt::Choice::Move(Move::#variant));)
+            } else {
+                quote!(out.push(rt::Choice::Move(Move::#variant { #(#fields),* }));)
+            };
+            let mut inner = push;
+            for &k in leading.iter().rev() {
+                inner = b.candidate_loop(&action.inputs[k], &action.locals, inner);
+            }
+            let guard = match (&trig, self.is_global(owner)) {
+                (None, _) => quote!(),
+                (Some(t), false) => quote!(if !#t { continue; }),
+                (Some(t), true) => quote!(if !#t { break 'action; }),
+            };
+            let event_binding =
+                if blocks.iter().any(|bl| uses_event(bl)) { quote!(let event = #event;) } else { quote!() };
+            let body = if self.is_global(owner) {
+                let allowed_test = if self.prog.action(a).requires.is_empty() {
+                    quote!()
+                } else {
+                    quote!(if !#allowed { break 'action; })
+                };
+                if guard.is_empty() && allowed_test.is_empty() {
+                    quote!(#event_binding #inner)
+                } else {
+                    quote! {
+                        'action: {
+                            #guard
+                            #allowed_test
+                            #event_binding
+                            #inner
+                        }
+                    }
+                }
+            } else {
+                let h = self.hierarchy(owner).expect("objects live in an arena");
+                let arena = &h.arena;
+                let mut tests = Vec::new();
+                if !self.covers_hierarchy(owner) {
+                    let k = h.kind_enum.as_ref().expect("several classes");
+                    let vs = self.variants_of(owner);
+                    tests.push(quote!(if !matches!(self.#arena[this].kind, #(#k::#vs { .. })|*) {
+                        continue;
+                    }));
+                }
+                let root = self.prog.class(owner).root;
+                if self.prog.class(root).kind == crate::hir::ClassKind::Interactable {
+                    let d = self.builtin_field(root, crate::hir::BuiltinAttr::Discarded);
+                    tests.push(quote!(if self.#arena[this].#d { continue; }));
+                }
+                match self.visibility(owner) {
+                    Visibility::Local => {
+                        let o = self.builtin_field(root, crate::hir::BuiltinAttr::Owner);
+                        tests.push(quote!(if self.#arena[this].#o != Some(self.core.active) { continue; }));
+                    }
+                    Visibility::Group => {
+                        let m = self.builtin_field(root, crate::hir::BuiltinAttr::Members);
+                        let la = self.collection_arena(&Ty::List(Box::new(Ty::Player)));
+                        let active = if self.null.elem(self.prog, &Ty::List(Box::new(Ty::Player))) {
+                            quote!(Some(self.core.active))
+                        } else {
+                            quote!(self.core.active)
+                        };
+                        tests.push(quote!({ let members = self.#arena[this].#m; if !self.#la[members].contains(&#active) { continue; } }));
+                    }
+                    Visibility::Global => {}
+                }
+                quote! {
+                    for index in 0..self.#arena.len() {
+                        let this = rt::Id::from_index(index);
+                        #(#tests)*
+                        #guard
+                        if !#allowed { continue; }
+                        #event_binding
+                        #inner
+                    }
+                }
+            };
+            let doc =
+                format!(" Moves of `{}.{}` for the active player.", self.prog.class(owner).name, action.name);
+            fns.push(quote! {
+                #[doc = #doc]
+                fn #f(&mut self, out: &mut Vec<rt::Choice<Move>>) -> rt::Flow<()> {
+                    #body
+                    Ok(())
+                }
+            });
+            calls.push(quote!(self.#f(out)?;));
+        }
+        let arms: Vec<TokenStream> = self
+            .menu_actions()
+            .into_iter()
+            .map(|a| {
+                let action = self.prog.action(a);
+                let v = &self.move_variant[&a];
+                let run = self.run_fn(a);
+                let mut fields = Vec::new();
+                let mut args = Vec::new();
+                if !self.is_global(action.owner) {
+                    fields.push(quote!(this));
+                    args.push(quote!(this));
+                }
+                args.push(quote!(Some(PLAYER_CHOICE)));
+                for k in self.leading_inputs(a) {
+                    let n = ident(&snake(&action.inputs[k].name));
+                    fields.push(quote!(#n));
+                    args.push(quote!(#n));
+                }
+                let pat =
+                    if fields.is_empty() { quote!(Move::#v) } else { quote!(Move::#v { #(#fields),* }) };
+                quote!(#pat => self.#run(#(#args),*)?,)
+            })
+            .collect();
+        let drain = if self.has_queue() { quote!(self.drain()?;) } else { quote!() };
+        quote! {
+            #(#fns)*
+
+            /// The active player's moves, in the engine's fixed order.
+            fn build_menu(&mut self, out: &mut Vec<rt::Choice<Move>>) -> rt::Flow<()> {
+                #(#calls)*
+                let _ = out;
+                Ok(())
+            }
+
+            /// Runs a move of the menu and the cascade of events it starts.
+            fn play_move(&mut self, mv: Move) -> rt::Flow<()> {
+                match mv {
+                    #(#arms)*
+                }
+                #drain
+                Ok(())
+            }
+        }
+    }
+
+    /// `throw` and the queue: triggered runs are batched by priority and run in order.
+    fn event_fns(&self) -> TokenStream {
+        let eh = self.hierarchy(self.prog.builtins.event).expect("events always exist");
+        if !self.has_queue() {
+            let uses_throw = self.prog.funcs.iter().any(|f| throws(&f.body))
+                || self.prog.actions.iter().any(|a| throws(&a.effect))
+                || throws(&self.prog.setup.body);
+            if !uses_throw {
+                return quote!();
+            }
+            return quote! {
+                /// Throws an event that no action watches.
+                fn throw(&mut self, _event: rt::Id<Event>) -> rt::Flow<()> {
+                    Ok(())
+                }
+            };
+        }
+        let kind = eh.kind_enum.as_ref().expect("events have a kind enum");
+        let mut arms = Vec::new();
+        for (class, variant) in &eh.variants {
+            if *class == self.prog.builtins.player_choice {
+                continue;
+            }
+            let mut collect = Vec::new();
+            for (i, action) in self.prog.actions.iter().enumerate() {
+                let a = ActionId(i as u32);
+                if !action
+                    .triggers
+                    .iter()
+                    .any(|t| !self.is_choice_trigger(t.event) && self.prog.is_subclass(*class, t.event))
+                {
+                    continue;
+                }
+                let cls = *class;
+                let trig =
+                    self.trigger_test(a, &quote!(this), &quote!(event), |e| self.prog.is_subclass(cls, e));
+                let allowed = self.allowed_call(a, &quote!(this), &quote!(Some(event)));
+                let v = &self.move_variant[&a];
+                let prio = proc_macro2::Literal::f64_unsuffixed(action.prio);
+                let guard = match (&trig, self.is_global(action.owner)) {
+                    (None, _) => quote!(),
+                    (Some(t), false) => quote!(if !#t { continue; }),
+                    (Some(t), true) => quote!(if !#t { break 'action; }),
+                };
+                if self.is_global(action.owner) {
+                    let body = quote!(if #allowed { batch.push((#prio, Run::#v { event })); });
+                    collect.push(if guard.is_empty() { body } else { quote!('action: { #guard #body }) });
+                } else {
+                    let h = self.hierarchy(action.owner).expect("objects live in an arena");
+                    let arena = &h.arena;
+                    let mut tests = Vec::new();
+                    if !self.covers_hierarchy(action.owner) {
+                        let k = h.kind_enum.as_ref().expect("several classes");
+                        let vs = self.variants_of(action.owner);
+                        tests.push(quote!(if !matches!(self.#arena[this].kind, #(#k::#vs { .. })|*) {
+                            continue;
+                        }));
+                    }
+                    let root = self.prog.class(action.owner).root;
+                    if self.prog.class(root).kind == crate::hir::ClassKind::Interactable {
+                        let d = self.builtin_field(root, crate::hir::BuiltinAttr::Discarded);
+                        tests.push(quote!(if self.#arena[this].#d { continue; }));
+                    }
+                    collect.push(quote! {
+                        for index in 0..self.#arena.len() {
+                            let this = rt::Id::from_index(index);
+                            #(#tests)*
+                            #guard
+                            if #allowed { batch.push((#prio, Run::#v { this, event })); }
+                        }
+                    });
+                }
+            }
+            if !collect.is_empty() {
+                arms.push(quote!(#kind::#variant { .. } => { #(#collect)* }));
+            }
+        }
+        let runs: Vec<TokenStream> = (0..self.prog.actions.len() as u32)
+            .map(ActionId)
+            .filter(|&a| self.prog.action(a).triggers.iter().any(|t| !self.is_choice_trigger(t.event)))
+            .map(|a| {
+                let action = self.prog.action(a);
+                let v = &self.move_variant[&a];
+                let allowed = self.allowed_call(a, &quote!(this), &quote!(Some(event)));
+                let f = self.asked_fn(a);
+                if self.is_global(action.owner) {
+                    quote!(Run::#v { event } => { if #allowed { self.#f(Some(event))?; } })
+                } else {
+                    quote!(Run::#v { this, event } => { if #allowed { self.#f(this, Some(event))?; } })
+                }
+            })
+            .collect();
+        quote! {
+            /// Throws an event: every action watching it (or one of its bases), on every
+            /// candidate object, whose triggers and requires hold, joins one batch, sorted
+            /// by priority (ties in declaration order, then creation order), queued after
+            /// the runs already waiting.
+            fn throw(&mut self, event: rt::Id<Event>) -> rt::Flow<()> {
+                let mut batch: Vec<(f64, Run)> = Vec::new();
+                #[allow(clippy::match_single_binding)]
+                match self.events[event].kind {
+                    #(#arms)*
+                    #[allow(unreachable_patterns)]
+                    _ => {}
+                }
+                batch.sort_by(|a, b| b.0.total_cmp(&a.0));
+                self.queue.extend(batch.into_iter().map(|(_, run)| run));
+                Ok(())
+            }
+
+            /// Runs queued actions until the queue is empty; requires are checked again
+            /// when a run leaves the queue.
+            fn drain(&mut self) -> rt::Flow<()> {
+                while let Some(run) = self.queue.pop_front() {
+                    match run {
+                        #(#runs)*
+                    }
+                }
+                Ok(())
+            }
+        }
+    }
+
+    pub(super) fn init_fn_name(&self, class: ClassId) -> Ident {
+        format_ident!("init_{}", snake(&self.prog.class(class).name))
+    }
+
+    /// Whether creating a `class` runs attribute initialisers.
+    pub(super) fn has_initialisers(&self, class: ClassId) -> bool {
+        self.prog.all_attrs(class).iter().any(|&a| self.prog.attr(a).init.is_some())
+    }
+
+    /// `init_<class>`: attribute initialisers in order, base classes first.
+    fn init_fns(&self) -> TokenStream {
+        let mut out = Vec::new();
+        for (i, c) in self.prog.classes.iter().enumerate() {
+            let id = ClassId(i as u32);
+            if c.builtin || !self.has_initialisers(id) || c.kind == crate::hir::ClassKind::Group {
+                continue;
+            }
+            let global = self.is_global(id);
+            if !global && self.hierarchy(id).is_none() {
+                continue;
+            }
+            let empty = Locals::default();
+            let this = if global { This::Global(id) } else { This::Instance(id) };
+            let mut b = BodyGen::new(self, Owner::Setup, &empty, &[], this, Ret::Unit);
+            let mut sets = Vec::new();
+            let mut uses = false;
+            for a in self.prog.all_attrs(id) {
+                let attr = self.prog.attr(a);
+                let Some(init) = &attr.init else { continue };
+                init.walk(&mut |e| uses |= matches!(e.kind, ExprKind::This));
+                let field = &self.attr_field[&a];
+                let v = b.repr(init, self.null.attr(self.prog, a));
+                if global {
+                    let (_, gf) = &self.globals[&id];
+                    sets.push(quote!(self.#gf.#field = #v;));
+                } else {
+                    let arena = &self.hierarchy(id).expect("checked").arena;
+                    let t = b.temp("value");
+                    if self.attr_on_root(a) {
+                        sets.push(quote!(let #t = #v; self.#arena[this].#field = #t;));
+                    } else {
+                        let m = format_ident!("{}_mut", field.to_string().trim_start_matches("r#"));
+                        sets.push(quote!(let #t = #v; *self.#arena[this].#m()? = #t;));
+                    }
+                }
+            }
+            let f = self.init_fn_name(id);
+            let doc = format!(" Runs the attribute initialisers of a new `{}`.", c.name);
+            let param = if global {
+                quote!()
+            } else {
+                let h = self.handle_ty(id);
+                quote!(this: #h)
+            };
+            let _ = uses;
+            out.push(quote! {
+                #[doc = #doc]
+                fn #f(&mut self, #param) -> rt::Flow<()> {
+                    #(#sets)*
+                    Ok(())
+                }
+            });
+        }
+        quote!(#(#out)*)
+    }
+
+    fn connect_fn(&self) -> TokenStream {
+        if !self.uses_tiles {
+            return quote!();
+        }
+        let ta = &self.hierarchy(self.prog.builtins.tile).expect("tiles").arena;
+        let ca = &self.hierarchy(self.prog.builtins.connection).expect("tiles").arena;
+        let la = self.collection_arena(&Ty::List(Box::new(Ty::Class(self.prog.builtins.connection))));
+        let to = self.builtin_field(self.prog.builtins.connection, crate::hir::BuiltinAttr::To);
+        let forward = self.blank_connection(quote!(Some(to)));
+        let backward = self.blank_connection(quote!(Some(from)));
+        quote! {
+            /// `from.connect(to[, with])`: links two tiles both ways; `with` is used for
+            /// `from → to` and a copy of it for `to → from`.
+            #[allow(dead_code)]
+            fn connect(&mut self, from: rt::Id<Tile>, to: rt::Id<Tile>, with: Option<rt::Id<Connection>>) {
+                let (forward, backward) = match with {
+                    Some(c) => {
+                        self.#ca[c].#to = Some(to);
+                        let mut copy = self.#ca[c].clone();
+                        copy.#to = Some(from);
+                        (c, self.#ca.alloc(copy))
+                    }
+                    None => {
+                        let f = self.#ca.alloc(#forward);
+                        (f, self.#ca.alloc(#backward))
+                    }
+                };
+                let list = self.#ta[from].connections;
+                self.#la[list].push(forward);
+                let list = self.#ta[to].connections;
+                self.#la[list].push(backward);
+            }
+        }
+    }
+
+    /// Whether running this action (its inputs, effect and everything it starts) may ask a
+    /// player something: such moves are run from a saved copy of the world.
+    pub(super) fn action_may_ask(&self, a: ActionId, from_menu: bool) -> bool {
+        let mut memo = HashMap::new();
+        let action = self.prog.action(a);
+        let leading = if from_menu { self.leading_inputs(a).len() } else { 0 };
+        action.inputs.iter().skip(leading).any(|i| !matches!(i.mode, InputMode::Auto))
+            || self.block_may_ask(&action.effect, &mut memo)
+            || (from_menu && self.has_queue() && self.cascade_may_ask(&mut memo))
+    }
+
+    pub(super) fn setup_may_ask(&self) -> bool {
+        let mut memo = HashMap::new();
+        self.block_may_ask(&self.prog.setup.body, &mut memo)
+            || self.prog.funcs.iter().any(|f| {
+                f.kind == crate::hir::FuncKind::GroupDefault && self.block_may_ask(&f.body, &mut memo)
+            })
+            || self
+                .prog
+                .attrs
+                .iter()
+                .any(|a| a.init.as_ref().is_some_and(|e| self.expr_may_ask(e, &mut memo)))
+            || (self.has_queue() && self.cascade_may_ask(&mut memo))
+    }
+
+    fn cascade_may_ask(&self, memo: &mut HashMap<FuncId, bool>) -> bool {
+        self.prog.actions.iter().enumerate().any(|(i, a)| {
+            a.triggers.iter().any(|t| !self.is_choice_trigger(t.event))
+                && (a.inputs.iter().any(|x| !matches!(x.mode, InputMode::Auto)) || {
+                    let _ = i;
+                    self.block_may_ask(&a.effect, memo)
+                })
+        })
+    }
+
+    fn block_may_ask(&self, b: &Block, memo: &mut HashMap<FuncId, bool>) -> bool {
+        let mut found = false;
+        b.walk_stmts(&mut |s| {
+            if let StmtKind::Input(i) = &s.kind {
+                found |= !matches!(i.mode, InputMode::Auto);
+            }
+        });
+        if found {
+            return true;
+        }
+        let mut exprs = Vec::new();
+        b.walk_exprs(&mut |e| exprs.push(e.clone()));
+        exprs.iter().any(|e| self.expr_may_ask(e, memo))
+    }
+
+    fn expr_may_ask(&self, e: &crate::hir::Expr, memo: &mut HashMap<FuncId, bool>) -> bool {
+        let mut calls = Vec::new();
+        let mut actions = Vec::new();
+        let mut pass = false;
+        e.walk(&mut |x| match &x.kind {
+            ExprKind::Call { func, .. } => calls.push(*func),
+            ExprKind::CallAction { action, .. } => actions.push(*action),
+            ExprKind::Builtin { op: Builtin::TurnPass, args } if args.is_empty() => pass = true,
+            ExprKind::New { class, .. } => {
+                if let Some(d) = self.prog.class(*class).default {
+                    calls.push(d);
+                }
+            }
+            _ => {}
+        });
+        if pass && self.prog.turns.iter().filter_map(|t| t.default).any(|f| self.func_may_ask(f, memo)) {
+            return true;
+        }
+        calls.into_iter().any(|f| {
+            self.func_may_ask(f, memo) || self.overriders(f).into_iter().any(|o| self.func_may_ask(o, memo))
+        }) || actions.into_iter().any(|a| {
+            let action = self.prog.action(a);
+            action.inputs.iter().any(|i| !matches!(i.mode, InputMode::Auto))
+                || self.block_may_ask(&action.effect, memo)
+        })
+    }
+
+    fn func_may_ask(&self, f: FuncId, memo: &mut HashMap<FuncId, bool>) -> bool {
+        if let Some(&m) = memo.get(&f) {
+            return m;
+        }
+        memo.insert(f, false); // recursion: assume no until shown otherwise
+        let func = self.prog.func(f);
+        let r = func.inputs.iter().any(|i| matches!(i.mode, InputMode::Player { .. }))
+            || self.block_may_ask(&func.body, memo);
+        memo.insert(f, r);
+        r
+    }
+}
+
+fn throws(b: &Block) -> bool {
+    let mut found = false;
+    b.walk_stmts(&mut |s| found |= matches!(s.kind, StmtKind::Throw(_)));
+    found
+}
+
+fn input_uses_this(i: &Input) -> bool {
+    let mut found = false;
+    if let InputMode::Player { target: Some(t) } = &i.mode {
+        t.walk(&mut |e| found |= matches!(e.kind, ExprKind::This));
+    }
+    found || i.filters.iter().any(|f| uses_this(&f.body))
+}
+
+impl<'g, 'p> BodyGen<'g, 'p> {
+    /// A loop over the candidates of an input that pass its filters, binding the input's
+    /// local to each in turn and running `inner`.
+    pub(super) fn candidate_loop(
+        &mut self,
+        input: &Input,
+        locals: &Locals,
+        inner: TokenStream,
+    ) -> TokenStream {
+        let name = self.local_name(input.local);
+        let filters = self.filter_test(input, locals, quote!(#name));
+        let test = match filters {
+            Some(t) => quote!(if !#t { continue; }),
+            None => quote!(),
+        };
+        let iter = self.candidates(input.candidate_ty());
+        let optional = if input.optional { quote!({ let #name = None; #inner }) } else { quote!() };
+        let bind = if input.optional { quote!(let #name = Some(#name);) } else { quote!() };
+        quote! {
+            for #name in #iter {
+                #test
+                #bind
+                #inner
+            }
+            #optional
+        }
+    }
+
+    /// An iterator over the candidates of a type, in creation order (with kind and
+    /// `discarded` tests applied where the loop body needs them).
+    fn candidates(&mut self, ty: &Ty) -> TokenStream {
+        let g = self.g;
+        match ty {
+            Ty::Player => quote!((0..self.core.players).map(rt::Player)),
+            Ty::Bool => quote!([true, false]),
+            Ty::Class(c) if g.is_global(*c) => {
+                let h = g.handle_ty(*c);
+                quote!([<#h>::from_index(0)])
+            }
+            Ty::Class(c) => match g.hierarchy(*c) {
+                Some(h) => {
+                    let arena = &h.arena;
+                    let mut tests = Vec::new();
+                    if !g.covers_hierarchy(*c) {
+                        let k = h.kind_enum.as_ref().expect("several classes");
+                        let vs = g.variants_of(*c);
+                        tests.push(quote!(matches!(self.#arena[*id].kind, #(#k::#vs { .. })|*)));
+                    }
+                    let root = g.prog.class(*c).root;
+                    if g.prog.class(root).kind == crate::hir::ClassKind::Interactable {
+                        let d = g.builtin_field(root, crate::hir::BuiltinAttr::Discarded);
+                        tests.push(quote!(!self.#arena[*id].#d));
+                    }
+                    if tests.is_empty() {
+                        quote!(self.#arena.ids())
+                    } else {
+                        quote!(self.#arena.ids().filter(|id| #(#tests)&&*).collect::<Vec<_>>())
+                    }
+                }
+                None if *c == g.prog.builtins.group => quote!(self.groups.ids()),
+                None => quote!(std::iter::empty()),
+            },
+            _ => quote!(std::iter::empty()),
+        }
+    }
+
+    /// The conjunction of an input's filters for the candidate in `value`, each inlined
+    /// as a labelled block (their `return` leaves the block).
+    fn filter_test(&mut self, input: &Input, locals: &Locals, value: TokenStream) -> Option<TokenStream> {
+        if input.filters.is_empty() {
+            return None;
+        }
+        let saved = self.break_with.take();
+        let mut tests = Vec::new();
+        for (k, f) in input.filters.iter().enumerate() {
+            let binder = self.local_name(f.binder);
+            let label = syn::Lifetime::new(
+                &format!("'filter{}_{}", snake(&input.name).replace("r#", ""), k),
+                proc_macro2::Span::call_site(),
+            );
+            self.break_with = Some(label.clone());
+            let body = self.block(&f.body, locals);
+            let nullable = self.local_nullable(f.binder);
+            let bind =
+                if nullable { quote!(let #binder = Some(#value);) } else { quote!(let #binder = #value;) };
+            tests.push(super::expr::group(quote!(#label: { #bind #body })));
+        }
+        self.break_with = saved;
+        Some(super::expr::group(quote!(#(#tests)&&*)))
+    }
+
+    /// An input's value: computed (`auto`) or asked of its target player. Lists are
+    /// chosen element by element in creation order, then "done".
+    pub(super) fn ask_input(&mut self, input: &Input, locals: &Locals, failure: InputFailure) -> TokenStream {
+        let g = self.g;
+        let cand_ty = input.candidate_ty().clone();
+        let name = self.local_name(input.local);
+        let cand = self.temp("candidate");
+        let filters = self.filter_test(input, locals, quote!(#cand)).map(|t| quote!(if !#t { continue; }));
+        let iter = self.candidates(&cand_ty);
+        let pick = pick_of(g, &cand_ty, quote!(#cand));
+        let unpick = unpick(g, &cand_ty);
+        let nullable = self.local_nullable(input.local);
+        let fail = match failure {
+            InputFailure::Skip => quote!(return Ok(())),
+            InputFailure::Error(span) => {
+                let l = self.loc(span);
+                let msg = format!("no candidate for the input `{}`", input.name);
+                quote!(return rt::error::fail(#l, #msg))
+            }
+        };
+        let elem_null = if input.is_list() { g.null.elem(g.prog, &input.ty) } else { false };
+        if matches!(input.mode, InputMode::Auto) {
+            if input.is_list() {
+                let arena = g.collection_arena(&input.ty);
+                let wrap = if elem_null { quote!(Some(#cand)) } else { quote!(#cand) };
+                let v = quote!({
+                    let mut chosen = Vec::new();
+                    for #cand in #iter {
+                        #filters
+                        chosen.push(#wrap);
+                    }
+                    self.#arena.alloc(rt::List::from_vec(chosen))
+                });
+                return if nullable { quote!(Some(#v)) } else { v };
+            }
+            let none = if input.optional { quote!(None) } else { quote!(#fail) };
+            let some = if nullable { quote!(Some(#cand)) } else { quote!(#cand) };
+            return quote!({
+                let mut found = None;
+                for #cand in #iter {
+                    #filters
+                    found = Some(#cand);
+                    break;
+                }
+                match found { Some(#cand) => #some, None => #none }
+            });
+        }
+        let target = self.input_target(input);
+        let prompt = format!("choose {} for `{}`", input.name, self.prompt_owner());
+        if input.is_list() {
+            let arena = g.collection_arena(&input.ty);
+            let wrap = if elem_null { quote!(Some(value)) } else { quote!(value) };
+            let v = quote!({
+                let target = #target;
+                let mut chosen = Vec::new();
+                let mut after: Option<rt::Pick> = None;
+                loop {
+                    let mut options = Vec::new();
+                    let mut passed = after.is_none();
+                    for #cand in #iter {
+                        let this_pick = #pick;
+                        if !passed {
+                            passed = Some(this_pick) == after;
+                            continue;
+                        }
+                        #filters
+                        options.push(this_pick);
+                    }
+                    if options.is_empty() {
+                        break;
+                    }
+                    options.push(rt::Pick::Done);
+                    let answer = self.core.ask(target, options, || String::from(#prompt))?;
+                    if answer == rt::Pick::Done {
+                        break;
+                    }
+                    let value = #unpick(answer)?;
+                    chosen.push(#wrap);
+                    after = Some(answer);
+                }
+                self.#arena.alloc(rt::List::from_vec(chosen))
+            });
+            return if nullable { quote!(Some(#v)) } else { v };
+        }
+        let optional = if input.optional { quote!(options.push(rt::Pick::Null);) } else { quote!() };
+        let empty = if input.optional {
+            quote!(if options.len() == 1 { None } else {
+                match self.core.ask(target, options, || String::from(#prompt))? {
+                    rt::Pick::Null => None,
+                    answer => Some(#unpick(answer)?),
+                }
+            })
+        } else {
+            let wrap = if nullable { quote!(Some(#unpick(answer)?)) } else { quote!(#unpick(answer)?) };
+            quote!({
+                if options.is_empty() { #fail; }
+                let answer = self.core.ask(target, options, || String::from(#prompt))?;
+                #wrap
+            })
+        };
+        let _ = name;
+        quote!({
+            let target = #target;
+            let mut options = Vec::new();
+            for #cand in #iter {
+                #filters
+                options.push(#pick);
+            }
+            #optional
+            #empty
+        })
+    }
+
+    /// The player who answers an input: its explicit target, else the default of the
+    /// class (local: owner; global: active player; group: the active player if a
+    /// member, else a member drawn from the game's generator).
+    fn input_target(&mut self, input: &Input) -> TokenStream {
+        if let InputMode::Player { target: Some(t) } = &input.mode {
+            return self.value(t);
+        }
+        let g = self.g;
+        match &self.this {
+            This::Instance(c) => {
+                let c = *c;
+                let h = g.hierarchy(c).expect("objects live in an arena");
+                let arena = &h.arena;
+                let root = g.prog.class(c).root;
+                match g.visibility(c) {
+                    Visibility::Local => {
+                        let o = g.builtin_field(root, crate::hir::BuiltinAttr::Owner);
+                        quote!(match self.#arena[this].#o { Some(owner) => owner, None => return Ok(Default::default()) })
+                    }
+                    Visibility::Group => {
+                        let m = g.builtin_field(root, crate::hir::BuiltinAttr::Members);
+                        let la = g.collection_arena(&Ty::List(Box::new(Ty::Player)));
+                        let flat = if g.null.elem(g.prog, &Ty::List(Box::new(Ty::Player))) {
+                            quote!(.flatten())
+                        } else {
+                            quote!()
+                        };
+                        quote!({
+                            let members: Vec<rt::Player> = self.#la[self.#arena[this].#m].items.iter().copied()#flat.collect();
+                            if members.contains(&self.core.active) || members.is_empty() {
+                                self.core.active
+                            } else {
+                                members[self.core.rng.below(members.len() as u64) as usize]
+                            }
+                        })
+                    }
+                    Visibility::Global => quote!(self.core.active),
+                }
+            }
+            _ => quote!(self.core.active),
+        }
+    }
+
+    fn prompt_owner(&self) -> String {
+        match self.owner {
+            Owner::Action(a) => self.g.prog.action(a).name.clone(),
+            Owner::Func(f) => self.g.prog.func(f).name.clone(),
+            Owner::Setup => "setup".into(),
+        }
+    }
+}
+
+/// `rt::Pick` of a candidate.
+fn pick_of(g: &Gen<'_>, ty: &Ty, v: TokenStream) -> TokenStream {
+    match ty {
+        Ty::Player => quote!(rt::Pick::Player(#v.0)),
+        Ty::Bool => quote!(rt::Pick::Bool(#v)),
+        Ty::Class(c) => {
+            let tag = g.hierarchy(*c).map_or(u32::MAX, |h| h.tag);
+            quote!(rt::Pick::Object(#tag, #v.index() as u32))
+        }
+        _ => quote!(rt::Pick::Null),
+    }
+}
+
+/// The function turning an answer back into a value (`answer.player()` etc.).
+fn unpick(g: &Gen<'_>, ty: &Ty) -> TokenStream {
+    match ty {
+        Ty::Player => quote!(rt::Pick::player),
+        Ty::Bool => quote!(rt::Pick::boolean),
+        Ty::Class(c) => {
+            let tag = g.hierarchy(*c).map_or(u32::MAX, |h| h.tag);
+            quote!((|answer: rt::Pick| answer.object(#tag)))
+        }
+        _ => quote!((|_: rt::Pick| Err::<(), _>(rt::error::wrong_answer()))),
+    }
+}

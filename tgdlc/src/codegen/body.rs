@@ -1,0 +1,626 @@
+//! Bodies: the context of one generated function (its locals, `this`, `event`, loops)
+//! and the statements of TGDL blocks. Every generated body returns `rt::Flow<T>`, so
+//! rule errors, inputs waiting for an answer and `winner` all propagate with `?`.
+
+use super::Gen;
+use super::names::{Namer, ident, snake};
+use super::repr::Owner;
+use crate::hir::{Block, ClassId, Expr, ExprKind, FuncId, InputMode, LocalId, Locals, StmtKind, Ty};
+use crate::source::Span;
+use proc_macro2::{Ident, TokenStream};
+use quote::{format_ident, quote};
+use std::collections::HashSet;
+
+/// How `this` is reached in a body.
+#[derive(Clone, Debug)]
+pub(super) enum This {
+    None,
+    /// A global class or board: its struct is a field of `World`.
+    Global(ClassId),
+    /// An object in an arena: the handle parameter `this`.
+    Instance(ClassId),
+    /// A board group (in a group's `default`).
+    Group,
+}
+
+/// What `return` means in a body.
+#[derive(Clone, Debug)]
+pub(super) enum Ret {
+    /// Effects, `setup`, functions with `returns;`: `return Ok(())`.
+    Unit,
+    /// A value of this type and representation.
+    Value(Ty, bool),
+}
+
+pub(super) struct BodyGen<'g, 'p> {
+    pub g: &'g Gen<'p>,
+    pub owner: Owner,
+    pub names: Vec<Ident>,
+    pub mutable: HashSet<LocalId>,
+    pub namer: Namer,
+    pub this: This,
+    pub ret: Ret,
+    /// The `event` parameter and whether it may be null (it is when an action is called
+    /// like a function).
+    pub event: Option<(Ident, bool)>,
+    /// Enclosing loops: the label of the block `continue` leaves, for `for` loops.
+    pub loops: Vec<Option<syn::Lifetime>>,
+    /// Inside an inlined filter or require: `return v` leaves this labelled block.
+    pub break_with: Option<syn::Lifetime>,
+    labels: usize,
+}
+
+impl<'g, 'p> BodyGen<'g, 'p> {
+    pub fn new(
+        g: &'g Gen<'p>,
+        owner: Owner,
+        locals: &Locals,
+        blocks: &[&Block],
+        this: This,
+        ret: Ret,
+    ) -> Self {
+        let mut namer = Namer::with_reserved(&[
+            "this", "event", "self", "rt", "world", "marks", "out", "options", "pick",
+        ]);
+        let names = locals.vars.iter().map(|v| ident(&namer.fresh(&snake(&v.name)))).collect();
+        let mut mutable = HashSet::new();
+        for b in blocks {
+            b.walk_exprs(&mut |e| {
+                if let ExprKind::Assign { target, .. } = &e.kind {
+                    if let ExprKind::Local(l) = target.kind {
+                        mutable.insert(l);
+                    }
+                }
+            });
+        }
+        BodyGen {
+            g,
+            owner,
+            names,
+            mutable,
+            namer,
+            this,
+            ret,
+            event: None,
+            loops: Vec::new(),
+            break_with: None,
+            labels: 0,
+        }
+    }
+
+    /// A fresh name for a temporary.
+    pub fn temp(&mut self, base: &str) -> Ident {
+        ident(&self.namer.fresh(base))
+    }
+
+    pub fn local_name(&self, l: LocalId) -> Ident {
+        self.names.get(l.index()).cloned().unwrap_or_else(|| ident("missing_local"))
+    }
+
+    pub fn local_nullable(&self, l: LocalId) -> bool {
+        self.g.local_nullable(self.owner, l)
+    }
+
+    pub fn local_ty(&self, l: LocalId, locals: &Locals) -> TokenStream {
+        self.g.rust_ty(&locals.get(l).ty, self.local_nullable(l))
+    }
+
+    /// `loc(line, column)` for a span: where a rule error is reported.
+    pub fn loc(&self, span: Span) -> TokenStream {
+        let (line, column) = self.g.line_col(span);
+        if span.file.0 == 0 {
+            quote!(loc(#line, #column))
+        } else {
+            let f = span.file.0 as usize;
+            quote!(loc_in(#f, #line, #column))
+        }
+    }
+
+    pub fn block(&mut self, b: &Block, locals: &Locals) -> TokenStream {
+        let stmts: Vec<TokenStream> = b.stmts.iter().map(|s| self.stmt(s, locals)).collect();
+        quote!(#(#stmts)*)
+    }
+
+    fn stmt(&mut self, s: &crate::hir::Stmt, locals: &Locals) -> TokenStream {
+        match &s.kind {
+            StmtKind::Let { local, init } => {
+                let name = self.local_name(*local);
+                let ty = self.local_ty(*local, locals);
+                let nullable = self.local_nullable(*local);
+                let m = if self.mutable.contains(local) { quote!(mut) } else { quote!() };
+                match init {
+                    Some(e) => {
+                        let v = self.repr(e, nullable);
+                        quote!(let #m #name: #ty = #v;)
+                    }
+                    None => quote!(let #m #name: #ty = None;),
+                }
+            }
+            StmtKind::Expr(e) => {
+                let code = self.expr(e);
+                if e.ty == Ty::Void || e.ty.is_error() { quote!(#code;) } else { quote!(let _ = #code;) }
+            }
+            StmtKind::If { cond, then_branch, else_branch } => {
+                let c = self.value(cond);
+                let t = self.block(then_branch, locals);
+                if else_branch.stmts.is_empty() {
+                    quote!(if #c { #t })
+                } else if let [crate::hir::Stmt { kind: StmtKind::If { .. }, .. }] =
+                    else_branch.stmts.as_slice()
+                {
+                    let e = self.block(else_branch, locals);
+                    quote!(if #c { #t } else #e)
+                } else {
+                    let e = self.block(else_branch, locals);
+                    quote!(if #c { #t } else { #e })
+                }
+            }
+            StmtKind::While { cond, body } => {
+                let c = self.value(cond);
+                let tick = self.loc(s.span);
+                self.loops.push(None);
+                let b = self.block(body, locals);
+                self.loops.pop();
+                quote! {
+                    while #c {
+                        self.core.tick(#tick)?;
+                        #b
+                    }
+                }
+            }
+            StmtKind::For { init, cond, step, body } => {
+                let i = self.block(init, locals);
+                let c = cond.as_ref().map(|c| self.value(c));
+                let st = step.as_ref().map(|e| self.expr(e));
+                let tick = self.loc(s.span);
+                let label = self.label("step");
+                self.loops.push(Some(label.clone()));
+                let b = self.block(body, locals);
+                self.loops.pop();
+                let test = c.map(|c| quote!(if !#c { break; }));
+                let uses_continue = contains_continue(body);
+                let body_tokens = if uses_continue { quote!(#label: { #b }) } else { b };
+                quote! {
+                    {
+                        #i
+                        loop {
+                            #test
+                            self.core.tick(#tick)?;
+                            #body_tokens
+                            #st;
+                        }
+                    }
+                }
+            }
+            StmtKind::ForIn { local, list, body } => {
+                let name = self.local_name(*local);
+                let nullable = self.local_nullable(*local);
+                let elem_nullable = self.g.null.elem(self.g.prog, &list.ty);
+                let items = self.list_items(list);
+                let tick = self.loc(s.span);
+                self.loops.push(None);
+                let b = self.block(body, locals);
+                self.loops.pop();
+                let bind = match (elem_nullable, nullable) {
+                    (false, true) => quote!(let #name = Some(#name);),
+                    _ => quote!(),
+                };
+                let m = if self.mutable.contains(local) { quote!(mut) } else { quote!() };
+                quote! {
+                    for #m #name in #items {
+                        #bind
+                        self.core.tick(#tick)?;
+                        #b
+                    }
+                }
+            }
+            StmtKind::Return(Some(v)) if self.break_with.is_some() => {
+                let label = self.break_with.clone().expect("checked");
+                let v = self.value(v);
+                quote!(break #label #v;)
+            }
+            StmtKind::Return(value) => match (&self.ret.clone(), value) {
+                (Ret::Value(_, nullable), Some(v)) => {
+                    let v = self.repr(v, *nullable);
+                    quote!(return Ok(#v);)
+                }
+                _ => quote!(return Ok(());),
+            },
+            StmtKind::Break => quote!(break;),
+            StmtKind::Continue => match self.loops.last() {
+                Some(Some(label)) => quote!(break #label;),
+                _ => quote!(continue;),
+            },
+            StmtKind::Winner(e) => {
+                let ranking = self.ranking(e);
+                quote!(return self.core.win(&#ranking);)
+            }
+            StmtKind::Throw(e) => {
+                let v = self.value(e);
+                quote!(self.throw(#v)?;)
+            }
+            StmtKind::Input(input) => {
+                let name = self.local_name(input.local);
+                let ty = self.local_ty(input.local, locals);
+                let value = self.ask_input(input, locals, InputFailure::Error(s.span));
+                let m = if self.mutable.contains(&input.local) { quote!(mut) } else { quote!() };
+                quote!(let #m #name: #ty = #value;)
+            }
+            StmtKind::Block(b) => {
+                let b = self.block(b, locals);
+                quote!({ #b })
+            }
+        }
+    }
+
+    fn label(&mut self, base: &str) -> syn::Lifetime {
+        self.labels += 1;
+        syn::Lifetime::new(&format!("'{base}{}", self.labels), proc_macro2::Span::call_site())
+    }
+
+    /// The elements of a list or stack, as an owned `Vec` snapshot.
+    pub fn list_items(&mut self, list: &Expr) -> TokenStream {
+        let h = self.value(list);
+        let arena = self.g.collection_arena(&list.ty);
+        match list.ty {
+            Ty::Stack(_) => quote!(self.#arena[#h].items.iter().cloned().collect::<Vec<_>>()),
+            _ => quote!(self.#arena[#h].items.clone()),
+        }
+    }
+
+    /// The ranking of a `winner` statement as `Vec<Vec<rt::Player>>`.
+    fn ranking(&mut self, e: &Expr) -> TokenStream {
+        if e.ty == Ty::Player {
+            let p = self.value(e);
+            return quote!([vec![#p]]);
+        }
+        // A literal ranking is built directly, without allocating lists in the world.
+        if let ExprKind::ListLit(places) = &e.kind {
+            let places: Vec<TokenStream> = places.iter().map(|p| self.players_vec(p)).collect();
+            return quote!([#(#places),*]);
+        }
+        let h = self.value(e);
+        let outer = self.g.collection_arena(&e.ty);
+        let inner_ty = e.ty.element().cloned().unwrap_or(Ty::Error);
+        let inner = self.g.collection_arena(&inner_ty);
+        let outer_null = self.g.null.elem(self.g.prog, &e.ty);
+        let inner_null = self.g.null.elem(self.g.prog, &inner_ty);
+        let get_list = if outer_null { quote!(.flatten()) } else { quote!() };
+        let get_player = if inner_null { quote!(.flatten()) } else { quote!() };
+        quote! {
+            self.#outer[#h].items.iter().cloned()#get_list
+                .map(|place| self.#inner[place].items.iter().cloned()#get_player.collect::<Vec<rt::Player>>())
+                .collect::<Vec<_>>()
+        }
+    }
+
+    /// A `List<player>` expression as a `Vec<rt::Player>` (nulls dropped).
+    fn players_vec(&mut self, e: &Expr) -> TokenStream {
+        match &e.kind {
+            ExprKind::Builtin { op: crate::hir::Builtin::PlayerAll, .. } => quote!(self.core.all_players()),
+            ExprKind::ListLit(items) => {
+                let items: Vec<TokenStream> = items.iter().map(|i| self.repr(i, true)).collect();
+                quote!(vec![#(#items),*].into_iter().flatten().collect::<Vec<rt::Player>>())
+            }
+            _ => {
+                let h = self.value(e);
+                let arena = self.g.collection_arena(&e.ty);
+                if self.g.null.elem(self.g.prog, &e.ty) {
+                    quote!(self.#arena[#h].items.iter().flatten().copied().collect::<Vec<rt::Player>>())
+                } else {
+                    quote!(self.#arena[#h].items.clone())
+                }
+            }
+        }
+    }
+
+    /// The expression for `this` (a handle).
+    pub fn this_value(&self) -> TokenStream {
+        match &self.this {
+            This::Instance(_) => quote!(this),
+            This::Group => quote!(this),
+            This::Global(c) => {
+                let h = self.g.handle_ty(*c);
+                quote!(<#h>::from_index(0))
+            }
+            This::None => quote!(()),
+        }
+    }
+}
+
+/// What happens when a single, non-optional input has no candidate.
+#[derive(Clone, Copy, Debug)]
+pub(super) enum InputFailure {
+    /// Inside an effect: a located rule error.
+    Error(Span),
+    /// A declared input of an action: the run is unavailable (the action does nothing).
+    Skip,
+}
+
+fn contains_continue(b: &Block) -> bool {
+    b.stmts.iter().any(|s| match &s.kind {
+        StmtKind::Continue => true,
+        StmtKind::If { then_branch, else_branch, .. } => {
+            contains_continue(then_branch) || contains_continue(else_branch)
+        }
+        StmtKind::Block(b) => contains_continue(b),
+        _ => false,
+    })
+}
+
+impl<'p> Gen<'p> {
+    /// Line and column of a span's start (1-based).
+    pub(super) fn line_col(&self, span: Span) -> (u32, u32) {
+        match &self.sources {
+            Some(s) => {
+                let file = s.get(span.file);
+                file.line_col(span.start)
+            }
+            None => (0, 0),
+        }
+    }
+
+    /// User functions: one Rust method of `World` each (plus a dispatcher for overridden ones).
+    pub(super) fn functions(&self) -> TokenStream {
+        let mut out = Vec::new();
+        for (i, f) in self.prog.funcs.iter().enumerate() {
+            let id = FuncId(i as u32);
+            if f.kind == crate::hir::FuncKind::User || f.kind == crate::hir::FuncKind::DeckDefault {
+                out.push(self.function(id));
+            } else {
+                out.push(self.default_block(id));
+            }
+        }
+        out.push(self.dispatchers());
+        quote! {
+            impl World {
+                #(#out)*
+            }
+        }
+    }
+
+    /// The implementation name of a function (overridden functions are reached through a
+    /// dispatcher that keeps the plain name).
+    pub(super) fn impl_name(&self, f: FuncId) -> Ident {
+        let name = &self.func_name[&f];
+        if self.overriders(f).is_empty() {
+            name.clone()
+        } else {
+            format_ident!("{}_impl", name.to_string().trim_start_matches("r#"))
+        }
+    }
+
+    /// Functions overriding `f` (directly or not).
+    pub(super) fn overriders(&self, f: FuncId) -> Vec<FuncId> {
+        (0..self.prog.funcs.len() as u32)
+            .map(FuncId)
+            .filter(|&g| {
+                let mut cur = self.prog.func(g).overrides;
+                while let Some(o) = cur {
+                    if o == f {
+                        return true;
+                    }
+                    cur = self.prog.func(o).overrides;
+                }
+                false
+            })
+            .collect()
+    }
+
+    fn function(&self, id: FuncId) -> TokenStream {
+        let f = self.prog.func(id);
+        let this = match f.owner {
+            Some(c) if self.is_global(c) => This::Global(c),
+            Some(c) => This::Instance(c),
+            None => This::None,
+        };
+        let ret_nullable = self.null.ret(id);
+        let ret = if f.ret == Ty::Void || f.ret.is_error() {
+            Ret::Unit
+        } else {
+            Ret::Value(f.ret.clone(), ret_nullable)
+        };
+        let owner = Owner::Func(id);
+        let mut b = BodyGen::new(self, owner, &f.locals, &[&f.body], this.clone(), ret.clone());
+        let mut params = Vec::new();
+        if let This::Instance(c) = &this {
+            let h = self.handle_ty(*c);
+            let uses = uses_this(&f.body) || f.inputs.iter().any(|i| !i.filters.is_empty());
+            let n = if uses || f.kind == crate::hir::FuncKind::DeckDefault {
+                quote!(this)
+            } else {
+                quote!(_this)
+            };
+            params.push(quote!(#n: #h));
+        }
+        let mut prelude = Vec::new();
+        for input in &f.inputs {
+            let name = b.local_name(input.local);
+            let ty = b.local_ty(input.local, &f.locals);
+            match &input.mode {
+                InputMode::Function { .. } => {
+                    let m = if b.mutable.contains(&input.local) { quote!(mut) } else { quote!() };
+                    params.push(quote!(#m #name: #ty));
+                }
+                _ => {
+                    let v = b.ask_input(input, &f.locals, InputFailure::Error(input.span));
+                    prelude.push(quote!(let #name: #ty = #v;));
+                }
+            }
+        }
+        let body = b.block(&f.body, &f.locals);
+        let ret_ty = match &ret {
+            Ret::Unit => quote!(()),
+            Ret::Value(t, n) => self.rust_ty(t, *n),
+        };
+        let tail = match ret {
+            Ret::Unit => quote!(Ok(())),
+            // Every path returns (checked); this satisfies the Rust compiler.
+            Ret::Value(..) if crate::sema::always_returns(&f.body) => quote!(),
+            Ret::Value(..) => {
+                let l = b.loc(f.span);
+                quote!(Err(rt::error::missing_return(#l)))
+            }
+        };
+        let name = self.impl_name(id);
+        let doc = match f.owner {
+            Some(c) if f.kind == crate::hir::FuncKind::DeckDefault => {
+                format!(" `default` of `{}`.", self.prog.class(c).name)
+            }
+            Some(c) => format!(" `{}.{}`", self.prog.class(c).name, f.name),
+            None => format!(" `{}`", f.name),
+        };
+        let allow = if matches!(f.ret, Ty::Void) { quote!() } else { quote!(#[allow(unreachable_code)]) };
+        let _ = allow;
+        quote! {
+            #[doc = #doc]
+            fn #name(&mut self, #(#params),*) -> rt::Flow<#ret_ty> {
+                #(#prelude)*
+                #body
+                #tail
+            }
+        }
+    }
+
+    /// Turn and group `default` blocks.
+    fn default_block(&self, id: FuncId) -> TokenStream {
+        let f = self.prog.func(id);
+        let (this, params, doc) = match f.kind {
+            crate::hir::FuncKind::GroupDefault => (
+                This::Group,
+                quote!(this: rt::Id<Group>),
+                " Builds a graph group (its `default` block).".to_string(),
+            ),
+            _ => (
+                This::None,
+                quote!(),
+                format!(
+                    " The next player of the turn `{}` (its `default` block).",
+                    f.name.trim_end_matches("_default")
+                ),
+            ),
+        };
+        let ret = if f.ret == Ty::Void { Ret::Unit } else { Ret::Value(f.ret.clone(), false) };
+        let mut b = BodyGen::new(self, Owner::Func(id), &f.locals, &[&f.body], this, ret.clone());
+        let body = b.block(&f.body, &f.locals);
+        let name = &self.func_name[&id];
+        let (ret_ty, tail) = match ret {
+            Ret::Unit => (quote!(()), quote!(Ok(()))),
+            Ret::Value(t, _) => {
+                let tail = if crate::sema::always_returns(&f.body) {
+                    quote!()
+                } else {
+                    let l = b.loc(f.span);
+                    quote!(Err(rt::error::missing_return(#l)))
+                };
+                (self.rust_ty(&t, false), tail)
+            }
+        };
+        quote! {
+            #[doc = #doc]
+            fn #name(&mut self, #params) -> rt::Flow<#ret_ty> {
+                #body
+                #tail
+            }
+        }
+    }
+
+    /// For each overridden function, a method with its name that runs the implementation
+    /// of the object's class.
+    fn dispatchers(&self) -> TokenStream {
+        let mut out = Vec::new();
+        for (i, f) in self.prog.funcs.iter().enumerate() {
+            let id = FuncId(i as u32);
+            let overriders = self.overriders(id);
+            if overriders.is_empty() || f.overrides.is_some() {
+                continue;
+            }
+            let Some(owner) = f.owner else { continue };
+            let Some(h) = self.hierarchy(owner) else { continue };
+            let Some(kind) = &h.kind_enum else { continue };
+            let arena = &h.arena;
+            let name = &self.func_name[&id];
+            let hty = self.handle_ty(owner);
+            let params: Vec<TokenStream> = f
+                .inputs
+                .iter()
+                .filter(|i| matches!(i.mode, InputMode::Function { .. }))
+                .map(|i| {
+                    let n = ident(&snake(&i.name));
+                    let t = self.rust_ty(&i.ty, self.local_nullable(Owner::Func(id), i.local));
+                    quote!(#n: #t)
+                })
+                .collect();
+            let args: Vec<Ident> = f
+                .inputs
+                .iter()
+                .filter(|i| matches!(i.mode, InputMode::Function { .. }))
+                .map(|i| ident(&snake(&i.name)))
+                .collect();
+            let ret = if f.ret == Ty::Void { quote!(()) } else { self.rust_ty(&f.ret, self.null.ret(id)) };
+            // Each concrete class runs the most derived implementation along its chain.
+            let mut arms = Vec::new();
+            for (class, v) in &h.variants {
+                if !self.prog.is_subclass(*class, owner) {
+                    continue;
+                }
+                let mut imp = id;
+                let mut best_depth = 0;
+                for &o in &overriders {
+                    let oc = self.prog.func(o).owner.unwrap_or(owner);
+                    if self.prog.is_subclass(*class, oc) {
+                        let depth = depth_of(self.prog, oc);
+                        if depth > best_depth {
+                            best_depth = depth;
+                            imp = o;
+                        }
+                    }
+                }
+                let target = self.impl_name(imp);
+                arms.push(quote!(#kind::#v { .. } => self.#target(this, #(#args),*),));
+            }
+            out.push(quote! {
+                /// Runs the implementation for the object's class.
+                fn #name(&mut self, this: #hty, #(#params),*) -> rt::Flow<#ret> {
+                    match self.#arena[this].kind {
+                        #(#arms)*
+                        #[allow(unreachable_patterns)]
+                        _ => Err(rt::error::wrong_class()),
+                    }
+                }
+            });
+        }
+        quote!(#(#out)*)
+    }
+}
+
+fn depth_of(prog: &crate::hir::Program, mut c: ClassId) -> usize {
+    let mut d = 0;
+    while let Some(b) = prog.class(c).base {
+        d += 1;
+        c = b;
+    }
+    d
+}
+
+/// Whether a block mentions `this`.
+pub(super) fn uses_this(b: &Block) -> bool {
+    let mut found = false;
+    b.walk_exprs(&mut |e| {
+        if matches!(e.kind, ExprKind::This) {
+            found = true;
+        }
+    });
+    found
+}
+
+/// Whether a block mentions `event`.
+pub(super) fn uses_event(b: &Block) -> bool {
+    let mut found = false;
+    b.walk_exprs(&mut |e| {
+        if matches!(e.kind, ExprKind::Event) {
+            found = true;
+        }
+    });
+    found
+}

@@ -1,0 +1,914 @@
+//! Expressions. Each becomes a Rust expression over `self` (the `World`), in the value's
+//! representation (`Option` only where `null` can occur). Sub-expressions that need
+//! `&mut self` are bound to temporaries first wherever the expression around them holds a
+//! borrow, in source order.
+
+use super::body::BodyGen;
+use super::names::snake;
+use super::repr::collection_key;
+use crate::hir::{BinaryOp, Builtin, BuiltinAttr, ClassId, Expr, ExprKind, PlayerOp, Ty, UnaryOp};
+use proc_macro2::{Literal, TokenStream};
+use quote::{format_ident, quote};
+
+/// A generated expression and facts about it.
+pub(super) struct Code {
+    pub ts: TokenStream,
+    /// The value is an `Option`.
+    pub null: bool,
+}
+
+impl<'g, 'p> BodyGen<'g, 'p> {
+    /// The expression in its natural representation.
+    pub fn expr(&mut self, e: &Expr) -> TokenStream {
+        self.code(e).ts
+    }
+
+    /// The expression's value, known not to be null (a located error if it is).
+    pub fn value(&mut self, e: &Expr) -> TokenStream {
+        let c = self.code(e);
+        if c.null {
+            let ts = c.ts;
+            let l = self.loc(e.span);
+            quote!(rt::error::some(#ts, #l)?)
+        } else {
+            c.ts
+        }
+    }
+
+    /// The expression as `Option<T>` (`nullable`) or `T`.
+    pub fn repr(&mut self, e: &Expr, nullable: bool) -> TokenStream {
+        if matches!(e.kind, ExprKind::Null) {
+            return if nullable {
+                quote!(None)
+            } else {
+                let l = self.loc(e.span);
+                quote!(rt::error::some(None, #l)?)
+            };
+        }
+        if nullable {
+            let c = self.code(e);
+            let ts = c.ts;
+            if c.null { ts } else { quote!(Some(#ts)) }
+        } else {
+            self.value(e)
+        }
+    }
+
+    /// Binds the values of `exprs` to temporaries where needed so that they can be used
+    /// inside an expression holding a borrow of the world. Returns the `let`s and the
+    /// values, in order. With `all`, every non-trivial value is bound.
+    fn hoist(&mut self, values: Vec<(TokenStream, bool)>, all: bool) -> (Vec<TokenStream>, Vec<TokenStream>) {
+        let last = values.iter().rposition(|(_, muts)| *muts || all);
+        let mut lets = Vec::new();
+        let mut out = Vec::new();
+        for (i, (ts, _)) in values.into_iter().enumerate() {
+            if last.is_some_and(|l| i <= l) && !is_trivial(&ts) {
+                let t = self.temp("value");
+                lets.push(quote!(let #t = #ts;));
+                out.push(quote!(#t));
+            } else {
+                out.push(ts);
+            }
+        }
+        (lets, out)
+    }
+
+    pub(super) fn code(&mut self, e: &Expr) -> Code {
+        let g = self.g;
+        let prog = g.prog;
+        match &e.kind {
+            ExprKind::Number(n) => Code { ts: number_lit(*n), null: false },
+            ExprKind::String(s) => Code { ts: quote!(rt::Str::from(#s)), null: false },
+            ExprKind::Bool(b) => Code { ts: quote!(#b), null: false },
+            ExprKind::Null => Code { ts: quote!(None), null: true },
+            ExprKind::Local(l) => {
+                let n = self.local_name(*l);
+                let null = self.local_nullable(*l);
+                let ts = if e.ty == Ty::String { quote!(#n.clone()) } else { quote!(#n) };
+                Code { ts, null }
+            }
+            ExprKind::This => Code { ts: self.this_value(), null: false },
+            ExprKind::Event => match &self.event {
+                Some((n, null)) => Code { ts: quote!(#n), null: *null },
+                None => Code { ts: quote!(None), null: true },
+            },
+            ExprKind::Global(c) => {
+                let h = g.handle_ty(*c);
+                Code { ts: quote!(<#h>::from_index(0)), null: false }
+            }
+            ExprKind::BoardGroup { board, group } => {
+                let c = g.group_const(*board, *group);
+                Code { ts: quote!(#c), null: false }
+            }
+            ExprKind::Attr { object, attr } => self.attr_read(object, *attr),
+            ExprKind::Call { func, receiver, args, virtual_call } => {
+                let f = prog.func(*func);
+                let name = if *virtual_call { g.func_name[func].clone() } else { g.impl_name(*func) };
+                let mut values = Vec::new();
+                if let Some(r) = receiver {
+                    let owner = f.owner.unwrap_or(ClassId(0));
+                    if !g.is_global(owner) && f.owner.is_some() {
+                        values.push((self.value(r), needs_mut(r)));
+                    } else if needs_mut(r) {
+                        // A global's methods need no handle; still evaluate the receiver.
+                        let v = self.expr(r);
+                        values.push((quote!({ let _ = #v; }), true));
+                        let (lets, _) = self.hoist(values, true);
+                        values = Vec::new();
+                        let _ = lets;
+                    }
+                }
+                let params: Vec<_> = f
+                    .inputs
+                    .iter()
+                    .filter(|i| matches!(i.mode, crate::hir::InputMode::Function { .. }))
+                    .collect();
+                for (input, arg) in params.iter().zip(args) {
+                    let nullable =
+                        g.local_nullable(super::repr::Owner::Func(self.family(*func)), input.local);
+                    values.push((self.repr(arg, nullable), needs_mut(arg)));
+                }
+                let (lets, vals) = self.hoist(values, false);
+                let null = f.ret != Ty::Void && g.null.ret(*func);
+                Code { ts: wrap(lets, quote!(self.#name(#(#vals),*)?)), null }
+            }
+            ExprKind::CallAction { action, receiver } => {
+                let this =
+                    if g.is_global(prog.action(*action).owner) { None } else { Some(self.value(receiver)) };
+                Code { ts: g.call_action_now(*action, this), null: false }
+            }
+            ExprKind::Builtin { op, args } => self.builtin(e, *op, args),
+            ExprKind::Unary { op, operand } => {
+                let v = self.value(operand);
+                let ts = match op {
+                    UnaryOp::Neg => group(quote!(-#v)),
+                    UnaryOp::Not => group(quote!(!#v)),
+                };
+                Code { ts, null: false }
+            }
+            ExprKind::Binary { op, lhs, rhs } => self.binary(e, *op, lhs, rhs),
+            ExprKind::ToPlayer(inner) => {
+                let v = self.value(inner);
+                Code { ts: quote!(self.core.wrap_player(#v)), null: false }
+            }
+            ExprKind::ToNumber(inner) => {
+                let v = self.value(inner);
+                Code { ts: quote!(#v.number()), null: false }
+            }
+            ExprKind::ToText(inner) => {
+                let c = self.code(inner);
+                let text = self.text(c.ts, &inner.ty, c.null);
+                Code { ts: quote!(rt::Str::from(#text)), null: false }
+            }
+            ExprKind::Is { operand, class } => {
+                let c = self.code(operand);
+                let o = if c.null {
+                    c.ts
+                } else {
+                    let t = c.ts;
+                    quote!(Some(#t))
+                };
+                let ts = if g.covers_hierarchy(*class) || g.is_global(*class) {
+                    quote!(#o.is_some())
+                } else {
+                    let test = self.kind_test(*class, quote!(h));
+                    quote!(match #o { Some(h) => #test, None => false })
+                };
+                Code { ts, null: false }
+            }
+            ExprKind::As { operand, class } => {
+                let c = self.code(operand);
+                let o = if c.null {
+                    c.ts
+                } else {
+                    let t = c.ts;
+                    quote!(Some(#t))
+                };
+                let test = self.kind_test(*class, quote!(h));
+                Code { ts: quote!(match #o { Some(h) if #test => Some(h), _ => None }), null: true }
+            }
+            ExprKind::New { class, inits } => self.new_object(*class, inits),
+            ExprKind::ListLit(items) => {
+                let nullable = g.null.elem(prog, &e.ty);
+                let vals: Vec<TokenStream> = items.iter().map(|i| self.repr(i, nullable)).collect();
+                let arena = g.collection_arena(&e.ty);
+                let t = self.temp("items");
+                Code {
+                    ts: quote!({ let #t = vec![#(#vals),*]; self.#arena.alloc(rt::List::from_vec(#t)) }),
+                    null: false,
+                }
+            }
+            ExprKind::StackLit(items) => {
+                let vals: Vec<TokenStream> = items.iter().map(|i| self.repr(i, true)).collect();
+                let arena = g.collection_arena(&e.ty);
+                let t = self.temp("items");
+                let ts = quote!({
+                    let #t = vec![#(#vals),*];
+                    self.#arena.alloc(rt::Stack::from_vec(#t.into_iter().flatten().collect()))
+                });
+                Code { ts, null: false }
+            }
+            ExprKind::TableLit(pairs) => {
+                let arena = g.collection_arena(&e.ty);
+                let t = self.temp("table");
+                let mut sets = Vec::new();
+                for (k, v) in pairs {
+                    let key = self.key(k);
+                    let val = self.repr(v, true);
+                    sets.push(quote!({ let key = #key; let value = #val; #t.set(key, value); }));
+                }
+                let ts = quote!({
+                    let mut #t = rt::Table::default();
+                    #(#sets)*
+                    self.#arena.alloc(#t)
+                });
+                Code { ts, null: false }
+            }
+            ExprKind::Index { object, index } => {
+                let h = self.value(object);
+                let arena = g.collection_arena(&object.ty);
+                match &object.ty {
+                    Ty::Table(_) => {
+                        let k = self.key(index);
+                        let (lets, vals) = self.hoist(vec![(h, needs_mut(object)), (k, true)], false);
+                        let (h, k) = (&vals[0], &vals[1]);
+                        Code { ts: wrap(lets, quote!(self.#arena[#h].get(&#k))), null: true }
+                    }
+                    _ => {
+                        let i = self.value(index);
+                        let l = self.loc(e.span);
+                        let (lets, vals) =
+                            self.hoist(vec![(h, needs_mut(object)), (i, needs_mut(index))], false);
+                        let (h, i) = (&vals[0], &vals[1]);
+                        let null = g.null.elem(prog, &object.ty);
+                        Code { ts: wrap(lets, quote!(self.#arena[#h].get(#i, #l)?)), null }
+                    }
+                }
+            }
+            ExprKind::Assign { target, value } => Code { ts: self.assign(target, value), null: false },
+        }
+    }
+
+    fn family(&self, f: crate::hir::FuncId) -> crate::hir::FuncId {
+        let mut f = f;
+        while let Some(o) = self.g.prog.func(f).overrides {
+            f = o;
+        }
+        f
+    }
+
+    /// `matches!(self.<arena>[h].kind, Variants...)`: whether `h` is a `class`.
+    fn kind_test(&self, class: ClassId, h: TokenStream) -> TokenStream {
+        let g = self.g;
+        match g.hierarchy(class) {
+            Some(hier) if hier.kind_enum.is_some() && !g.covers_hierarchy(class) => {
+                let k = hier.kind_enum.as_ref().expect("checked");
+                let arena = &hier.arena;
+                let vs = g.variants_of(class);
+                if vs.is_empty() {
+                    quote!(false)
+                } else {
+                    quote!(matches!(self.#arena[#h].kind, #(#k::#vs { .. })|*))
+                }
+            }
+            _ => quote!(true),
+        }
+    }
+
+    fn attr_read(&mut self, object: &Expr, attr: crate::hir::AttrId) -> Code {
+        let g = self.g;
+        let prog = g.prog;
+        let a = prog.attr(attr);
+        let null = g.null.attr(prog, attr);
+        let clone = if a.ty == Ty::String { quote!(.clone()) } else { quote!() };
+        match a.builtin {
+            Some(BuiltinAttr::Active) => return Code { ts: quote!(self.core.active), null: false },
+            Some(BuiltinAttr::Tiles) => {
+                let gr = self.value(object);
+                return Code { ts: quote!(self.groups[#gr].tiles), null: false };
+            }
+            Some(BuiltinAttr::Groups) => {
+                let board = prog.class(a.class);
+                let arena = g.collection_arena(&a.ty);
+                let entries: Vec<TokenStream> = board
+                    .groups
+                    .iter()
+                    .enumerate()
+                    .map(|(i, gr)| {
+                        let name = &gr.name;
+                        let c = g.group_const(a.class, i);
+                        quote!((rt::collections::Key::String(rt::Str::from(#name)), #c))
+                    })
+                    .collect();
+                return Code {
+                    ts: quote!(self.#arena.alloc(rt::Table { entries: vec![#(#entries),*] })),
+                    null: false,
+                };
+            }
+            _ => {}
+        }
+        let field = &g.attr_field[&attr];
+        let owner_class = match &object.ty {
+            Ty::Class(c) => *c,
+            _ => a.class,
+        };
+        if let Some((_, gf)) = g.globals.get(&prog.class(owner_class).root) {
+            let pre = if needs_mut(object) {
+                let v = self.expr(object);
+                quote!(let _ = #v;)
+            } else {
+                quote!()
+            };
+            return Code { ts: wrap(vec![pre], quote!(self.#gf.#field #clone)), null };
+        }
+        let Some(h) = g.hierarchy(a.class) else {
+            return Code { ts: quote!(()), null: false };
+        };
+        let arena = h.arena.clone();
+        let o = self.value(object);
+        let (lets, vals) = self.hoist(vec![(o, needs_mut(object))], false);
+        let o = &vals[0];
+        let ts = if g.attr_on_root(attr) {
+            quote!(self.#arena[#o].#field #clone)
+        } else {
+            quote!(self.#arena[#o].#field()?)
+        };
+        Code { ts: wrap(lets, ts), null }
+    }
+
+    fn assign(&mut self, target: &Expr, value: &Expr) -> TokenStream {
+        let g = self.g;
+        let prog = g.prog;
+        match &target.kind {
+            ExprKind::Local(l) => {
+                let n = self.local_name(*l);
+                let v = self.repr(value, self.local_nullable(*l));
+                quote!(#n = #v)
+            }
+            ExprKind::Attr { object, attr } => {
+                let a = prog.attr(*attr);
+                let field = &g.attr_field[attr];
+                let v = self.repr(value, g.null.attr(prog, *attr));
+                let owner_class = match &object.ty {
+                    Ty::Class(c) => *c,
+                    _ => a.class,
+                };
+                if let Some((_, gf)) = g.globals.get(&prog.class(owner_class).root) {
+                    return quote!(self.#gf.#field = #v);
+                }
+                let Some(h) = g.hierarchy(a.class) else { return quote!(()) };
+                let arena = h.arena.clone();
+                let o = self.value(object);
+                let (lets, vals) = self.hoist(vec![(v, true), (o, needs_mut(object))], false);
+                let (v, o) = (&vals[0], &vals[1]);
+                let place = if g.attr_on_root(*attr) {
+                    quote!(self.#arena[#o].#field = #v)
+                } else {
+                    let m = format_ident!("{}_mut", field.to_string().trim_start_matches("r#"));
+                    quote!(*self.#arena[#o].#m()? = #v)
+                };
+                wrap_unit(lets, place)
+            }
+            ExprKind::Index { object, index } => {
+                let arena = g.collection_arena(&object.ty);
+                let h = self.value(object);
+                match &object.ty {
+                    Ty::Table(_) => {
+                        let k = self.key(index);
+                        let v = self.repr(value, true);
+                        let (lets, vals) = self.hoist(vec![(v, true), (h, true), (k, true)], true);
+                        let (v, h, k) = (&vals[0], &vals[1], &vals[2]);
+                        wrap_unit(lets, quote!(self.#arena[#h].set(#k, #v)))
+                    }
+                    _ => {
+                        let nullable = g.null.elem(prog, &object.ty);
+                        let v = self.repr(value, nullable);
+                        let i = self.value(index);
+                        let l = self.loc(target.span);
+                        let (lets, vals) = self.hoist(vec![(v, true), (h, true), (i, true)], true);
+                        let (v, h, i) = (&vals[0], &vals[1], &vals[2]);
+                        wrap_unit(lets, quote!(self.#arena[#h].set(#i, #v, #l)?))
+                    }
+                }
+            }
+            _ => quote!(()),
+        }
+    }
+
+    /// A table key from any non-null value.
+    fn key(&mut self, k: &Expr) -> TokenStream {
+        let c = self.code(k);
+        let l = self.loc(k.span);
+        let v = if c.null {
+            let ts = c.ts;
+            quote!(rt::collections::key(#ts, #l)?)
+        } else {
+            c.ts
+        };
+        match &k.ty {
+            Ty::Number => quote!(rt::collections::Key::number(#v)),
+            Ty::Player => quote!(rt::collections::Key::number(#v.number())),
+            Ty::String => quote!(rt::collections::Key::String(#v)),
+            Ty::Bool => quote!(rt::collections::Key::Bool(#v)),
+            Ty::Class(c) => {
+                let tag = self.g.hierarchy(*c).map_or(u32::MAX, |h| h.tag);
+                quote!(rt::collections::Key::Object(#tag, #v.index() as u32))
+            }
+            Ty::List(_) | Ty::Table(_) | Ty::Stack(_) => {
+                let tag = 1000
+                    + self
+                        .g
+                        .collections
+                        .keys()
+                        .position(|x| *x == collection_key(self.g.prog, &k.ty))
+                        .unwrap_or(0) as u32;
+                quote!(rt::collections::Key::Object(#tag, #v.index() as u32))
+            }
+            _ => quote!(rt::collections::Key::Bool(false)),
+        }
+    }
+
+    /// The text of a value (`ToText`), as a `String`.
+    pub(super) fn text(&mut self, v: TokenStream, ty: &Ty, nullable: bool) -> TokenStream {
+        if nullable {
+            let inner = self.text(quote!(x), ty, false);
+            return quote!(match #v { Some(x) => #inner, None => String::from("null") });
+        }
+        match ty {
+            Ty::String => quote!(#v.to_string()),
+            Ty::Number => quote!(rt::value::fmt_number(#v)),
+            Ty::Bool => quote!(#v.to_string()),
+            Ty::Player => quote!(#v.0.to_string()),
+            Ty::Class(c) => match self.g.hierarchy(*c) {
+                Some(h) => {
+                    let tag = h.tag;
+                    quote!(self.object_label(#tag, #v.index() as u32))
+                }
+                None => {
+                    let name = &self.g.prog.class(*c).name;
+                    quote!({ let _ = #v; String::from(#name) })
+                }
+            },
+            Ty::List(elem) | Ty::Stack(elem) => {
+                let arena = self.g.collection_arena(ty);
+                let elem_null = self.g.null.elem(self.g.prog, ty);
+                let inner = self.text(quote!(x), elem, elem_null);
+                quote!(
+                    format!("[{}]", self.#arena[#v].items.iter().cloned().map(|x| #inner).collect::<Vec<_>>().join(", "))
+                )
+            }
+            Ty::Table(_) => {
+                let arena = self.g.collection_arena(ty);
+                quote!(format!("{{{} entries}}", self.#arena[#v].entries.len()))
+            }
+            _ => quote!(String::from("null")),
+        }
+    }
+
+    fn binary(&mut self, e: &Expr, op: BinaryOp, lhs: &Expr, rhs: &Expr) -> Code {
+        let l = self.loc(e.span);
+        let ts = match op {
+            BinaryOp::Eq | BinaryOp::Ne => {
+                let eq = op == BinaryOp::Eq;
+                if matches!(rhs.kind, ExprKind::Null) || matches!(lhs.kind, ExprKind::Null) {
+                    let other = if matches!(rhs.kind, ExprKind::Null) { lhs } else { rhs };
+                    let c = self.code(other);
+                    let ts = c.ts;
+                    return Code {
+                        ts: match (c.null, eq) {
+                            (true, true) => quote!(#ts.is_none()),
+                            (true, false) => quote!(#ts.is_some()),
+                            (false, true) => quote!({ let _ = #ts; false }),
+                            (false, false) => quote!({ let _ = #ts; true }),
+                        },
+                        null: false,
+                    };
+                }
+                let a = self.code(lhs);
+                let b = self.code(rhs);
+                let (a, b) = if a.null || b.null {
+                    let (at, bt) = (a.ts, b.ts);
+                    (if a.null { at } else { quote!(Some(#at)) }, if b.null { bt } else { quote!(Some(#bt)) })
+                } else {
+                    (a.ts, b.ts)
+                };
+                if eq { group(quote!(#a == #b)) } else { group(quote!(#a != #b)) }
+            }
+            BinaryOp::And | BinaryOp::Or => {
+                let a = self.value(lhs);
+                let b = self.value(rhs);
+                if op == BinaryOp::And { group(quote!(#a && #b)) } else { group(quote!(#a || #b)) }
+            }
+            _ => {
+                let a = self.value(lhs);
+                let b = self.value(rhs);
+                match op {
+                    BinaryOp::Add => group(quote!(#a + #b)),
+                    BinaryOp::Sub => group(quote!(#a - #b)),
+                    BinaryOp::Mul => group(quote!(#a * #b)),
+                    BinaryOp::Div => quote!(rt::value::div(#a, #b, #l)?),
+                    BinaryOp::Rem => quote!(rt::value::rem(#a, #b, #l)?),
+                    BinaryOp::Pow => quote!(rt::value::pow(#a, #b, #l)?),
+                    BinaryOp::Concat => quote!(rt::value::concat(&#a, &#b)),
+                    BinaryOp::PlayerArith(p) => {
+                        let n = match p {
+                            PlayerOp::Add => group(quote!(#a + #b)),
+                            PlayerOp::Sub => group(quote!(#a - #b)),
+                            PlayerOp::Mul => group(quote!(#a * #b)),
+                            PlayerOp::Div => quote!(rt::value::div(#a, #b, #l)?),
+                            PlayerOp::Rem => quote!(rt::value::rem(#a, #b, #l)?),
+                            PlayerOp::Pow => quote!(rt::value::pow(#a, #b, #l)?),
+                        };
+                        quote!(self.core.wrap_player(#n))
+                    }
+                    BinaryOp::Lt => group(quote!(#a < #b)),
+                    BinaryOp::Gt => group(quote!(#a > #b)),
+                    BinaryOp::Le => group(quote!(#a <= #b)),
+                    BinaryOp::Ge => group(quote!(#a >= #b)),
+                    BinaryOp::BitAnd => group(quote!(#a & #b)),
+                    BinaryOp::BitOr => group(quote!(#a | #b)),
+                    BinaryOp::Xor => group(quote!(#a ^ #b)),
+                    _ => quote!(false),
+                }
+            }
+        };
+        Code { ts, null: false }
+    }
+
+    fn new_object(&mut self, class: ClassId, inits: &[(crate::hir::AttrId, Expr)]) -> Code {
+        let g = self.g;
+        let prog = g.prog;
+        let Some(h) = g.hierarchy(class) else { return Code { ts: quote!(()), null: false } };
+        let arena = h.arena.clone();
+        let obj = self.temp("object");
+        let blank = if prog.class(class).kind == crate::hir::ClassKind::Tile {
+            // A tile created in a graph group's `default`: `this` is the group.
+            let kind = g.blank_kind(h, class);
+            let list = g.collection_arena(&Ty::List(Box::new(Ty::Class(prog.builtins.connection))));
+            quote!(Tile { group: this, x: 0.0, y: 0.0, connections: self.#list.alloc(rt::List::default()), kind: #kind })
+        } else if prog.class(class).root == prog.builtins.connection {
+            g.blank_connection(quote!(None))
+        } else if prog.class(class).root == prog.builtins.event {
+            let kind = g.blank_kind(h, class);
+            quote!(Event { kind: #kind })
+        } else {
+            let f = format_ident!("blank_{}", snake(&prog.class(class).name));
+            quote!(self.#f())
+        };
+        let init_fn = g.init_fn_name(class);
+        let init_call = if g.has_initialisers(class) { quote!(self.#init_fn(#obj)?;) } else { quote!() };
+        let mut sets = Vec::new();
+        for (a, v) in inits {
+            let field = &g.attr_field[a];
+            let val = self.repr(v, g.null.attr(prog, *a));
+            let t = self.temp("value");
+            if g.attr_on_root(*a) {
+                sets.push(quote!(let #t = #val; self.#arena[#obj].#field = #t;));
+            } else {
+                let m = format_ident!("{}_mut", field.to_string().trim_start_matches("r#"));
+                sets.push(quote!(let #t = #val; *self.#arena[#obj].#m()? = #t;));
+            }
+        }
+        // `default` blocks of decks, base first.
+        let mut defaults = Vec::new();
+        let mut chain = Vec::new();
+        let mut cur = Some(class);
+        while let Some(c) = cur {
+            chain.push(c);
+            cur = prog.class(c).base;
+        }
+        for c in chain.iter().rev() {
+            if let Some(d) = prog.class(*c).default {
+                let n = &g.func_name[&d];
+                defaults.push(quote!(self.#n(#obj)?;));
+            }
+        }
+        let ts = quote!({
+            let #obj = #blank;
+            let #obj = self.#arena.alloc(#obj);
+            #init_call
+            #(#sets)*
+            #(#defaults)*
+            #obj
+        });
+        Code { ts, null: false }
+    }
+
+    fn builtin(&mut self, e: &Expr, op: Builtin, args: &[Expr]) -> Code {
+        use Builtin::*;
+        let g = self.g;
+        let prog = g.prog;
+        let l = self.loc(e.span);
+        let arg = |b: &mut Self, i: usize| b.value(&args[i]);
+        let unit = |ts: TokenStream| Code { ts, null: false };
+        match op {
+            PlayerAll => {
+                let arena = g.collection_arena(&e.ty);
+                let wrap = if g.null.elem(prog, &e.ty) {
+                    quote!(.into_iter().map(Some).collect())
+                } else {
+                    quote!()
+                };
+                unit(
+                    quote!({ let players = self.core.all_players()#wrap; self.#arena.alloc(rt::List::from_vec(players)) }),
+                )
+            }
+            PlayerActive | TurnActive => unit(quote!(self.core.active)),
+            PlayerCount => unit(group(quote!(self.core.players as f64))),
+            TurnCurrent => unit(quote!(rt::Str::from(TURN_NAMES[self.core.turn]))),
+            TurnPass => match args.len() {
+                0 => unit(quote!(self.pass_turn(#l)?)),
+                1 => {
+                    let p = arg(self, 0);
+                    unit(quote!(self.core.active = #p))
+                }
+                _ => {
+                    let p = arg(self, 0);
+                    let ph = arg(self, 1);
+                    unit(quote!({ let player = #p; self.core.phase = #ph; self.core.active = player; }))
+                }
+            },
+            PhaseActive => unit(quote!(self.core.phase.clone())),
+            PhaseSet => {
+                let s = arg(self, 0);
+                unit(quote!(self.core.phase = #s))
+            }
+            TurnsUse => {
+                let t = arg(self, 0);
+                let ph = if args.len() > 1 {
+                    let p = arg(self, 1);
+                    quote!(Some(#p))
+                } else {
+                    quote!(None)
+                };
+                unit(quote!(self.use_turn(&#t, #ph, #l)?))
+            }
+            Roll => {
+                let n = arg(self, 0);
+                unit(quote!(self.core.roll(#n, #l)?))
+            }
+            Random => unit(quote!(self.core.random())),
+            Log => {
+                let s = arg(self, 0);
+                unit(quote!({ let line = #s; self.core.log.push(line.to_string()); }))
+            }
+            Abs | Floor | Ceil | Round => {
+                let v = arg(self, 0);
+                let m = match op {
+                    Abs => quote!(abs),
+                    Floor => quote!(floor),
+                    Ceil => quote!(ceil),
+                    _ => quote!(round),
+                };
+                unit(quote!(#v.#m()))
+            }
+            Sqrt => {
+                let v = arg(self, 0);
+                unit(quote!(rt::value::sqrt(#v, #l)?))
+            }
+            Pow => {
+                let (a, b) = (arg(self, 0), arg(self, 1));
+                unit(quote!(rt::value::pow(#a, #b, #l)?))
+            }
+            Min | Max => {
+                let vals: Vec<TokenStream> = (0..args.len()).map(|i| arg(self, i)).collect();
+                let first = &vals[0];
+                let rest = &vals[1..];
+                let m = if op == Min { quote!(min) } else { quote!(max) };
+                unit(quote!(#first #(.#m(#rest))*))
+            }
+            _ => self.collection_builtin(e, op, args, l),
+        }
+    }
+
+    /// Operations with a receiver: collections, decks, objects, groups.
+    fn collection_builtin(&mut self, _e: &Expr, op: Builtin, args: &[Expr], l: TokenStream) -> Code {
+        use Builtin::*;
+        let g = self.g;
+        let prog = g.prog;
+        let recv = &args[0];
+        // A deck behaves as its stack of cards.
+        let (coll_ty, recv_code) = match &recv.ty {
+            Ty::Class(c)
+                if prog.class(*c).kind == crate::hir::ClassKind::Deck
+                    && !matches!(op, DeckReshuffle | Assign) =>
+            {
+                let h = g.hierarchy(*c).expect("decks live in an arena");
+                let arena = &h.arena;
+                let d = self.value(recv);
+                let elem = prog.class(prog.class(*c).root).element.clone().unwrap_or(Ty::Error);
+                (Ty::Stack(Box::new(elem)), quote!(self.#arena[#d].items))
+            }
+            _ => (recv.ty.clone(), self.value(recv)),
+        };
+        let arena = if matches!(coll_ty, Ty::List(_) | Ty::Table(_) | Ty::Stack(_)) {
+            Some(g.collection_arena(&coll_ty))
+        } else {
+            None
+        };
+        let elem_null = g.null.elem(prog, &coll_ty);
+        let mut vals = vec![(recv_code, needs_mut(recv))];
+        for (i, a) in args.iter().enumerate().skip(1) {
+            let v = match op {
+                ListPush | ListContains | ListIndexOf | ListRemove => self.repr(a, elem_null),
+                StackPush | StackPushFront => self.repr(a, true),
+                Assign => self.repr(a, true),
+                _ => self.value(a),
+            };
+            let _ = i;
+            vals.push((v, needs_mut(a)));
+        }
+        // The receiver's arena is borrowed while the arguments are used: bind them first.
+        let (lets, v) = self.hoist(vals, true);
+        let h = &v[0];
+        let a1 = v.get(1).cloned().unwrap_or_default();
+        let a2 = v.get(2).cloned().unwrap_or_default();
+        let ar = arena.clone().unwrap_or_else(|| super::names::ident("missing"));
+        let unit = |ts: TokenStream| Code { ts, null: false };
+        let code = match op {
+            ListLength | StackLength | TableLength => unit(quote!(self.#ar[#h].len())),
+            ListPush => unit(quote!(self.#ar[#h].push(#a1))),
+            ListAppend => unit(quote!({ let other = self.#ar[#a1].clone(); self.#ar[#h].append(&other); })),
+            ListClear | StackClear | TableClear => unit(quote!(self.#ar[#h].clear())),
+            ListContains | StackContains => unit(quote!(self.#ar[#h].contains(&#a1))),
+            ListIndexOf => unit(quote!(self.#ar[#h].index_of(&#a1))),
+            ListRemove => unit(quote!({ self.#ar[#h].remove(&#a1); })),
+            ListRemoveAt => Code { ts: quote!(self.#ar[#h].remove_at(#a1, #l)?), null: elem_null },
+            ListShuffle | StackShuffle => unit(quote!(self.#ar[#h].shuffle(&mut self.core.rng))),
+            ListCopy | StackClone | TableCopy => {
+                unit(quote!({ let copy = self.#ar[#h].clone(); self.#ar.alloc(copy) }))
+            }
+            StackPush => unit(quote!(self.#ar[#h].push(#a1))),
+            StackPushFront => unit(quote!(self.#ar[#h].push_front(#a1))),
+            StackPop => Code { ts: quote!(self.#ar[#h].pop()), null: true },
+            StackPopFront => Code { ts: quote!(self.#ar[#h].pop_front()), null: true },
+            StackPeek => Code { ts: quote!(self.#ar[#h].peek()), null: true },
+            StackPeekFront => Code { ts: quote!(self.#ar[#h].peek_front()), null: true },
+            DeckReshuffle => unit(self.reshuffle(recv, h)),
+            Assign => {
+                let c = recv.ty.class().unwrap_or(prog.builtins.event);
+                let hier = g.hierarchy(c).expect("assignable objects live in an arena");
+                let oa = &hier.arena;
+                if g.visibility(c) == crate::hir::Visibility::Group {
+                    let members = g.builtin_field(c, BuiltinAttr::Members);
+                    let la = g.collection_arena(&Ty::List(Box::new(Ty::Player)));
+                    let wrap = if g.null.elem(prog, &Ty::List(Box::new(Ty::Player))) {
+                        quote!(Some(p))
+                    } else {
+                        quote!(p)
+                    };
+                    unit(quote!(if let Some(p) = #a1 {
+                        let list = self.#oa[#h].#members;
+                        if !self.#la[list].contains(&#wrap) { self.#la[list].push(#wrap); }
+                    }))
+                } else {
+                    let owner = g.builtin_field(c, BuiltinAttr::Owner);
+                    unit(quote!(self.#oa[#h].#owner = #a1))
+                }
+            }
+            MoveTo => {
+                let c = recv.ty.class().unwrap_or(prog.builtins.event);
+                let oa = &g.hierarchy(c).expect("pieces live in an arena").arena;
+                let tile = g.builtin_field(c, BuiltinAttr::Tile);
+                unit(quote!(self.#oa[#h].#tile = Some(#a1)))
+            }
+            Discard => {
+                let c = recv.ty.class().unwrap_or(prog.builtins.event);
+                let oa = &g.hierarchy(c).expect("pieces live in an arena").arena;
+                let tile = g.builtin_field(c, BuiltinAttr::Tile);
+                let discarded = g.builtin_field(c, BuiltinAttr::Discarded);
+                let sa = g.collection_arena(&args[1].ty);
+                unit(quote!({
+                    self.#oa[#h].#discarded = true;
+                    self.#oa[#h].#tile = None;
+                    self.#sa[#a1].push(Some(#h));
+                }))
+            }
+            GroupAt => Code { ts: quote!(self.groups[#h].at(#a1, #a2)), null: true },
+            GroupIndex => Code { ts: quote!(self.groups[#h].index(#a1, #a2, #l)?), null: true },
+            GroupAdd => {
+                let ta = &g.hierarchy(prog.builtins.tile).expect("tiles").arena;
+                let la = g.collection_arena(&Ty::List(Box::new(Ty::Class(prog.builtins.tile))));
+                unit(quote!({
+                    let tiles = self.groups[#h].tiles;
+                    let position = self.#la[tiles].len();
+                    self.#ta[#a1].group = #h;
+                    self.#ta[#a1].x = position;
+                    self.#ta[#a1].y = 0.0;
+                    self.#la[tiles].push(#a1);
+                }))
+            }
+            Connect => {
+                let with = if args.len() > 2 { quote!(Some(#a2)) } else { quote!(None) };
+                unit(quote!(self.connect(#h, #a1, #with)))
+            }
+            _ => unit(quote!(())),
+        };
+        Code { ts: wrap(lets, code.ts), null: code.null }
+    }
+
+    /// `deck.reshuffle()`: the discards go back in, no longer discarded, then shuffle.
+    fn reshuffle(&mut self, deck: &Expr, h: &TokenStream) -> TokenStream {
+        let g = self.g;
+        let prog = g.prog;
+        let c = deck.ty.class().unwrap_or(prog.builtins.event);
+        let root = prog.class(c).root;
+        let da = &g.hierarchy(c).expect("decks").arena;
+        let elem = prog.class(root).element.clone().unwrap_or(Ty::Error);
+        let sa = g.collection_arena(&Ty::Stack(Box::new(elem.clone())));
+        let discard_stack = g.builtin_field(root, BuiltinAttr::DiscardStack);
+        let flag = match elem.class().and_then(|e| g.hierarchy(e)) {
+            Some(eh) if prog.class(eh.root).kind == crate::hir::ClassKind::Interactable => {
+                let ea = &eh.arena;
+                let discarded = g.builtin_field(eh.root, BuiltinAttr::Discarded);
+                quote!(for &card in &returned { self.#ea[card].#discarded = false; })
+            }
+            _ => quote!(),
+        };
+        quote!({
+            let items = self.#da[#h].items;
+            let discards = self.#da[#h].#discard_stack;
+            let returned: Vec<_> = self.#sa[discards].items.drain(..).collect();
+            #flag
+            self.#sa[items].items.extend(returned);
+            self.#sa[items].shuffle(&mut self.core.rng);
+        })
+    }
+}
+
+/// Whether evaluating an expression may need `&mut self` (calls, allocation, chance, change).
+pub(super) fn needs_mut(e: &Expr) -> bool {
+    let mut found = false;
+    e.walk(&mut |x| {
+        use Builtin::*;
+        found |= match &x.kind {
+            ExprKind::Call { .. }
+            | ExprKind::CallAction { .. }
+            | ExprKind::New { .. }
+            | ExprKind::ListLit(_)
+            | ExprKind::StackLit(_)
+            | ExprKind::TableLit(_)
+            | ExprKind::Assign { .. } => true,
+            ExprKind::Attr { attr: _, .. } => false,
+            ExprKind::Builtin { op, .. } => !matches!(
+                op,
+                PlayerActive
+                    | PlayerCount
+                    | TurnActive
+                    | TurnCurrent
+                    | PhaseActive
+                    | Abs
+                    | Floor
+                    | Ceil
+                    | Round
+                    | Min
+                    | Max
+                    | Sqrt
+                    | Pow
+                    | ListLength
+                    | ListContains
+                    | ListIndexOf
+                    | TableLength
+                    | StackLength
+                    | StackPeek
+                    | StackPeekFront
+                    | StackContains
+                    | GroupAt
+                    | GroupIndex
+            ),
+            _ => false,
+        };
+    });
+    found
+}
+
+fn number_lit(n: f64) -> TokenStream {
+    let lit = Literal::f64_unsuffixed(n);
+    quote!(#lit)
+}
+
+/// An invisible group: keeps a sub-expression together; prettyplease prints the
+/// parentheses only where precedence needs them.
+pub(super) fn group(ts: TokenStream) -> TokenStream {
+    proc_macro2::TokenTree::Group(proc_macro2::Group::new(proc_macro2::Delimiter::None, ts)).into()
+}
+
+/// A single identifier or literal: cheap to repeat, never worth a temporary.
+fn is_trivial(ts: &TokenStream) -> bool {
+    let mut it = ts.clone().into_iter();
+    matches!(
+        (it.next(), it.next()),
+        (Some(proc_macro2::TokenTree::Ident(_) | proc_macro2::TokenTree::Literal(_)), None)
+    )
+}
+
+/// `{ lets; expr }`, or just `expr` when there is nothing to bind.
+fn wrap(lets: Vec<TokenStream>, ts: TokenStream) -> TokenStream {
+    let lets: Vec<TokenStream> = lets.into_iter().filter(|l| !l.is_empty()).collect();
+    if lets.is_empty() { ts } else { quote!({ #(#lets)* #ts }) }
+}
+
+/// Like [`wrap`] for statements that produce no value.
+fn wrap_unit(lets: Vec<TokenStream>, ts: TokenStream) -> TokenStream {
+    if lets.is_empty() { ts } else { quote!({ #(#lets)* #ts; }) }
+}

@@ -1,0 +1,712 @@
+//! The data of a generated game: one struct per class hierarchy (with a kind enum when
+//! several of its classes are instantiable), the `World` holding every arena, the `Move`
+//! enum, board construction, blank objects and arena marks for speculative evaluation.
+
+use super::names::{ident, snake};
+use super::{Gen, Hierarchy};
+use crate::hir::{AttrId, BuiltinAttr, ClassId, ClassKind, Geometry, Ty, Visibility};
+use proc_macro2::{Literal, TokenStream};
+use quote::{format_ident, quote};
+
+impl<'p> Gen<'p> {
+    pub(super) fn layout(&self) -> TokenStream {
+        let files: Vec<&String> = self.prog.files.iter().collect();
+        let n_files = files.len();
+        let locs = quote! {
+            /// The source files, for the locations of rule errors.
+            const FILES: [&str; #n_files] = [#(#files),*];
+
+            /// A place in the main source file.
+            const fn loc(line: u32, column: u32) -> rt::Loc {
+                rt::Loc::new(FILES[0], line, column)
+            }
+        };
+        let locs_in = if n_files > 1 {
+            quote! {
+                /// A place in an imported source file.
+                const fn loc_in(file: usize, line: u32, column: u32) -> rt::Loc {
+                    rt::Loc::new(FILES[file], line, column)
+                }
+            }
+        } else {
+            quote!()
+        };
+        let game = quote! {
+            /// The game: the runtime's engine over this game's world.
+            pub type Game = rt::Engine<World>;
+        };
+        let group_alias = if self.uses_tiles {
+            quote! {
+                /// A group of tiles on a board.
+                pub type Group = rt::board::Group<Tile>;
+            }
+        } else {
+            quote!()
+        };
+        let hierarchies: Vec<TokenStream> =
+            self.hierarchies.iter().map(|h| self.hierarchy_types(h)).collect();
+        let globals: Vec<TokenStream> = self.globals.keys().map(|&c| self.global_struct(c)).collect();
+        let group_consts: Vec<TokenStream> = self
+            .group_consts
+            .iter()
+            .enumerate()
+            .map(|(i, ((board, g), name))| {
+                let doc = format!(
+                    " The group `{}.{}`.",
+                    self.prog.class(*board).name,
+                    self.prog.class(*board).groups[*g].name
+                );
+                quote! {
+                    #[doc = #doc]
+                    pub const #name: rt::Id<Group> = rt::Id::from_index(#i);
+                }
+            })
+            .collect();
+        let world = self.world_struct();
+        let moves = self.move_enum();
+        let runs = self.run_enum();
+        let world_impl = self.world_impl();
+        quote! {
+            #locs
+            #locs_in
+            #game
+            #group_alias
+            #(#hierarchies)*
+            #(#globals)*
+            /// The engine's own event: a player chooses a move of the turn menu.
+            pub const PLAYER_CHOICE: rt::Id<Event> = rt::Id::from_index(0);
+            #(#group_consts)*
+            #world
+            #moves
+            #runs
+            #world_impl
+        }
+    }
+
+    /// Attributes stored on the root struct: the root's own, built-in ones first.
+    fn root_attrs(&self, h: &Hierarchy) -> Vec<AttrId> {
+        self.prog.class(h.root).attrs.clone()
+    }
+
+    /// Attributes a variant stores: those of its classes below the root (`event.active`
+    /// is not stored: it is the active player).
+    pub(super) fn variant_attrs(&self, root: ClassId, class: ClassId) -> Vec<AttrId> {
+        let mut chain = Vec::new();
+        let mut cur = Some(class);
+        while let Some(c) = cur {
+            if c == root {
+                break;
+            }
+            chain.push(c);
+            cur = self.prog.class(c).base;
+        }
+        chain
+            .iter()
+            .rev()
+            .flat_map(|c| self.prog.class(*c).attrs.iter().copied())
+            .filter(|&a| self.prog.attr(a).builtin != Some(BuiltinAttr::Active))
+            .collect()
+    }
+
+    /// The Rust type of an attribute's field.
+    pub(super) fn attr_ty(&self, a: AttrId) -> TokenStream {
+        let attr = self.prog.attr(a);
+        self.rust_ty(&attr.ty, self.null.attr(self.prog, a))
+    }
+
+    /// Whether `attr` lives on the root struct (else in a variant, behind an accessor).
+    pub(super) fn attr_on_root(&self, a: AttrId) -> bool {
+        let attr = self.prog.attr(a);
+        self.prog.class(attr.class).root == attr.class
+    }
+
+    fn hierarchy_types(&self, h: &Hierarchy) -> TokenStream {
+        let strukt = &h.strukt;
+        let root = self.prog.class(h.root);
+        let mut fields: Vec<TokenStream> = Vec::new();
+        for a in self.root_attrs(h) {
+            let name = &self.attr_field[&a];
+            let ty = self.attr_ty(a);
+            let doc = attr_doc(self, a);
+            fields.push(quote! { #[doc = #doc] pub #name: #ty, });
+        }
+        if root.kind == ClassKind::Deck {
+            let stack = self.collection_ty(&Ty::Stack(Box::new(root.element.clone().unwrap_or(Ty::Error))));
+            fields.push(quote! {
+                /// The cards in the deck; the last is the top.
+                pub items: rt::Id<#stack>,
+            });
+        }
+        let mut kind_tokens = quote!();
+        let mut accessors = Vec::new();
+        if let Some(kind) = &h.kind_enum {
+            fields.push(quote! {
+                /// Which class this object is, with the attributes of that class.
+                pub kind: #kind,
+            });
+            let mut variants = Vec::new();
+            for (class, v) in &h.variants {
+                let attrs = self.variant_attrs(h.root, *class);
+                let doc = format!(" `{}`", self.prog.class(*class).name);
+                if attrs.is_empty() {
+                    variants.push(quote! { #[doc = #doc] #v, });
+                } else {
+                    let fs = attrs.iter().map(|a| {
+                        let n = &self.attr_field[a];
+                        let t = self.attr_ty(*a);
+                        quote!(#n: #t)
+                    });
+                    variants.push(quote! { #[doc = #doc] #v { #(#fs),* }, });
+                }
+            }
+            let kdoc = format!(" The classes of `{}` objects.", root.name);
+            kind_tokens = quote! {
+                #[doc = #kdoc]
+                #[derive(Clone, Debug, PartialEq)]
+                pub enum #kind { #(#variants)* }
+            };
+            // Accessors for attributes stored in variants.
+            for (i, a) in self.prog.attrs.iter().enumerate() {
+                let a_id = AttrId(i as u32);
+                if self.prog.class(a.class).root != h.root
+                    || a.class == h.root
+                    || a.builtin == Some(BuiltinAttr::Active)
+                {
+                    continue;
+                }
+                let name = &self.attr_field[&a_id];
+                let name_mut = format_ident!("{}_mut", name.to_string().trim_start_matches("r#"));
+                let ty = self.attr_ty(a_id);
+                let holders: Vec<&proc_macro2::Ident> = h
+                    .variants
+                    .iter()
+                    .filter(|(c, _)| self.prog.is_subclass(*c, a.class))
+                    .map(|(_, v)| v)
+                    .collect();
+                let read = if a.ty == Ty::String { quote!(#name.clone()) } else { quote!(*#name) };
+                let doc = format!(
+                    " `{}.{}` (an error if this object is not a `{}`).",
+                    self.prog.class(a.class).name,
+                    a.name,
+                    self.prog.class(a.class).name
+                );
+                accessors.push(quote! {
+                    #[doc = #doc]
+                    pub fn #name(&self) -> rt::Flow<#ty> {
+                        match &self.kind {
+                            #(#kind::#holders { #name, .. })|* => Ok(#read),
+                            #[allow(unreachable_patterns)]
+                            _ => Err(rt::error::wrong_class()),
+                        }
+                    }
+                    pub fn #name_mut(&mut self) -> rt::Flow<&mut #ty> {
+                        match &mut self.kind {
+                            #(#kind::#holders { #name, .. })|* => Ok(#name),
+                            #[allow(unreachable_patterns)]
+                            _ => Err(rt::error::wrong_class()),
+                        }
+                    }
+                });
+            }
+        }
+        let doc = if root.builtin {
+            format!(" Every `{}` of the game.", root.name)
+        } else {
+            format!(
+                " `{}` objects{}.",
+                root.name,
+                if h.variants.len() > 1 { " and the classes deriving from it" } else { "" }
+            )
+        };
+        let impl_block =
+            if accessors.is_empty() { quote!() } else { quote!(impl #strukt { #(#accessors)* }) };
+        quote! {
+            #[doc = #doc]
+            #[derive(Clone, Debug, PartialEq)]
+            pub struct #strukt { #(#fields)* }
+            #kind_tokens
+            #impl_block
+        }
+    }
+
+    fn global_struct(&self, c: ClassId) -> TokenStream {
+        let (s, _) = &self.globals[&c];
+        let class = self.prog.class(c);
+        let fields: Vec<TokenStream> = class
+            .attrs
+            .iter()
+            .filter(|&&a| self.prog.attr(a).builtin.is_none())
+            .map(|a| {
+                let n = &self.attr_field[a];
+                let t = self.attr_ty(*a);
+                let doc = attr_doc(self, *a);
+                quote! { #[doc = #doc] pub #n: #t, }
+            })
+            .collect();
+        let doc = if class.kind == ClassKind::Board {
+            format!(
+                " The board `{}` (its groups are the `{}_*` constants).",
+                class.name,
+                snake(&class.name).to_uppercase()
+            )
+        } else {
+            format!(" The global class `{}`: one instance, created before `setup`.", class.name)
+        };
+        quote! {
+            #[doc = #doc]
+            #[derive(Clone, Debug, Default, PartialEq)]
+            pub struct #s { #(#fields)* }
+        }
+    }
+
+    fn world_struct(&self) -> TokenStream {
+        let mut fields = vec![quote! {
+            /// Players, turn, generator, log and outcome.
+            pub core: rt::Core,
+        }];
+        for h in &self.hierarchies {
+            let (a, s) = (&h.arena, &h.strukt);
+            let doc = format!(" Every `{}` object, in creation order.", self.prog.class(h.root).name);
+            fields.push(quote! { #[doc = #doc] pub #a: rt::Arena<#s>, });
+        }
+        if self.uses_tiles {
+            fields.push(quote! {
+                /// The groups of every board.
+                pub groups: rt::Arena<Group>,
+            });
+        }
+        for (key, (f, ty)) in &self.collections {
+            let c = self.collection_ty(ty);
+            let doc = format!(" Every `{key}`.");
+            fields.push(quote! { #[doc = #doc] pub #f: rt::Arena<#c>, });
+        }
+        for (s, f) in self.globals.values() {
+            fields.push(quote! { pub #f: #s, });
+        }
+        if self.has_queue() {
+            fields.push(quote! {
+                /// Triggered actions waiting to run, in order (§3.4, breadth first).
+                pub queue: std::collections::VecDeque<Run>,
+            });
+        }
+        quote! {
+            /// The state of a game: one plain value. Objects live in arenas and refer to
+            /// each other by handle, so cloning a world clones the whole game.
+            #[derive(Clone, Debug, PartialEq)]
+            pub struct World { #(#fields)* }
+        }
+    }
+
+    /// Whether the game throws events (and so needs the queue of triggered runs).
+    pub(super) fn has_queue(&self) -> bool {
+        self.prog.actions.iter().any(|a| a.triggers.iter().any(|t| !self.is_choice_trigger(t.event)))
+    }
+
+    /// A trigger on `PlayerChoiceEvent` (or on `event`, its base) puts the action in menus.
+    pub(super) fn is_choice_trigger(&self, event: ClassId) -> bool {
+        self.prog.is_subclass(self.prog.builtins.player_choice, event)
+    }
+
+    /// Actions of the turn menu, in declaration order.
+    pub(super) fn menu_actions(&self) -> Vec<crate::hir::ActionId> {
+        (0..self.prog.actions.len() as u32)
+            .map(crate::hir::ActionId)
+            .filter(|&a| self.prog.action(a).triggers.iter().any(|t| self.is_choice_trigger(t.event)))
+            .collect()
+    }
+
+    fn move_enum(&self) -> TokenStream {
+        let variants: Vec<TokenStream> = self
+            .menu_actions()
+            .into_iter()
+            .map(|a| {
+                let action = self.prog.action(a);
+                let v = &self.move_variant[&a];
+                let mut fields = Vec::new();
+                if !self.is_global(action.owner) {
+                    let h = self.handle_ty(action.owner);
+                    fields.push(quote!(this: #h));
+                }
+                for i in self.leading_inputs(a) {
+                    let input = &action.inputs[i];
+                    let n = ident(&snake(&input.name));
+                    let t = self.rust_ty(&input.ty, input.optional);
+                    fields.push(quote!(#n: #t));
+                }
+                let doc = format!(" `{}.{}`", self.prog.class(action.owner).name, action.name);
+                if fields.is_empty() {
+                    quote! { #[doc = #doc] #v, }
+                } else {
+                    quote! { #[doc = #doc] #v { #(#fields),* }, }
+                }
+            })
+            .collect();
+        quote! {
+            /// A move of the turn menu: an action on an object, with the inputs chosen with it.
+            #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+            pub enum Move { #(#variants)* }
+        }
+    }
+
+    fn run_enum(&self) -> TokenStream {
+        if !self.has_queue() {
+            return quote!();
+        }
+        let variants: Vec<TokenStream> = (0..self.prog.actions.len() as u32)
+            .map(crate::hir::ActionId)
+            .filter(|&a| self.prog.action(a).triggers.iter().any(|t| !self.is_choice_trigger(t.event)))
+            .map(|a| {
+                let action = self.prog.action(a);
+                let v = &self.move_variant[&a];
+                let doc = format!(" `{}.{}`", self.prog.class(action.owner).name, action.name);
+                if self.is_global(action.owner) {
+                    quote! { #[doc = #doc] #v { event: rt::Id<Event> }, }
+                } else {
+                    let h = self.handle_ty(action.owner);
+                    quote! { #[doc = #doc] #v { this: #h, event: rt::Id<Event> }, }
+                }
+            })
+            .collect();
+        quote! {
+            /// An action triggered by an event, waiting in the queue.
+            #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+            pub enum Run { #(#variants)* }
+        }
+    }
+
+    /// Indices of an action's leading inputs: the run of single, asked, default-target
+    /// inputs that a move carries (notes, "Moves").
+    pub(super) fn leading_inputs(&self, a: crate::hir::ActionId) -> Vec<usize> {
+        let action = self.prog.action(a);
+        action
+            .inputs
+            .iter()
+            .take_while(|i| !i.is_list() && matches!(i.mode, crate::hir::InputMode::Player { target: None }))
+            .enumerate()
+            .map(|(k, _)| k)
+            .collect()
+    }
+
+    fn world_impl(&self) -> TokenStream {
+        let mut fields = vec![quote!(core)];
+        for h in &self.hierarchies {
+            let a = &h.arena;
+            fields.push(quote!(#a: rt::Arena::new()));
+        }
+        if self.uses_tiles {
+            fields.push(quote!(groups: rt::Arena::new()));
+        }
+        for (f, _) in self.collections.values() {
+            fields.push(quote!(#f: rt::Arena::new()));
+        }
+        for (s, f) in self.globals.values() {
+            fields.push(quote!(#f: #s::default()));
+        }
+        if self.has_queue() {
+            fields.push(quote!(queue: std::collections::VecDeque::new()));
+        }
+        let choice_variant = self
+            .hierarchy(self.prog.builtins.event)
+            .and_then(|h| h.kind_enum.clone().map(|k| quote!(#k::PlayerChoice)))
+            .map(|k| quote!(Event { kind: #k }))
+            .unwrap_or_else(|| quote!(Event {}));
+        let boards = if self.uses_tiles { quote!(world.build_boards();) } else { quote!() };
+        let build = self.build_boards();
+        let blanks = self.blank_constructors();
+        let marks = self.marks();
+        quote! {
+            impl World {
+                /// An empty world: arenas, boards with blank tiles, and global classes with
+                /// their attributes not yet initialised (that happens in `setup`).
+                pub fn new(core: rt::Core) -> World {
+                    let mut world = World { #(#fields),* };
+                    world.events.alloc(#choice_variant);
+                    #boards
+                    world
+                }
+                #build
+                #blanks
+                #marks
+            }
+        }
+    }
+
+    /// Groups, tiles and the connections between neighbours, in declaration order.
+    fn build_boards(&self) -> TokenStream {
+        if !self.uses_tiles {
+            return quote!();
+        }
+        let tile_h = self.hierarchy(self.prog.builtins.tile).expect("tiles are used");
+        let conn_h = self.hierarchy(self.prog.builtins.connection).expect("tiles are used");
+        let tile_arena = &tile_h.arena;
+        let conn_arena = &conn_h.arena;
+        let tiles_list = self.collection_arena(&Ty::List(Box::new(Ty::Class(self.prog.builtins.tile))));
+        let conns_list = self.collection_arena(&Ty::List(Box::new(Ty::Class(self.prog.builtins.connection))));
+        // Variant codes in the layout tables: 0 is blank, k+1 the k-th tile variant.
+        let variant_arms: Vec<TokenStream> = tile_h
+            .variants
+            .iter()
+            .enumerate()
+            .map(|(k, (class, _))| {
+                let code = Literal::u8_unsuffixed(k as u8 + 1);
+                let kind = self.blank_kind(tile_h, *class);
+                quote!(#code => #kind,)
+            })
+            .collect();
+        let plain_connection = self.blank_connection(quote!(Some(to)));
+        let mut groups = Vec::new();
+        for ((board, g), constant) in &self.group_consts {
+            let group = &self.prog.class(*board).groups[*g];
+            let name = &group.name;
+            let rows = group.cells.len();
+            let columns = group.cells.first().map_or(0, Vec::len);
+            let geometry = match group.geometry {
+                Geometry::Square => quote!(rt::board::Geometry::Square),
+                Geometry::HexRows => quote!(rt::board::Geometry::HexRows),
+                Geometry::HexColumns => quote!(rt::board::Geometry::HexColumns),
+                Geometry::Graph => quote!(rt::board::Geometry::Graph),
+            };
+            let codes: Vec<Literal> = group
+                .cells
+                .iter()
+                .flatten()
+                .map(|cell| {
+                    let code = match cell {
+                        None => 0,
+                        Some(c) => tile_h.variants.iter().position(|(v, _)| v == c).map_or(0, |k| k + 1),
+                    };
+                    Literal::u8_unsuffixed(code as u8)
+                })
+                .collect();
+            groups.push(quote! {
+                let group = self.build_group(#name, #geometry, #columns, #rows, &[#(#codes),*]);
+                debug_assert_eq!(group, #constant);
+            });
+        }
+        quote! {
+            /// Creates every board group, its tiles (row by row, left to right) and the
+            /// connections between neighbouring tiles.
+            fn build_boards(&mut self) {
+                #(#groups)*
+            }
+
+            /// One group from its layout: `cells[row * columns + column]` is 0 for a blank
+            /// cell, else the tile class (see `build_boards`).
+            fn build_group(
+                &mut self,
+                name: &str,
+                geometry: rt::board::Geometry,
+                columns: usize,
+                rows: usize,
+                cells: &[u8],
+            ) -> rt::Id<Group> {
+                let tiles = self.#tiles_list.alloc(rt::List::default());
+                let group = self.groups.alloc(rt::board::Group {
+                    name: name.to_string(),
+                    geometry,
+                    columns,
+                    rows,
+                    cells: Vec::with_capacity(cells.len()),
+                    tiles,
+                });
+                for (i, &code) in cells.iter().enumerate() {
+                    let kind = match code {
+                        #(#variant_arms)*
+                        _ => {
+                            self.groups[group].cells.push(None);
+                            continue;
+                        }
+                    };
+                    let connections = self.#conns_list.alloc(rt::List::default());
+                    let tile = self.#tile_arena.alloc(Tile {
+                        group,
+                        x: (i % columns) as f64,
+                        y: (i / columns) as f64,
+                        connections,
+                        kind,
+                    });
+                    self.groups[group].cells.push(Some(tile));
+                    self.#tiles_list[tiles].push(tile);
+                }
+                for i in 0..cells.len() {
+                    let Some(tile) = self.groups[group].cells[i] else { continue };
+                    for (column, row) in rt::board::neighbours(geometry, columns, rows, i % columns, i / columns) {
+                        if let Some(to) = self.groups[group].cells[row * columns + column] {
+                            let connection = self.#conn_arena.alloc(#plain_connection);
+                            let list = self.#tile_arena[tile].connections;
+                            self.#conns_list[list].push(connection);
+                        }
+                    }
+                }
+                group
+            }
+        }
+    }
+
+    /// A plain `connection` to `to`.
+    pub(super) fn blank_connection(&self, to: TokenStream) -> TokenStream {
+        let h = self.hierarchy(self.prog.builtins.connection).expect("tiles are used");
+        let to_field = self.builtin_field(self.prog.builtins.connection, BuiltinAttr::To);
+        let mut fields = vec![quote!(#to_field: #to)];
+        for a in self.root_attrs(h) {
+            if self.prog.attr(a).builtin.is_none() {
+                let n = &self.attr_field[&a];
+                let v = self.blank_value(a);
+                fields.push(quote!(#n: #v));
+            }
+        }
+        if let Some(k) = &h.kind_enum {
+            let v = &h.variants[0].1;
+            fields.push(quote!(kind: #k::#v));
+        }
+        quote!(Connection { #(#fields),* })
+    }
+
+    /// The field of a built-in attribute of a root class.
+    pub(super) fn builtin_field(&self, class: ClassId, b: BuiltinAttr) -> proc_macro2::Ident {
+        let mut cur = Some(class);
+        while let Some(c) = cur {
+            for &a in &self.prog.class(c).attrs {
+                if self.prog.attr(a).builtin == Some(b) {
+                    return self.attr_field[&a].clone();
+                }
+            }
+            cur = self.prog.class(c).base;
+        }
+        ident("missing_builtin_attribute")
+    }
+
+    /// The kind value of a freshly created object of `class`: its variant, attributes blank.
+    pub(super) fn blank_kind(&self, h: &Hierarchy, class: ClassId) -> TokenStream {
+        let Some(k) = &h.kind_enum else { return quote!() };
+        let v =
+            h.variants.iter().find(|(c, _)| *c == class).map_or_else(|| ident("Missing"), |(_, v)| v.clone());
+        let attrs = self.variant_attrs(h.root, class);
+        if attrs.is_empty() {
+            quote!(#k::#v)
+        } else {
+            let fs = attrs.iter().map(|a| {
+                let n = &self.attr_field[a];
+                let val = self.blank_value(*a);
+                quote!(#n: #val)
+            });
+            quote!(#k::#v { #(#fs),* })
+        }
+    }
+
+    /// The value of an attribute before its initialiser runs.
+    pub(super) fn blank_value(&self, a: AttrId) -> TokenStream {
+        if self.null.attr(self.prog, a) {
+            return quote!(None);
+        }
+        match self.prog.attr(a).ty {
+            Ty::Number => quote!(0.0),
+            Ty::Bool => quote!(false),
+            Ty::Player => quote!(rt::Player(0)),
+            Ty::String => quote!(rt::Str::default()),
+            _ => quote!(None),
+        }
+    }
+
+    /// `blank_<class>()`: a new object of each instantiable user class, attributes blank.
+    fn blank_constructors(&self) -> TokenStream {
+        let mut out = Vec::new();
+        for h in &self.hierarchies {
+            let root = self.prog.class(h.root);
+            if root.builtin {
+                continue;
+            }
+            for (class, _) in &h.variants {
+                let name = format_ident!("blank_{}", snake(&self.prog.class(*class).name));
+                let strukt = &h.strukt;
+                let mut fields = Vec::new();
+                for a in self.root_attrs(h) {
+                    let n = &self.attr_field[&a];
+                    let v = match self.prog.attr(a).builtin {
+                        Some(BuiltinAttr::Owner) | Some(BuiltinAttr::Tile) => quote!(None),
+                        Some(BuiltinAttr::Discarded) => quote!(false),
+                        Some(BuiltinAttr::Members) => {
+                            let arena = self.collection_arena(&self.prog.attr(a).ty);
+                            quote!(self.#arena.alloc(rt::List::default()))
+                        }
+                        Some(BuiltinAttr::DiscardStack) => {
+                            let arena = self.collection_arena(&self.prog.attr(a).ty);
+                            quote!(self.#arena.alloc(rt::Stack::default()))
+                        }
+                        _ => self.blank_value(a),
+                    };
+                    fields.push(quote!(#n: #v));
+                }
+                if root.kind == ClassKind::Deck {
+                    let arena = self
+                        .collection_arena(&Ty::Stack(Box::new(root.element.clone().unwrap_or(Ty::Error))));
+                    fields.push(quote!(items: self.#arena.alloc(rt::Stack::default())));
+                }
+                if h.kind_enum.is_some() {
+                    let kind = self.blank_kind(h, *class);
+                    fields.push(quote!(kind: #kind));
+                }
+                let doc = format!(" A new `{}` before its initialisers run.", self.prog.class(*class).name);
+                out.push(quote! {
+                    #[doc = #doc]
+                    fn #name(&mut self) -> #strukt {
+                        #strukt { #(#fields),* }
+                    }
+                });
+            }
+        }
+        quote!(#(#out)*)
+    }
+
+    /// Arena lengths of collections, taken before a speculative evaluation and restored
+    /// after it: temporaries it created cannot be referenced from the state.
+    fn marks(&self) -> TokenStream {
+        let arenas: Vec<&proc_macro2::Ident> = self.collections.values().map(|(f, _)| f).collect();
+        let n = arenas.len();
+        let idx: Vec<usize> = (0..n).collect();
+        quote! {
+            fn marks(&self) -> [usize; #n] {
+                [#(self.#arenas.len()),*]
+            }
+
+            fn truncate_to(&mut self, marks: [usize; #n]) {
+                #(self.#arenas.truncate(marks[#idx]);)*
+                let _ = marks;
+            }
+        }
+    }
+
+    /// The variants of `class` and its descendants in its hierarchy.
+    pub(super) fn variants_of(&self, class: ClassId) -> Vec<proc_macro2::Ident> {
+        match self.hierarchy(class) {
+            Some(h) => h
+                .variants
+                .iter()
+                .filter(|(c, _)| self.prog.is_subclass(*c, class))
+                .map(|(_, v)| v.clone())
+                .collect(),
+            None => Vec::new(),
+        }
+    }
+
+    /// Whether `class` covers its whole hierarchy (so no kind test is needed).
+    pub(super) fn covers_hierarchy(&self, class: ClassId) -> bool {
+        match self.hierarchy(class) {
+            Some(h) => h.variants.iter().all(|(c, _)| self.prog.is_subclass(*c, class)),
+            None => true,
+        }
+    }
+
+    pub(super) fn visibility(&self, class: ClassId) -> Visibility {
+        self.prog.class(class).visibility
+    }
+}
+
+fn attr_doc(g: &Gen<'_>, a: AttrId) -> String {
+    let attr = g.prog.attr(a);
+    let class = &g.prog.class(attr.class).name;
+    match attr.builtin {
+        Some(_) => format!(" `{class}.{}` (built in)", attr.name),
+        None => format!(" `{class}.{}`", attr.name),
+    }
+}

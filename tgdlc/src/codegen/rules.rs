@@ -1,0 +1,645 @@
+//! The game as the runtime sees it: creating globals and boards, `setup`, turns, labels
+//! for people, the view, and the `rt::Rules` implementation tying it all together.
+
+use super::Gen;
+use super::body::{BodyGen, Ret, This};
+use super::names::{ident, snake};
+use super::repr::Owner;
+use crate::hir::{ClassId, ClassKind, Geometry, Ty};
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote};
+
+impl<'p> Gen<'p> {
+    pub(super) fn rules_impl(&self) -> TokenStream {
+        let prog = self.prog;
+        let turn_names: Vec<&String> = prog.turns.iter().map(|t| &t.name).collect();
+        let n_turns = turn_names.len();
+        let turn_locs: Vec<TokenStream> = prog
+            .turns
+            .iter()
+            .map(|t| {
+                let (l, c) = self.line_col(t.span);
+                let l = l.max(1);
+                let c = c.max(1);
+                if t.span.file.0 == 0 {
+                    quote!(loc(#l, #c))
+                } else {
+                    let f = t.span.file.0 as usize;
+                    quote!(loc_in(#f, #l, #c))
+                }
+            })
+            .collect();
+        let pass_arms: Vec<TokenStream> = prog
+            .turns
+            .iter()
+            .enumerate()
+            .map(|(i, t)| match t.default {
+                Some(f) => {
+                    let n = &self.func_name[&f];
+                    quote!(#i => self.#n()?,)
+                }
+                None => quote!(#i => self.core.wrap_player(self.core.active.number() + 1.0),),
+            })
+            .collect();
+        let create = self.create_globals();
+        let setup = self.setup_fn();
+        let labels = self.labels();
+        let view = self.view_fn();
+        let info_name = &prog.name;
+        let source = prog.files.first().cloned().unwrap_or_default();
+        let (min, max) = (prog.min_players, prog.max_players);
+        let setup_may_ask = self.setup_may_ask();
+        let may_ask_arms: Vec<TokenStream> = self
+            .menu_actions()
+            .into_iter()
+            .map(|a| {
+                let v = &self.move_variant[&a];
+                let b = self.action_may_ask(a, true);
+                quote!(Move::#v { .. } => #b,)
+            })
+            .collect();
+        let may_ask = if may_ask_arms.is_empty() {
+            quote!(match *mv {})
+        } else {
+            quote!(match mv { #(#may_ask_arms)* })
+        };
+        let drain = if self.has_queue() { quote!(self.drain()?;) } else { quote!() };
+        quote! {
+            /// Names of the `turn` definitions, in declaration order.
+            const TURN_NAMES: [&str; #n_turns] = [#(#turn_names),*];
+
+            impl World {
+                #create
+                #setup
+
+                /// `turn.pass()`: the active turn's `default` names the next player.
+                #[allow(dead_code)]
+                fn pass_turn(&mut self, _at: rt::Loc) -> rt::Flow<()> {
+                    let next = match self.core.turn {
+                        #(#pass_arms)*
+                        _ => self.core.wrap_player(self.core.active.number() + 1.0),
+                    };
+                    self.core.active = next;
+                    Ok(())
+                }
+
+                /// `turns.use(name, phase)`: switches turn definitions, keeping the active player.
+                #[allow(dead_code)]
+                fn use_turn(&mut self, name: &str, phase: Option<rt::Str>, at: rt::Loc) -> rt::Flow<()> {
+                    match TURN_NAMES.iter().position(|t| *t == name) {
+                        Some(i) => self.core.turn = i,
+                        None => return rt::error::fail(at, format!("there is no turn named `{name}`")),
+                    }
+                    if let Some(phase) = phase {
+                        self.core.phase = phase;
+                    }
+                    Ok(())
+                }
+
+                #labels
+                #view
+            }
+
+            impl rt::Rules for World {
+                type Move = Move;
+
+                const SETUP_MAY_ASK: bool = #setup_may_ask;
+
+                fn info() -> rt::GameInfo {
+                    rt::GameInfo { name: #info_name, source: #source, min_players: #min, max_players: #max }
+                }
+
+                fn new(core: rt::Core) -> Self {
+                    World::new(core)
+                }
+
+                fn core(&self) -> &rt::Core {
+                    &self.core
+                }
+
+                fn core_mut(&mut self) -> &mut rt::Core {
+                    &mut self.core
+                }
+
+                fn setup(&mut self) -> rt::Flow<()> {
+                    self.create_globals()?;
+                    self.run_setup()?;
+                    #drain
+                    Ok(())
+                }
+
+                fn play(&mut self, mv: Move) -> rt::Flow<()> {
+                    self.play_move(mv)
+                }
+
+                fn may_ask(mv: &Move) -> bool {
+                    #may_ask
+                }
+
+                fn menu(&mut self, out: &mut Vec<rt::Choice<Move>>) -> rt::Flow<()> {
+                    // Menus are built speculatively: collections the filters create are dropped.
+                    let marks = self.marks();
+                    let result = self.build_menu(out);
+                    self.truncate_to(marks);
+                    result
+                }
+
+                fn turn_location(&self) -> rt::Loc {
+                    const TURN_LOCATIONS: [rt::Loc; #n_turns] = [#(#turn_locs),*];
+                    TURN_LOCATIONS[self.core.turn.min(#n_turns - 1)]
+                }
+
+                fn move_label(&self, mv: &Move) -> String {
+                    self.label_move(mv)
+                }
+
+                fn pick_label(&self, pick: &rt::Pick) -> String {
+                    match *pick {
+                        rt::Pick::Object(tag, index) => self.object_label(tag, index),
+                        rt::Pick::Player(p) => format!("player {p}"),
+                        rt::Pick::Bool(b) => b.to_string(),
+                        rt::Pick::Null => String::from("none"),
+                        rt::Pick::Done => String::from("done"),
+                    }
+                }
+
+                fn view(&self) -> rt::view::View {
+                    self.game_view()
+                }
+            }
+        }
+    }
+
+    /// Global classes and boards, in dependency order: attribute initialisers, tile
+    /// initialisers, group `default` blocks.
+    fn create_globals(&self) -> TokenStream {
+        let mut steps = Vec::new();
+        for &c in &self.prog.globals {
+            let class = self.prog.class(c);
+            if class.kind == ClassKind::Board {
+                if self.has_initialisers(c) {
+                    let f = self.init_fn_name(c);
+                    steps.push(quote!(self.#f()?;));
+                }
+                for (g, group) in class.groups.iter().enumerate() {
+                    let constant = self.group_const(c, g);
+                    let tile_inits = self.tile_inits(constant.clone());
+                    steps.push(tile_inits);
+                    if let Some(d) = group.default {
+                        let n = &self.func_name[&d];
+                        steps.push(quote!(self.#n(#constant)?;));
+                    }
+                }
+            } else if self.has_initialisers(c) {
+                let f = self.init_fn_name(c);
+                steps.push(quote!(self.#f()?;));
+            }
+        }
+        quote! {
+            /// Creates the global classes and boards (before `setup`).
+            fn create_globals(&mut self) -> rt::Flow<()> {
+                #(#steps)*
+                Ok(())
+            }
+        }
+    }
+
+    /// Runs the attribute initialisers of every tile of a group.
+    fn tile_inits(&self, group: proc_macro2::Ident) -> TokenStream {
+        let Some(h) = self.hierarchy(self.prog.builtins.tile) else { return quote!() };
+        let arms: Vec<TokenStream> = h
+            .variants
+            .iter()
+            .filter(|(c, _)| self.has_initialisers(*c))
+            .map(|(c, v)| {
+                let k = h.kind_enum.as_ref().expect("tiles have a kind enum");
+                let f = self.init_fn_name(*c);
+                quote!(#k::#v { .. } => self.#f(tile)?,)
+            })
+            .collect();
+        if arms.is_empty() {
+            return quote!();
+        }
+        let la = self.collection_arena(&Ty::List(Box::new(Ty::Class(self.prog.builtins.tile))));
+        let ta = &h.arena;
+        quote! {
+            let tiles = self.#la[self.groups[#group].tiles].items.clone();
+            for tile in tiles {
+                #[allow(unreachable_patterns)]
+                match self.#ta[tile].kind {
+                    #(#arms)*
+                    _ => {}
+                }
+            }
+        }
+    }
+
+    fn setup_fn(&self) -> TokenStream {
+        let s = &self.prog.setup;
+        let mut b = BodyGen::new(self, Owner::Setup, &s.locals, &[&s.body], This::None, Ret::Unit);
+        let body = b.block(&s.body, &s.locals);
+        quote! {
+            /// The `setup` block.
+            fn run_setup(&mut self) -> rt::Flow<()> {
+                #body
+                Ok(())
+            }
+        }
+    }
+
+    /// A label function per hierarchy, and the labels of objects, moves and answers.
+    fn labels(&self) -> TokenStream {
+        let mut fns = Vec::new();
+        let mut arms = Vec::new();
+        for h in &self.hierarchies {
+            let f = format_ident!("label_{}", h.arena.to_string().trim_start_matches("r#"));
+            let tag = h.tag;
+            let arena = &h.arena;
+            let mut variant_arms = Vec::new();
+            for (class, v) in &h.variants {
+                let text = self.class_label(*class, h);
+                match &h.kind_enum {
+                    Some(k) => variant_arms.push(quote!(#k::#v { .. } => #text,)),
+                    None => variant_arms.push(quote!(_ => #text,)),
+                }
+            }
+            let body = if h.kind_enum.is_some() {
+                quote!(match self.#arena[id].kind { #(#variant_arms)* })
+            } else {
+                let only = variant_arms.first().cloned().unwrap_or_default();
+                let _ = only;
+                let text = h
+                    .variants
+                    .first()
+                    .map(|(c, _)| self.class_label(*c, h))
+                    .unwrap_or_else(|| quote!(String::new()));
+                quote!(#text)
+            };
+            let s = &h.strukt;
+            fns.push(quote! {
+                #[allow(unused_variables)]
+                fn #f(&self, id: rt::Id<#s>) -> String {
+                    let index = id.index();
+                    #body
+                }
+            });
+            arms.push(quote!(#tag => self.#f(rt::Id::from_index(index as usize)),));
+        }
+        let move_arms: Vec<TokenStream> = self
+            .menu_actions()
+            .into_iter()
+            .map(|a| {
+                let action = self.prog.action(a);
+                let v = &self.move_variant[&a];
+                let name = &action.name;
+                let mut fields = Vec::new();
+                let mut parts = Vec::new();
+                if !self.is_global(action.owner) {
+                    fields.push(quote!(this));
+                    let tag = self.hierarchy(action.owner).map_or(0, |h| h.tag);
+                    parts.push(quote!(format!("{}: ", self.object_label(#tag, this.index() as u32))));
+                }
+                parts.push(quote!(String::from(#name)));
+                let leading = self.leading_inputs(a);
+                let several = leading.len() > 1;
+                for k in leading {
+                    let input = &action.inputs[k];
+                    let n = ident(&snake(&input.name));
+                    fields.push(quote!(#n));
+                    let text = self.value_label(quote!(#n), &input.ty, input.optional);
+                    if several {
+                        let iname = format!(" {}=", input.name);
+                        parts.push(quote!(String::from(#iname)));
+                    } else {
+                        parts.push(quote!(String::from(" ")));
+                    }
+                    parts.push(text);
+                }
+                let pat =
+                    if fields.is_empty() { quote!(Move::#v) } else { quote!(Move::#v { #(#fields),* }) };
+                quote!(#pat => [#(#parts),*].concat(),)
+            })
+            .collect();
+        let label_move =
+            if move_arms.is_empty() { quote!(match *mv {}) } else { quote!(match *mv { #(#move_arms)* }) };
+        quote! {
+            #(#fns)*
+
+            /// A readable name for an object (tag: its arena).
+            fn object_label(&self, tag: u32, index: u32) -> String {
+                match tag {
+                    #(#arms)*
+                    _ => format!("object {tag}#{index}"),
+                }
+            }
+
+            /// A readable name for a move: `place Cell(1, 2)`.
+            fn label_move(&self, mv: &Move) -> String {
+                #label_move
+            }
+        }
+    }
+
+    /// The text of a value in a label.
+    fn value_label(&self, v: TokenStream, ty: &Ty, optional: bool) -> TokenStream {
+        let inner = match ty {
+            Ty::Class(c) => match self.hierarchy(*c) {
+                Some(h) => {
+                    let tag = h.tag;
+                    quote!(self.object_label(#tag, x.index() as u32))
+                }
+                None => {
+                    let n = &self.prog.class(*c).name;
+                    quote!({ let _ = x; String::from(#n) })
+                }
+            },
+            Ty::Player => quote!(format!("player {}", x.0)),
+            Ty::Bool => quote!(x.to_string()),
+            _ => quote!({
+                let _ = x;
+                String::from("?")
+            }),
+        };
+        if optional {
+            quote!(match #v { Some(x) => #inner, None => String::from("none") })
+        } else {
+            quote!({ let x = #v; #inner })
+        }
+    }
+
+    /// The label of an object of `class` (inside a label function: `id`, `index` bound).
+    /// A game may define `function label { returns string; ... }` on the class; otherwise
+    /// tiles show their coordinates and other objects their value attributes.
+    fn class_label(&self, class: ClassId, h: &super::Hierarchy) -> TokenStream {
+        let prog = self.prog;
+        let name = &prog.class(class).name;
+        // Tiles are named by position (their `label` draws the board instead).
+        if prog.class(class).kind == ClassKind::Tile {
+            let arena = &h.arena;
+            return quote!(
+                format!("{}({}, {})", #name, rt::value::fmt_number(self.#arena[id].x), rt::value::fmt_number(self.#arena[id].y))
+            );
+        }
+        if let Some(f) = label_fn(prog, class) {
+            let n = &self.func_name[&f];
+            return quote!({
+                // Label functions may use anything a function may, so they run on a copy.
+                match self.clone().#n(id) {
+                    Ok(text) => text.to_string(),
+                    Err(_) => format!("{}#{}", #name, index),
+                }
+            });
+        }
+        let attrs: Vec<crate::hir::AttrId> = prog
+            .all_attrs(class)
+            .into_iter()
+            .filter(|&a| prog.attr(a).builtin.is_none() && prog.attr(a).ty.is_value())
+            .take(4)
+            .collect();
+        if attrs.is_empty() {
+            return quote!(format!("{}#{}", #name, index));
+        }
+        let arena = &h.arena;
+        let mut parts = Vec::new();
+        for a in attrs {
+            let attr = prog.attr(a);
+            let field = &self.attr_field[&a];
+            let read = if self.attr_on_root(a) {
+                quote!(Ok::<_, rt::Stop>(self.#arena[id].#field.clone()))
+            } else {
+                quote!(self.#arena[id].#field())
+            };
+            let nullable = self.null.attr(prog, a);
+            let text = match (&attr.ty, nullable) {
+                (Ty::Number, false) => quote!(rt::value::fmt_number(v)),
+                (Ty::Number, true) => quote!(v.map_or(String::from("null"), rt::value::fmt_number)),
+                (Ty::Player, false) => quote!(v.0.to_string()),
+                (Ty::Player, true) => quote!(v.map_or(String::from("null"), |p| p.0.to_string())),
+                (_, false) => quote!(v.to_string()),
+                (_, true) => quote!(v.map_or(String::from("null"), |x| x.to_string())),
+            };
+            let label = format!("{}: ", attr.name);
+            parts.push(
+                quote!(match #read { Ok(v) => format!("{}{}", #label, #text), Err(_) => String::new() }),
+            );
+        }
+        quote!(format!("{}({})", #name, [#(#parts),*].join(", ")))
+    }
+
+    /// What a player sees: board groups as grids, global classes' attributes.
+    fn view_fn(&self) -> TokenStream {
+        let prog = self.prog;
+        let mut sections = Vec::new();
+        for ((board, g), constant) in &self.group_consts {
+            let group = &prog.class(*board).groups[*g];
+            let title = format!("{}.{}", prog.class(*board).name, group.name);
+            let la = self.collection_arena(&Ty::List(Box::new(Ty::Class(prog.builtins.tile))));
+            let conns = self.collection_arena(&Ty::List(Box::new(Ty::Class(prog.builtins.connection))));
+            let ca = &self.hierarchy(prog.builtins.connection).expect("tiles").arena;
+            let ta = &self.hierarchy(prog.builtins.tile).expect("tiles").arena;
+            let to = self.builtin_field(prog.builtins.connection, crate::hir::BuiltinAttr::To);
+            let layout = match group.geometry {
+                Geometry::Square => quote!(rt::view::GridLayout::Square),
+                Geometry::HexRows => quote!(rt::view::GridLayout::HexRows),
+                Geometry::HexColumns => quote!(rt::view::GridLayout::HexColumns),
+                Geometry::Graph => quote!(rt::view::GridLayout::Square),
+            };
+            if group.geometry == Geometry::Graph {
+                sections.push(quote!({
+                    let tiles = self.#la[self.groups[#constant].tiles].items.clone();
+                    let nodes = tiles
+                        .iter()
+                        .map(|&t| {
+                            let links = self.#conns[self.#ta[t].connections]
+                                .items
+                                .iter()
+                                .filter_map(|&c| self.#ca[c].#to)
+                                .map(|n| self.tile_text(n))
+                                .collect();
+                            (self.tile_text(t), links)
+                        })
+                        .collect();
+                    sections.push(rt::view::Section::Graph { title: String::from(#title), nodes });
+                }));
+            } else {
+                sections.push(quote!({
+                    let group = &self.groups[#constant];
+                    let cells = (0..group.rows)
+                        .map(|row| (0..group.columns).map(|column| group.cells[row * group.columns + column].map(|t| self.tile_text(t))).collect())
+                        .collect();
+                    sections.push(rt::view::Section::Grid { title: String::from(#title), layout: #layout, cells });
+                }));
+            }
+        }
+        for (&c, (_, field)) in &self.globals {
+            let class = prog.class(c);
+            if class.kind == ClassKind::Board {
+                continue;
+            }
+            let items: Vec<TokenStream> = class
+                .attrs
+                .iter()
+                .filter(|&&a| prog.attr(a).builtin.is_none())
+                .map(|&a| {
+                    let attr = prog.attr(a);
+                    let f = &self.attr_field[&a];
+                    let n = &attr.name;
+                    let text =
+                        self.value_text(quote!(self.#field.#f.clone()), &attr.ty, self.null.attr(prog, a));
+                    quote!((String::from(#n), #text))
+                })
+                .collect();
+            if items.is_empty() {
+                continue;
+            }
+            let title = &class.name;
+            sections.push(quote!(sections.push(rt::view::Section::Attributes { title: String::from(#title), items: vec![#(#items),*] });));
+        }
+        let tile_text = self.tile_text_fn();
+        let name = &prog.name;
+        quote! {
+            /// What a player at the terminal sees.
+            fn game_view(&self) -> rt::view::View {
+                let mut sections = Vec::new();
+                #(#sections)*
+                rt::view::View {
+                    title: String::from(#name),
+                    active: Some(self.core.active.0),
+                    phase: self.core.phase.to_string(),
+                    sections,
+                }
+            }
+
+            #tile_text
+        }
+    }
+
+    /// The text of a value for the view (`&self` only: objects by label, lists by length).
+    fn value_text(&self, v: TokenStream, ty: &Ty, nullable: bool) -> TokenStream {
+        let inner = match ty {
+            Ty::Number => quote!(rt::value::fmt_number(x)),
+            Ty::Player => quote!(format!("player {}", x.0)),
+            Ty::String | Ty::Bool => quote!(x.to_string()),
+            Ty::Class(c) => match self.hierarchy(*c) {
+                Some(h) => {
+                    let tag = h.tag;
+                    quote!(self.object_label(#tag, x.index() as u32))
+                }
+                None => {
+                    let n = &self.prog.class(*c).name;
+                    quote!({ let _ = x; String::from(#n) })
+                }
+            },
+            Ty::List(_) | Ty::Stack(_) | Ty::Table(_) => {
+                let arena = self.collection_arena(ty);
+                quote!(format!("{} items", self.#arena[x].len()))
+            }
+            _ => quote!({
+                let _ = x;
+                String::from("?")
+            }),
+        };
+        if nullable {
+            quote!(match #v { Some(x) => #inner, None => String::from("-") })
+        } else {
+            quote!({ let x = #v; #inner })
+        }
+    }
+
+    /// `tile_text`: what a cell shows — the tile's `label`, else the pieces on it, else
+    /// its first attribute that holds a value, else `.`.
+    fn tile_text_fn(&self) -> TokenStream {
+        if !self.uses_tiles {
+            return quote!();
+        }
+        let prog = self.prog;
+        let h = self.hierarchy(prog.builtins.tile).expect("tiles");
+        let ta = &h.arena;
+        let k = h.kind_enum.as_ref().expect("tiles have a kind enum");
+        let mut arms = Vec::new();
+        for (class, v) in &h.variants {
+            if let Some(f) = label_fn(prog, *class) {
+                let n = &self.func_name[&f];
+                arms.push(quote!(#k::#v { .. } => {
+                    // Label functions may use anything a function may, so they run on a copy.
+                    if let Ok(text) = self.clone().#n(t) {
+                        return text.to_string();
+                    }
+                }));
+                continue;
+            }
+            let attrs: Vec<crate::hir::AttrId> = self
+                .variant_attrs(h.root, *class)
+                .into_iter()
+                .filter(|&a| prog.attr(a).ty.is_value())
+                .collect();
+            let mut tries = Vec::new();
+            for a in attrs {
+                let f = &self.attr_field[&a];
+                let text = self.value_text(quote!(x), &prog.attr(a).ty, false);
+                if self.null.attr(prog, a) {
+                    tries.push(quote!(if let Ok(Some(x)) = self.#ta[t].#f() { return #text; }));
+                } else {
+                    tries.push(quote!(if let Ok(x) = self.#ta[t].#f() { return #text; }));
+                }
+            }
+            arms.push(quote!(#k::#v { .. } => { #(#tries)* }));
+        }
+        // Pieces standing on the tile.
+        let mut pieces = Vec::new();
+        for ph in &self.hierarchies {
+            if prog.class(ph.root).kind != ClassKind::Interactable {
+                continue;
+            }
+            let pa = &ph.arena;
+            let tile = self.builtin_field(ph.root, crate::hir::BuiltinAttr::Tile);
+            let discarded = self.builtin_field(ph.root, crate::hir::BuiltinAttr::Discarded);
+            let tag = ph.tag;
+            pieces.push(quote! {
+                for (id, piece) in self.#pa.iter() {
+                    if piece.#tile == Some(t) && !piece.#discarded {
+                        on.push(self.object_label(#tag, id.index() as u32));
+                    }
+                }
+            });
+        }
+        let pieces = if pieces.is_empty() {
+            quote!()
+        } else {
+            quote! {
+                let mut on: Vec<String> = Vec::new();
+                #(#pieces)*
+                if !on.is_empty() {
+                    return on.join(" ");
+                }
+            }
+        };
+        quote! {
+            /// What the cell of a tile shows.
+            fn tile_text(&self, t: rt::Id<Tile>) -> String {
+                #pieces
+                #[allow(unreachable_patterns)]
+                match self.#ta[t].kind {
+                    #(#arms)*
+                    _ => {}
+                }
+                String::from(".")
+            }
+        }
+    }
+}
+
+/// A game's `function label { returns string; ... }` for a class (or a base), if any.
+fn label_fn(prog: &crate::hir::Program, class: ClassId) -> Option<crate::hir::FuncId> {
+    let mut cur = Some(class);
+    while let Some(c) = cur {
+        if let Some(&f) = prog.class(c).funcs.iter().find(|&&f| {
+            let func = prog.func(f);
+            func.name == "label" && func.ret == Ty::String && func.inputs.is_empty()
+        }) {
+            return Some(f);
+        }
+        cur = prog.class(c).base;
+    }
+    None
+}
