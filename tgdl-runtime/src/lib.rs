@@ -52,6 +52,7 @@ pub use collections::{List, Stack, Table};
 pub use engine::{Core, Engine, Rules};
 pub use error::{Flow, Loc, RuleError, Stop};
 pub use game::{ApplyError, Choice, Game, GameInfo, Outcome, Pick, StartError, Status};
+pub use rng::Rng;
 pub use value::{Player, Str};
 
 #[cfg(feature = "driver")]

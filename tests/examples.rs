@@ -1,0 +1,141 @@
+//! Every example checks, builds and plays to its end; tic-tac-toe and connect four are
+//! compared move for move with hand-written reference engines.
+
+use tgdl_runtime::reference::{connect_four::ConnectFour, tic_tac_toe::TicTacToe};
+use tgdl_runtime::{Game, Rng, Status, perft};
+use tgdl_tests::{EXAMPLES, Ending, connect_four, tic_tac_toe};
+
+#[test]
+fn every_example_plays_to_its_end() {
+    assert!(EXAMPLES.len() >= 2);
+    for example in EXAMPLES {
+        let info = (example.engine)();
+        for players in [info.min_players, info.max_players] {
+            for seed in 0..20 {
+                match (example.playout)(players, seed, 10_000) {
+                    Ending::Over { places, decisions } => {
+                        let mut all: Vec<u32> = places.concat();
+                        all.sort_unstable();
+                        assert_eq!(all, (0..players).collect::<Vec<_>>(), "{}: every player placed once", example.name);
+                        assert!(decisions > 0);
+                    }
+                    other => panic!("{} with {players} players, seed {seed}: {other:?}", example.name),
+                }
+            }
+        }
+    }
+}
+
+/// Plays random option indices through two engines of the same game and checks that
+/// they offer the same number of options at every step and end the same way.
+fn same_game<A: Game, B: Game>(seed: u64) -> (Option<Vec<Vec<u32>>>, u64) {
+    let mut a = A::start(2, seed).expect("2 players");
+    let mut b = B::start(2, seed).expect("2 players");
+    let mut rng = Rng::new(seed);
+    loop {
+        match (a.status(), b.status()) {
+            (Status::Decide(pa), Status::Decide(pb)) => {
+                assert_eq!(pa, pb, "seed {seed}: the same player decides");
+                let n = a.options().len();
+                assert_eq!(n, b.options().len(), "seed {seed}: the same number of options after {} decisions", a.decisions());
+                let i = rng.below(n as u64) as usize;
+                a.apply(i).expect("a listed option");
+                b.apply(i).expect("a listed option");
+            }
+            (Status::Over, Status::Over) => {
+                let (oa, ob) = (a.outcome().cloned(), b.outcome().cloned());
+                assert_eq!(oa, ob, "seed {seed}: the same result");
+                return (oa.map(|o| o.places), a.decisions());
+            }
+            (sa, sb) => panic!("seed {seed}: generated engine {sa:?} ({:?}), reference {sb:?}", a.error()),
+        }
+    }
+}
+
+#[test]
+fn tic_tac_toe_matches_the_reference_engine() {
+    let mut wins = [0; 3];
+    for seed in 0..2000 {
+        let (places, _) = same_game::<tic_tac_toe::Game, TicTacToe>(seed);
+        let places = places.expect("over");
+        wins[if places.len() == 1 { 2 } else { places[0][0] as usize }] += 1;
+    }
+    // Random tic-tac-toe: about 58% first player, 29% second, 13% draws.
+    assert!(wins[0] > 1050 && wins[0] < 1300, "{wins:?}");
+    assert!(wins[1] > 480 && wins[1] < 680, "{wins:?}");
+    assert!(wins[2] > 170 && wins[2] < 350, "{wins:?}");
+}
+
+#[test]
+fn connect_four_matches_the_reference_engine() {
+    for seed in 0..500 {
+        same_game::<connect_four::Game, ConnectFour>(seed);
+    }
+}
+
+#[test]
+fn tic_tac_toe_perft_counts_the_published_figures() {
+    let game = tic_tac_toe::Game::start(2, 0).expect("2 players");
+    assert_eq!(perft(&game, 9), vec![9, 72, 504, 3024, 15120, 54720, 148176, 200448, 127872]);
+}
+
+#[test]
+fn tic_tac_toe_exhaustive_walk_counts_every_game() {
+    // Walks every move sequence with option enumeration and state cloning.
+    fn walk(game: &tic_tac_toe::Game, counts: &mut [u64; 4]) {
+        match game.status() {
+            Status::Over => {
+                let o = game.outcome().expect("over");
+                counts[0] += 1;
+                match o.sole_winner() {
+                    Some(0) => counts[1] += 1,
+                    Some(_) => counts[2] += 1,
+                    None => counts[3] += 1,
+                }
+            }
+            Status::Decide(_) => {
+                for i in 0..game.options().len() {
+                    let mut next = game.clone();
+                    next.apply(i).expect("a listed option");
+                    walk(&next, counts);
+                }
+            }
+            Status::Failed => panic!("rule error: {:?}", game.error()),
+        }
+    }
+    let mut counts = [0u64; 4];
+    walk(&tic_tac_toe::Game::start(2, 0).expect("2 players"), &mut counts);
+    assert_eq!(counts, [255_168, 131_184, 77_904, 46_080]);
+}
+
+#[test]
+fn connect_four_perft_to_depth_five() {
+    let game = connect_four::Game::start(2, 0).expect("2 players");
+    assert_eq!(perft(&game, 5), vec![7, 49, 343, 2401, 16807]);
+}
+
+#[test]
+fn the_same_seed_gives_the_same_game() {
+    for example in EXAMPLES {
+        let info = (example.engine)();
+        for seed in [1, 7, 42] {
+            let a = (example.playout)(info.min_players, seed, 10_000);
+            let b = (example.playout)(info.min_players, seed, 10_000);
+            assert_eq!(a, b, "{} seed {seed}", example.name);
+        }
+    }
+}
+
+#[test]
+fn a_state_cloned_mid_game_continues_identically() {
+    let mut game = connect_four::Game::start(2, 3).expect("2 players");
+    for i in [3, 3, 2, 4] {
+        game.apply(i).expect("a listed option");
+    }
+    let mut copy = game.clone();
+    for i in [0, 1, 5, 2, 3] {
+        game.apply(i % game.options().len()).expect("valid");
+        copy.apply(i % copy.options().len()).expect("valid");
+        assert_eq!(game.view(), copy.view());
+    }
+}
