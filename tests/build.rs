@@ -16,7 +16,9 @@ fn main() {
         .filter(|p| p.extension().is_some_and(|x| x == "tgdl"))
         .collect();
     files.sort();
-    let mut table = String::from("/// Every example: (file stem, player bounds, random-playout runner).\npub const EXAMPLES: &[Example] = &[\n");
+    let mut table = String::from(
+        "/// Every example: (file stem, player bounds, random-playout runner).\npub const EXAMPLES: &[Example] = &[\n",
+    );
     let mut modules = String::new();
     for path in &files {
         println!("cargo::rerun-if-changed={}", path.display());
@@ -27,7 +29,8 @@ fn main() {
         };
         let file = out.join(format!("{stem}.rs"));
         std::fs::write(&file, code).expect("OUT_DIR is writable");
-        writeln!(modules, "pub mod {stem} {{\n    include!(concat!(env!(\"OUT_DIR\"), \"/{stem}.rs\"));\n}}").unwrap();
+        writeln!(modules, "pub mod {stem} {{\n    include!(concat!(env!(\"OUT_DIR\"), \"/{stem}.rs\"));\n}}")
+            .unwrap();
         writeln!(table, "    Example {{ name: \"{stem}\", engine: {stem}::Game::info, playout: crate::playout::<{stem}::Game> }},").unwrap();
     }
     table.push_str("];\n");

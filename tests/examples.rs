@@ -16,7 +16,12 @@ fn every_example_plays_to_its_end() {
                     Ending::Over { places, decisions } => {
                         let mut all: Vec<u32> = places.concat();
                         all.sort_unstable();
-                        assert_eq!(all, (0..players).collect::<Vec<_>>(), "{}: every player placed once", example.name);
+                        assert_eq!(
+                            all,
+                            (0..players).collect::<Vec<_>>(),
+                            "{}: every player placed once",
+                            example.name
+                        );
                         assert!(decisions > 0);
                     }
                     other => panic!("{} with {players} players, seed {seed}: {other:?}", example.name),
@@ -37,7 +42,12 @@ fn same_game<A: Game, B: Game>(seed: u64) -> (Option<Vec<Vec<u32>>>, u64) {
             (Status::Decide(pa), Status::Decide(pb)) => {
                 assert_eq!(pa, pb, "seed {seed}: the same player decides");
                 let n = a.options().len();
-                assert_eq!(n, b.options().len(), "seed {seed}: the same number of options after {} decisions", a.decisions());
+                assert_eq!(
+                    n,
+                    b.options().len(),
+                    "seed {seed}: the same number of options after {} decisions",
+                    a.decisions()
+                );
                 let i = rng.below(n as u64) as usize;
                 a.apply(i).expect("a listed option");
                 b.apply(i).expect("a listed option");

@@ -15,7 +15,10 @@ pub struct Example {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Ending {
     /// Places, as the outcome gives them.
-    Over { places: Vec<Vec<u32>>, decisions: u64 },
+    Over {
+        places: Vec<Vec<u32>>,
+        decisions: u64,
+    },
     Error(String),
     Unfinished,
 }
