@@ -37,17 +37,7 @@ fn main() {
     std::fs::write(out.join("examples.rs"), modules + &table).expect("OUT_DIR is writable");
 }
 
-/// Parses, checks and generates one game (the same pipeline as `tgdlc emit`).
+/// Checks and generates one game: the same pipeline as `tgdlc emit`.
 fn tgdlc_load(path: &Path) -> Result<String, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| e.to_string())?;
-    let name = path.file_name().and_then(|s| s.to_str()).unwrap_or("game.tgdl").to_string();
-    let mut sources = tgdlc::source::SourceMap::new();
-    let file = sources.add(tgdlc::source::SourceFile::new(name, Some(path.to_path_buf()), text.clone()));
-    let ast = tgdlc::syntax::parse(file, &text).map_err(|d| d.render(&sources, false))?;
-    let modules = vec![tgdlc::sema::Module { file, ast, namespace: None, is_main: true }];
-    let (program, diags) = tgdlc::sema::check(&sources, &modules);
-    match program {
-        Some(p) => Ok(tgdlc::codegen::generate(&p, &sources)),
-        None => Err(tgdlc::diagnostics::render_all(&diags, &sources, false)),
-    }
+    tgdlc::generate_file(path).map_err(|c| c.render(false))
 }

@@ -95,6 +95,11 @@ impl<T> Arena<T> {
         Self::default()
     }
 
+    pub fn with_capacity(capacity: usize) -> Self {
+        Arena { items: Vec::with_capacity(capacity) }
+    }
+
+    #[inline]
     pub fn alloc(&mut self, value: T) -> Id<T> {
         self.items.push(value);
         Id::from_index(self.items.len() - 1)

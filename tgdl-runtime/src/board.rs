@@ -32,12 +32,14 @@ pub struct Group<T> {
 
 impl<T> Group<T> {
     /// Converts the two indices of `G[i][j]` / `G.at(i, j)` to (column, row).
+    #[inline]
     fn column_row(&self, i: f64, j: f64) -> Option<(usize, usize)> {
+        // `as` truncates toward zero (and maps NaN to 0), without a call to `trunc`.
         let (c, r) = match self.geometry {
-            Geometry::HexRows => (j.trunc(), i.trunc()),
-            _ => (i.trunc(), j.trunc()),
+            Geometry::HexRows => (j as i64, i as i64),
+            _ => (i as i64, j as i64),
         };
-        if c >= 0.0 && r >= 0.0 && (c as usize) < self.columns && (r as usize) < self.rows {
+        if c >= 0 && r >= 0 && (c as usize) < self.columns && (r as usize) < self.rows {
             Some((c as usize, r as usize))
         } else {
             None
@@ -45,33 +47,39 @@ impl<T> Group<T> {
     }
 
     /// `G[i][j]`: the tile (null on a blank cell); outside the grid a located error.
+    #[inline]
     pub fn index(&self, i: f64, j: f64, loc: Loc) -> Flow<Option<Id<T>>> {
         match self.column_row(i, j) {
             Some((c, r)) => Ok(self.cells[r * self.columns + c]),
-            None => {
-                let (first, second) = match self.geometry {
-                    Geometry::HexRows => ("rows", "columns"),
-                    _ => ("columns", "rows"),
-                };
-                let (n1, n2) = if self.geometry == Geometry::HexRows {
-                    (self.rows, self.columns)
-                } else {
-                    (self.columns, self.rows)
-                };
-                fail(
-                    loc,
-                    format!(
-                        "[{}][{}] is outside the group `{}` ({n1} {first} by {n2} {second})",
-                        fmt_number(i),
-                        fmt_number(j),
-                        self.name
-                    ),
-                )
-            }
+            None => self.outside(i, j, loc),
         }
     }
 
+    #[cold]
+    #[inline(never)]
+    fn outside(&self, i: f64, j: f64, loc: Loc) -> Flow<Option<Id<T>>> {
+        let (first, second) = match self.geometry {
+            Geometry::HexRows => ("rows", "columns"),
+            _ => ("columns", "rows"),
+        };
+        let (n1, n2) = if self.geometry == Geometry::HexRows {
+            (self.rows, self.columns)
+        } else {
+            (self.columns, self.rows)
+        };
+        fail(
+            loc,
+            format!(
+                "[{}][{}] is outside the group `{}` ({n1} {first} by {n2} {second})",
+                fmt_number(i),
+                fmt_number(j),
+                self.name
+            ),
+        )
+    }
+
     /// `G.at(i, j)`: the tile, or null outside the grid and on blank cells.
+    #[inline]
     pub fn at(&self, i: f64, j: f64) -> Option<Id<T>> {
         self.column_row(i, j).and_then(|(c, r)| self.cells[r * self.columns + c])
     }

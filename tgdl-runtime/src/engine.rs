@@ -8,7 +8,7 @@
 //! the next unanswered input or the end. The generator lives in the world, so replays
 //! draw the same numbers and write the same log.
 
-use crate::error::{Flow, Loc, RuleError, Stop};
+use crate::error::{Flow, Loc, RuleError, Stop, StopReason};
 use crate::game::{ApplyError, Choice, Game, GameInfo, Outcome, Pick, StartError, Status};
 use crate::rng::Rng;
 use crate::value::{Player, Str, str_of};
@@ -78,7 +78,7 @@ impl Core {
             return Ok(answer);
         }
         r.question = Some(Question { player, options, prompt: prompt() });
-        Err(Stop::Suspend)
+        Err(Stop::suspend())
     }
 
     /// Counts one loop iteration; a loop that never ends becomes a located error.
@@ -86,12 +86,18 @@ impl Core {
     pub fn tick(&mut self, loc: Loc) -> Flow<()> {
         self.steps += 1;
         if self.steps > self.step_limit {
-            return crate::error::fail(
-                loc,
-                format!("this loop ran more than {} iterations in one decision", self.step_limit),
-            );
+            return self.endless(loc);
         }
         Ok(())
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn endless(&self, loc: Loc) -> Flow<()> {
+        crate::error::fail(
+            loc,
+            format!("this loop ran more than {} iterations in one decision", self.step_limit),
+        )
     }
 
     /// `roll(n)`: a whole number in `1..=n`.
@@ -108,7 +114,7 @@ impl Core {
     /// `winner ...;`: records the ranking and stops the game.
     pub fn win<T>(&mut self, ranking: &[Vec<Player>]) -> Flow<T> {
         self.outcome = Some(Outcome::from_ranking(ranking, self.players));
-        Err(Stop::GameOver)
+        Err(Stop::game_over())
     }
 
     pub fn wrap_player(&self, r: f64) -> Player {
@@ -199,11 +205,14 @@ impl<R: Rules> Engine<R> {
     fn settle(&mut self, result: Flow<()>, origin: Origin<R::Move>, base: Option<R>, answers: Vec<Pick>) {
         self.options.clear();
         self.pending = None;
-        match result {
-            Ok(()) => self.build_menu(),
-            Err(Stop::GameOver) => self.status = Status::Over,
-            Err(Stop::Error(e)) => self.fail(*e),
-            Err(Stop::Suspend) => {
+        let Err(stop) = result else {
+            self.build_menu();
+            return;
+        };
+        match stop.into_reason() {
+            StopReason::GameOver => self.status = Status::Over,
+            StopReason::Error(e) => self.fail(e),
+            StopReason::Suspend => {
                 let question = self.world.core_mut().replay.question.take();
                 match (base, question) {
                     (Some(base), Some(q)) if !q.options.is_empty() => {
@@ -227,9 +236,9 @@ impl<R: Rules> Engine<R> {
         let mut options = std::mem::take(&mut self.options);
         let result = self.world.menu(&mut options);
         self.options = options;
-        match result {
-            Err(Stop::Error(e)) => self.fail(*e),
-            Err(Stop::GameOver | Stop::Suspend) => self.fail(RuleError::new(
+        match result.map_err(Stop::into_reason) {
+            Err(StopReason::Error(e)) => self.fail(e),
+            Err(StopReason::GameOver | StopReason::Suspend) => self.fail(RuleError::new(
                 self.world.turn_location(),
                 "internal error: building the menu tried to end the game or ask an input",
             )),

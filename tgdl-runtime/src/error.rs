@@ -47,14 +47,45 @@ impl fmt::Display for RuleError {
 impl std::error::Error for RuleError {}
 
 /// Why generated code stopped running before the end of a block.
+///
+/// One boxed pointer, so that `Flow<()>` is a single word and `Flow<f64>` two, returned
+/// in registers on the hot path; stopping is rare and may allocate.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Stop {
-    /// A rule error (boxed so that `Flow<T>` stays small on the hot path).
-    Error(Box<RuleError>),
+pub struct Stop(Box<StopReason>);
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum StopReason {
+    /// A rule error.
+    Error(RuleError),
     /// An input needs an answer that has not been given yet (see [`crate::engine::Replay`]).
     Suspend,
     /// `winner` ended the game.
     GameOver,
+}
+
+impl Stop {
+    #[cold]
+    pub fn error(e: RuleError) -> Stop {
+        Stop(Box::new(StopReason::Error(e)))
+    }
+
+    #[cold]
+    pub fn suspend() -> Stop {
+        Stop(Box::new(StopReason::Suspend))
+    }
+
+    #[cold]
+    pub fn game_over() -> Stop {
+        Stop(Box::new(StopReason::GameOver))
+    }
+
+    pub fn reason(&self) -> &StopReason {
+        &self.0
+    }
+
+    pub fn into_reason(self) -> StopReason {
+        *self.0
+    }
 }
 
 /// The result type of every generated function.
@@ -62,41 +93,48 @@ pub type Flow<T> = Result<T, Stop>;
 
 /// A located rule error as a `Stop`.
 #[cold]
+#[inline(never)]
 pub fn fail<T>(loc: Loc, message: impl Into<String>) -> Flow<T> {
-    Err(Stop::Error(Box::new(RuleError::new(loc, message))))
+    Err(Stop::error(RuleError::new(loc, message)))
 }
 
 /// Unwraps a value that the rules need to be non-null.
-#[inline]
+#[inline(always)]
 pub fn some<T>(value: Option<T>, loc: Loc) -> Flow<T> {
     match value {
         Some(v) => Ok(v),
-        None => fail(loc, "null value used where a value is needed"),
+        None => null_used(loc),
     }
+}
+
+#[cold]
+#[inline(never)]
+fn null_used<T>(loc: Loc) -> Flow<T> {
+    fail(loc, "null value used where a value is needed")
 }
 
 /// An attribute of one class read on an object of another. The compiler's types make
 /// this impossible; reaching it is an internal error, reported rather than panicking.
 #[cold]
 pub fn wrong_class() -> Stop {
-    Stop::Error(Box::new(RuleError {
+    Stop::error(RuleError {
         message: "internal error: an object of the wrong class reached a typed attribute access".into(),
         location: String::from("<engine>"),
-    }))
+    })
 }
 
 /// An answer of the wrong kind for the input it answers (a corrupted trace or state).
 #[cold]
 pub fn wrong_answer() -> Stop {
-    Stop::Error(Box::new(RuleError {
+    Stop::error(RuleError {
         message: "an answer of the wrong kind was given to an input".into(),
         location: String::from("<engine>"),
-    }))
+    })
 }
 
 /// A function that should return a value ended without one (the checker rejects such
 /// programs; kept as a located error for safety).
 #[cold]
 pub fn missing_return(loc: Loc) -> Stop {
-    Stop::Error(Box::new(RuleError::new(loc, "the function ended without returning a value")))
+    Stop::error(RuleError::new(loc, "the function ended without returning a value"))
 }

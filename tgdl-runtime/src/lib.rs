@@ -50,7 +50,7 @@ pub mod reference;
 pub use arena::{Arena, Id};
 pub use collections::{List, Stack, Table};
 pub use engine::{Core, Engine, Rules};
-pub use error::{Flow, Loc, RuleError, Stop};
+pub use error::{Flow, Loc, RuleError, Stop, StopReason};
 pub use game::{ApplyError, Choice, Game, GameInfo, Outcome, Pick, StartError, Status};
 pub use rng::Rng;
 pub use value::{Player, Str};

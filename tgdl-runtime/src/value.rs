@@ -13,9 +13,11 @@ pub struct Player(pub u32);
 impl Player {
     /// The spec's player-expression mapping: `r % P` for `r >= 0`, `(P - |r| % P) % P` otherwise,
     /// after truncating `r` toward zero.
+    #[inline]
     pub fn wrap(r: f64, players: u32) -> Player {
         let p = players.max(1) as i64;
-        let r = if r.is_finite() { r.trunc() as i64 } else { 0 };
+        // `as` truncates toward zero; non-finite values saturate or become 0.
+        let r = if r.is_finite() { r as i64 } else { 0 };
         Player(r.rem_euclid(p) as u32)
     }
 
@@ -104,12 +106,15 @@ pub fn round(x: f64) -> f64 {
 /// A number used as a list index: truncated toward zero, must be within `0..len`.
 #[inline]
 pub fn index(i: f64, len: usize, loc: Loc) -> Flow<usize> {
-    let t = i.trunc();
-    if t >= 0.0 && t < len as f64 {
-        Ok(t as usize)
-    } else {
-        fail(loc, format!("index {} is out of range for a list of length {len}", fmt_number(i)))
-    }
+    // `as` truncates toward zero; NaN becomes 0 but is rejected below.
+    let t = i as i64;
+    if !i.is_nan() && t >= 0 && (t as u64) < len as u64 { Ok(t as usize) } else { out_of_range(i, len, loc) }
+}
+
+#[cold]
+#[inline(never)]
+fn out_of_range(i: f64, len: usize, loc: Loc) -> Flow<usize> {
+    fail(loc, format!("index {} is out of range for a list of length {len}", fmt_number(i)))
 }
 
 /// A number used as a count or size (`roll(n)`): truncated, must be at least `min`.

@@ -774,3 +774,45 @@ impl Block {
         });
     }
 }
+
+impl Program {
+    /// Calls `f` on every expression of the program: bodies of functions and actions
+    /// (triggers, requires, filters, input targets), `setup`, attribute initialisers and
+    /// argument defaults.
+    pub fn walk_exprs(&self, f: &mut impl FnMut(&Expr)) {
+        fn inputs(inputs: &[Input], f: &mut impl FnMut(&Expr)) {
+            for i in inputs {
+                for fl in &i.filters {
+                    fl.body.walk_exprs(f);
+                }
+                match &i.mode {
+                    InputMode::Player { target: Some(t) } => t.walk(f),
+                    InputMode::Function { default: Some(d) } => d.walk(f),
+                    _ => {}
+                }
+            }
+        }
+        for func in &self.funcs {
+            inputs(&func.inputs, f);
+            func.body.walk_exprs(f);
+        }
+        for a in &self.actions {
+            inputs(&a.inputs, f);
+            for t in &a.triggers {
+                if let Some(b) = &t.body {
+                    b.walk_exprs(f);
+                }
+            }
+            for r in &a.requires {
+                r.walk_exprs(f);
+            }
+            a.effect.walk_exprs(f);
+        }
+        self.setup.body.walk_exprs(f);
+        for a in &self.attrs {
+            if let Some(e) = &a.init {
+                e.walk(f);
+            }
+        }
+    }
+}

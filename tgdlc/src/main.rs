@@ -1,1 +1,5 @@
-fn main() {}
+//! The `tgdlc` binary: see [`tgdlc::cli`].
+
+fn main() -> std::process::ExitCode {
+    tgdlc::cli::main()
+}

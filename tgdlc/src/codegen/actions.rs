@@ -239,7 +239,8 @@ impl<'p> Gen<'p> {
             let v = b.ask_input(input, &action.locals, InputFailure::Skip);
             asks.push(quote!(let #n: #t = #v;));
         }
-        let effect = b.block(&action.effect, &action.locals);
+        let (effect, ends) = b.body(&action.effect, &action.locals);
+        let done = if ends { quote!() } else { quote!(Ok(())) };
         let all_blocks: Vec<&Block> = blocks.clone();
         let used_this =
             all_blocks.iter().any(|bl| uses_this(bl)) || action.inputs.iter().any(input_uses_this);
@@ -263,7 +264,7 @@ impl<'p> Gen<'p> {
             fn #f(&mut self, #tp #(#params),*) -> rt::Flow<()> {
                 #(#asks)*
                 #effect
-                Ok(())
+                #done
             }
         });
         if !leading.is_empty() && self.needs_asked(a) {
@@ -326,7 +327,7 @@ impl<'p> Gen<'p> {
                 let input = &action.inputs[k];
                 let field = ident(&snake(&input.name));
                 let n = b.local_name(input.local);
-                fields.push(quote!(#field: #n));
+                fields.push(if field == n { quote!(#n) } else { quote!(#field: #n) });
             }
             let push = if fields.is_empty() {
                 quote!(out.push(rt::Choice::Move(Move::#variant));)
@@ -367,9 +368,8 @@ impl<'p> Gen<'p> {
                 let arena = &h.arena;
                 let mut tests = Vec::new();
                 if !self.covers_hierarchy(owner) {
-                    let k = h.kind_enum.as_ref().expect("several classes");
                     let vs = self.variants_of(owner);
-                    tests.push(quote!(if !matches!(self.#arena[this].kind, #(#k::#vs { .. })|*) {
+                    tests.push(quote!(if !matches!(self.#arena[this].kind, #(#vs)|*) {
                         continue;
                     }));
                 }
@@ -480,12 +480,12 @@ impl<'p> Gen<'p> {
                 }
             };
         }
-        let kind = eh.kind_enum.as_ref().expect("events have a kind enum");
         let mut arms = Vec::new();
-        for (class, variant) in &eh.variants {
+        for (class, _) in &eh.variants {
             if *class == self.prog.builtins.player_choice {
                 continue;
             }
+            let pattern = self.variant_pattern(eh, *class);
             let mut collect = Vec::new();
             for (i, action) in self.prog.actions.iter().enumerate() {
                 let a = ActionId(i as u32);
@@ -515,9 +515,8 @@ impl<'p> Gen<'p> {
                     let arena = &h.arena;
                     let mut tests = Vec::new();
                     if !self.covers_hierarchy(action.owner) {
-                        let k = h.kind_enum.as_ref().expect("several classes");
                         let vs = self.variants_of(action.owner);
-                        tests.push(quote!(if !matches!(self.#arena[this].kind, #(#k::#vs { .. })|*) {
+                        tests.push(quote!(if !matches!(self.#arena[this].kind, #(#vs)|*) {
                             continue;
                         }));
                     }
@@ -537,7 +536,7 @@ impl<'p> Gen<'p> {
                 }
             }
             if !collect.is_empty() {
-                arms.push(quote!(#kind::#variant { .. } => { #(#collect)* }));
+                arms.push(quote!(#pattern => { #(#collect)* }));
             }
         }
         let runs: Vec<TokenStream> = (0..self.prog.actions.len() as u32)
@@ -653,7 +652,7 @@ impl<'p> Gen<'p> {
     }
 
     fn connect_fn(&self) -> TokenStream {
-        if !self.uses_tiles {
+        if !self.uses_tiles || !self.uses_connections {
             return quote!();
         }
         let ta = &self.hierarchy(self.prog.builtins.tile).expect("tiles").arena;
@@ -806,11 +805,13 @@ impl<'g, 'p> BodyGen<'g, 'p> {
             Some(t) => quote!(if !#t { continue; }),
             None => quote!(),
         };
-        let iter = self.candidates(input.candidate_ty());
+        let (iter, class_test) = self.candidates(input.candidate_ty());
+        let class_test = class_test.map(|t| quote!({ let id = #name; if !(#t) { continue; } }));
         let optional = if input.optional { quote!({ let #name = None; #inner }) } else { quote!() };
         let bind = if input.optional { quote!(let #name = Some(#name);) } else { quote!() };
         quote! {
             for #name in #iter {
+                #class_test
                 #test
                 #bind
                 #inner
@@ -819,41 +820,38 @@ impl<'g, 'p> BodyGen<'g, 'p> {
         }
     }
 
-    /// An iterator over the candidates of a type, in creation order (with kind and
-    /// `discarded` tests applied where the loop body needs them).
-    fn candidates(&mut self, ty: &Ty) -> TokenStream {
+    /// The candidates of a type in creation order: an iterator, and a test (on `id`) that
+    /// skips the objects of other classes and discarded ones.
+    fn candidates(&mut self, ty: &Ty) -> (TokenStream, Option<TokenStream>) {
         let g = self.g;
         match ty {
-            Ty::Player => quote!((0..self.core.players).map(rt::Player)),
-            Ty::Bool => quote!([true, false]),
+            Ty::Player => (quote!((0..self.core.players).map(rt::Player)), None),
+            Ty::Bool => (quote!([true, false]), None),
             Ty::Class(c) if g.is_global(*c) => {
                 let h = g.handle_ty(*c);
-                quote!([<#h>::from_index(0)])
+                (quote!([<#h>::from_index(0)]), None)
             }
+            Ty::Class(c) if g.static_tiles.contains_key(c) => (static_candidates(&g.static_tiles[c]), None),
             Ty::Class(c) => match g.hierarchy(*c) {
                 Some(h) => {
                     let arena = &h.arena;
                     let mut tests = Vec::new();
                     if !g.covers_hierarchy(*c) {
-                        let k = h.kind_enum.as_ref().expect("several classes");
                         let vs = g.variants_of(*c);
-                        tests.push(quote!(matches!(self.#arena[*id].kind, #(#k::#vs { .. })|*)));
+                        tests.push(quote!(matches!(self.#arena[id].kind, #(#vs)|*)));
                     }
                     let root = g.prog.class(*c).root;
                     if g.prog.class(root).kind == crate::hir::ClassKind::Interactable {
                         let d = g.builtin_field(root, crate::hir::BuiltinAttr::Discarded);
-                        tests.push(quote!(!self.#arena[*id].#d));
+                        tests.push(quote!(!self.#arena[id].#d));
                     }
-                    if tests.is_empty() {
-                        quote!(self.#arena.ids())
-                    } else {
-                        quote!(self.#arena.ids().filter(|id| #(#tests)&&*).collect::<Vec<_>>())
-                    }
+                    let test = if tests.is_empty() { None } else { Some(quote!(#(#tests)&&*)) };
+                    (quote!(self.#arena.ids()), test)
                 }
-                None if *c == g.prog.builtins.group => quote!(self.groups.ids()),
-                None => quote!(std::iter::empty()),
+                None if *c == g.prog.builtins.group => (quote!(self.groups.ids()), None),
+                None => (quote!(std::iter::empty()), None),
             },
-            _ => quote!(std::iter::empty()),
+            _ => (quote!(std::iter::empty()), None),
         }
     }
 
@@ -890,7 +888,12 @@ impl<'g, 'p> BodyGen<'g, 'p> {
         let name = self.local_name(input.local);
         let cand = self.temp("candidate");
         let filters = self.filter_test(input, locals, quote!(#cand)).map(|t| quote!(if !#t { continue; }));
-        let iter = self.candidates(&cand_ty);
+        let (iter, class_test) = self.candidates(&cand_ty);
+        let class_test = class_test.map(|t| quote!({ let id = #cand; if !(#t) { continue; } }));
+        let filters = match (class_test, filters) {
+            (Some(c), Some(f)) => Some(quote!(#c #f)),
+            (c, f) => c.or(f),
+        };
         let pick = pick_of(g, &cand_ty, quote!(#cand));
         let unpick = unpick(g, &cand_ty);
         let nullable = self.local_nullable(input.local);
@@ -1070,5 +1073,17 @@ fn unpick(g: &Gen<'_>, ty: &Ty) -> TokenStream {
             quote!((|answer: rt::Pick| answer.object(#tag)))
         }
         _ => quote!((|_: rt::Pick| Err::<(), _>(rt::error::wrong_answer()))),
+    }
+}
+
+/// Handles known at compile time: a range when they are consecutive, else a list.
+fn static_candidates(indices: &[usize]) -> TokenStream {
+    match (indices.first(), indices.last()) {
+        (Some(&first), Some(&last)) if last - first + 1 == indices.len() => {
+            let end = last + 1;
+            quote!((#first..#end).map(rt::Id::from_index))
+        }
+        (Some(_), Some(_)) => quote!([#(#indices),*].into_iter().map(rt::Id::from_index)),
+        _ => quote!(std::iter::empty()),
     }
 }

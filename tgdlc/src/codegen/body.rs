@@ -121,6 +121,51 @@ impl<'g, 'p> BodyGen<'g, 'p> {
         quote!(#(#stmts)*)
     }
 
+    /// A function's body: when its last statement returns (on every branch), that
+    /// statement becomes the tail expression instead of an explicit `return`. Returns
+    /// the tokens and whether they already end with the result.
+    pub fn body(&mut self, b: &Block, locals: &Locals) -> (TokenStream, bool) {
+        let Some((last, rest)) = b.stmts.split_last() else { return (quote!(), false) };
+        let rest: Vec<TokenStream> = rest.iter().map(|s| self.stmt(s, locals)).collect();
+        match self.tail(last, locals) {
+            Some(t) => (quote!(#(#rest)* #t), true),
+            None => {
+                let l = self.stmt(last, locals);
+                (quote!(#(#rest)* #l), false)
+            }
+        }
+    }
+
+    /// A statement ending a body, as the body's value: `return e;` → `Ok(e)`, `winner`,
+    /// and an `if`/`else` both of whose branches end that way.
+    fn tail(&mut self, s: &crate::hir::Stmt, locals: &Locals) -> Option<TokenStream> {
+        if self.break_with.is_some() {
+            return None;
+        }
+        match &s.kind {
+            StmtKind::Return(value) => Some(match (&self.ret.clone(), value) {
+                (Ret::Value(_, nullable), Some(v)) => {
+                    let v = self.repr(v, *nullable);
+                    quote!(Ok(#v))
+                }
+                _ => quote!(Ok(())),
+            }),
+            StmtKind::Winner(e) => {
+                let ranking = self.ranking(e);
+                Some(quote!(self.core.win(&#ranking)))
+            }
+            StmtKind::If { cond, then_branch, else_branch }
+                if ends_in_return(then_branch) && ends_in_return(else_branch) =>
+            {
+                let c = self.value(cond);
+                let (t, _) = self.body(then_branch, locals);
+                let (e, _) = self.body(else_branch, locals);
+                Some(quote!(if #c { #t } else { #e }))
+            }
+            _ => None,
+        }
+    }
+
     fn stmt(&mut self, s: &crate::hir::Stmt, locals: &Locals) -> TokenStream {
         match &s.kind {
             StmtKind::Let { local, init } => {
@@ -170,27 +215,27 @@ impl<'g, 'p> BodyGen<'g, 'p> {
             }
             StmtKind::For { init, cond, step, body } => {
                 let i = self.block(init, locals);
-                let c = cond.as_ref().map(|c| self.value(c));
-                let st = step.as_ref().map(|e| self.expr(e));
+                let c = cond.as_ref().map_or_else(|| quote!(true), |c| self.value(c));
+                let st = step.as_ref().map(|e| {
+                    let v = self.expr(e);
+                    quote!(#v;)
+                });
                 let tick = self.loc(s.span);
                 let label = self.label("step");
                 self.loops.push(Some(label.clone()));
                 let b = self.block(body, locals);
                 self.loops.pop();
-                let test = c.map(|c| quote!(if !#c { break; }));
-                let uses_continue = contains_continue(body);
-                let body_tokens = if uses_continue { quote!(#label: { #b }) } else { b };
-                quote! {
-                    {
-                        #i
-                        loop {
-                            #test
-                            self.core.tick(#tick)?;
-                            #body_tokens
-                            #st;
-                        }
+                // `continue` leaves the labelled body so that the step still runs.
+                let body_tokens = if contains_continue(body) { quote!(#label: { #b }) } else { b };
+                let head = if cond.is_none() { quote!(loop) } else { quote!(while #c) };
+                let ts = quote! {
+                    #head {
+                        self.core.tick(#tick)?;
+                        #body_tokens
+                        #st
                     }
-                }
+                };
+                if init.stmts.is_empty() { ts } else { quote!({ #i #ts }) }
             }
             StmtKind::ForIn { local, list, body } => {
                 let name = self.local_name(*local);
@@ -337,6 +382,17 @@ pub(super) enum InputFailure {
     Skip,
 }
 
+/// Whether a block's last statement returns on every branch (so it can be a tail).
+fn ends_in_return(b: &Block) -> bool {
+    match b.stmts.last().map(|s| &s.kind) {
+        Some(StmtKind::Return(_) | StmtKind::Winner(_)) => true,
+        Some(StmtKind::If { then_branch, else_branch, .. }) => {
+            ends_in_return(then_branch) && ends_in_return(else_branch)
+        }
+        _ => false,
+    }
+}
+
 fn contains_continue(b: &Block) -> bool {
     b.stmts.iter().any(|s| match &s.kind {
         StmtKind::Continue => true,
@@ -448,12 +504,13 @@ impl<'p> Gen<'p> {
                 }
             }
         }
-        let body = b.block(&f.body, &f.locals);
+        let (body, ends) = b.body(&f.body, &f.locals);
         let ret_ty = match &ret {
             Ret::Unit => quote!(()),
             Ret::Value(t, n) => self.rust_ty(t, *n),
         };
         let tail = match ret {
+            _ if ends => quote!(),
             Ret::Unit => quote!(Ok(())),
             // Every path returns (checked); this satisfies the Rust compiler.
             Ret::Value(..) if crate::sema::always_returns(&f.body) => quote!(),
@@ -502,9 +559,13 @@ impl<'p> Gen<'p> {
         };
         let ret = if f.ret == Ty::Void { Ret::Unit } else { Ret::Value(f.ret.clone(), false) };
         let mut b = BodyGen::new(self, Owner::Func(id), &f.locals, &[&f.body], this, ret.clone());
-        let body = b.block(&f.body, &f.locals);
+        let (body, ends) = b.body(&f.body, &f.locals);
         let name = &self.func_name[&id];
         let (ret_ty, tail) = match ret {
+            _ if ends => {
+                let t = if let Ret::Value(t, _) = &ret { self.rust_ty(t, false) } else { quote!(()) };
+                (t, quote!())
+            }
             Ret::Unit => (quote!(()), quote!(Ok(()))),
             Ret::Value(t, _) => {
                 let tail = if crate::sema::always_returns(&f.body) {
@@ -539,6 +600,7 @@ impl<'p> Gen<'p> {
             let Some(h) = self.hierarchy(owner) else { continue };
             let Some(kind) = &h.kind_enum else { continue };
             let arena = &h.arena;
+            let _ = kind;
             let name = &self.func_name[&id];
             let hty = self.handle_ty(owner);
             let params: Vec<TokenStream> = f
@@ -577,7 +639,9 @@ impl<'p> Gen<'p> {
                     }
                 }
                 let target = self.impl_name(imp);
-                arms.push(quote!(#kind::#v { .. } => self.#target(this, #(#args),*),));
+                let _ = v;
+                let pattern = self.variant_pattern(h, *class);
+                arms.push(quote!(#pattern => self.#target(this, #(#args),*),));
             }
             out.push(quote! {
                 /// Runs the implementation for the object's class.

@@ -262,14 +262,9 @@ impl<'g, 'p> BodyGen<'g, 'p> {
         let g = self.g;
         match g.hierarchy(class) {
             Some(hier) if hier.kind_enum.is_some() && !g.covers_hierarchy(class) => {
-                let k = hier.kind_enum.as_ref().expect("checked");
                 let arena = &hier.arena;
                 let vs = g.variants_of(class);
-                if vs.is_empty() {
-                    quote!(false)
-                } else {
-                    quote!(matches!(self.#arena[#h].kind, #(#k::#vs { .. })|*))
-                }
+                if vs.is_empty() { quote!(false) } else { quote!(matches!(self.#arena[#h].kind, #(#vs)|*)) }
             }
             _ => quote!(true),
         }
@@ -339,6 +334,9 @@ impl<'g, 'p> BodyGen<'g, 'p> {
     fn assign(&mut self, target: &Expr, value: &Expr) -> TokenStream {
         let g = self.g;
         let prog = g.prog;
+        if let Some(ts) = self.compound_assign(target, value) {
+            return ts;
+        }
         match &target.kind {
             ExprKind::Local(l) => {
                 let n = self.local_name(*l);
@@ -392,6 +390,59 @@ impl<'g, 'p> BodyGen<'g, 'p> {
                 }
             }
             _ => quote!(()),
+        }
+    }
+
+    /// `t = t + e` (how `t += e` is checked) written back as `t += e` when `t` is a plain
+    /// non-null number place.
+    fn compound_assign(&mut self, target: &Expr, value: &Expr) -> Option<TokenStream> {
+        let g = self.g;
+        let ExprKind::Binary { op, lhs, rhs } = &value.kind else { return None };
+        let sym = match op {
+            BinaryOp::Add => quote!(+=),
+            BinaryOp::Sub => quote!(-=),
+            BinaryOp::Mul => quote!(*=),
+            _ => return None,
+        };
+        if **lhs != *target || target.ty != Ty::Number {
+            return None;
+        }
+        let place = match &target.kind {
+            ExprKind::Local(l) if !self.local_nullable(*l) => {
+                let n = self.local_name(*l);
+                quote!(#n)
+            }
+            ExprKind::Attr { object, attr }
+                if !g.null.attr(g.prog, *attr) && g.prog.attr(*attr).builtin.is_none() =>
+            {
+                let field = &g.attr_field[attr];
+                let owner = match &object.ty {
+                    Ty::Class(c) => *c,
+                    _ => g.prog.attr(*attr).class,
+                };
+                if let Some((_, gf)) = g.globals.get(&g.prog.class(owner).root) {
+                    quote!(self.#gf.#field)
+                } else if needs_mut(object) {
+                    return None;
+                } else {
+                    let arena = g.hierarchy(g.prog.attr(*attr).class)?.arena.clone();
+                    let o = self.value(object);
+                    if g.attr_on_root(*attr) {
+                        quote!(self.#arena[#o].#field)
+                    } else {
+                        let m = format_ident!("{}_mut", field.to_string().trim_start_matches("r#"));
+                        quote!(*self.#arena[#o].#m()?)
+                    }
+                }
+            }
+            _ => return None,
+        };
+        let v = self.value(rhs);
+        if needs_mut(rhs) {
+            let t = self.temp("value");
+            Some(quote!({ let #t = #v; #place #sym #t; }))
+        } else {
+            Some(quote!(#place #sym #v))
         }
     }
 
@@ -545,7 +596,12 @@ impl<'g, 'p> BodyGen<'g, 'p> {
             // A tile created in a graph group's `default`: `this` is the group.
             let kind = g.blank_kind(h, class);
             let list = g.collection_arena(&Ty::List(Box::new(Ty::Class(prog.builtins.connection))));
-            quote!(Tile { group: this, x: 0.0, y: 0.0, connections: self.#list.alloc(rt::List::default()), kind: #kind })
+            let connections = if g.uses_connections {
+                quote!(connections: self.#list.alloc(rt::List::default()),)
+            } else {
+                quote!()
+            };
+            quote!(Tile { group: this, x: 0.0, y: 0.0, #connections kind: #kind })
         } else if prog.class(class).root == prog.builtins.connection {
             g.blank_connection(quote!(None))
         } else if prog.class(class).root == prog.builtins.event {

@@ -83,9 +83,16 @@ impl<'p> Gen<'p> {
         }
     }
 
-    /// Attributes stored on the root struct: the root's own, built-in ones first.
+    /// Attributes stored on the root struct: the root's own, built-in ones first
+    /// (`connections` only when the game uses them).
     fn root_attrs(&self, h: &Hierarchy) -> Vec<AttrId> {
-        self.prog.class(h.root).attrs.clone()
+        self.prog
+            .class(h.root)
+            .attrs
+            .iter()
+            .copied()
+            .filter(|&a| self.uses_connections || self.prog.attr(a).builtin != Some(BuiltinAttr::Connections))
+            .collect()
     }
 
     /// Attributes a variant stores: those of its classes below the root (`event.active`
@@ -389,9 +396,21 @@ impl<'p> Gen<'p> {
 
     fn world_impl(&self) -> TokenStream {
         let mut fields = vec![quote!(core)];
+        let tiles: usize = self
+            .prog
+            .classes
+            .iter()
+            .flat_map(|c| &c.groups)
+            .map(|g| g.cells.iter().flatten().flatten().count())
+            .sum();
         for h in &self.hierarchies {
             let a = &h.arena;
-            fields.push(quote!(#a: rt::Arena::new()));
+            // Boards are built at once: reserve their tiles.
+            if h.root == self.prog.builtins.tile && tiles > 0 {
+                fields.push(quote!(#a: rt::Arena::with_capacity(#tiles)));
+            } else {
+                fields.push(quote!(#a: rt::Arena::new()));
+            }
         }
         if self.uses_tiles {
             fields.push(quote!(groups: rt::Arena::new()));
@@ -417,8 +436,16 @@ impl<'p> Gen<'p> {
         quote! {
             impl World {
                 /// An empty world: arenas, boards with blank tiles, and global classes with
-                /// their attributes not yet initialised (that happens in `setup`).
+                /// their attributes not yet initialised (that happens in `setup`). Built
+                /// once per process and cloned: every game starts from the same layout.
                 pub fn new(core: rt::Core) -> World {
+                    static EMPTY: std::sync::OnceLock<World> = std::sync::OnceLock::new();
+                    let mut world = EMPTY.get_or_init(|| World::build(rt::Core::new(1, 0))).clone();
+                    world.core = core;
+                    world
+                }
+
+                fn build(core: rt::Core) -> World {
                     let mut world = World { #(#fields),* };
                     world.events.alloc(#choice_variant);
                     #boards
@@ -454,6 +481,26 @@ impl<'p> Gen<'p> {
             })
             .collect();
         let plain_connection = self.blank_connection(quote!(Some(to)));
+        let (connections_field, connections_alloc, neighbours) = if self.uses_connections {
+            (
+                quote!(connections,),
+                quote!(let connections = self.#conns_list.alloc(rt::List::default());),
+                quote! {
+                    for i in 0..cells.len() {
+                        let Some(tile) = self.groups[group].cells[i] else { continue };
+                        for (column, row) in rt::board::neighbours(geometry, columns, rows, i % columns, i / columns) {
+                            if let Some(to) = self.groups[group].cells[row * columns + column] {
+                                let connection = self.#conn_arena.alloc(#plain_connection);
+                                let list = self.#tile_arena[tile].connections;
+                                self.#conns_list[list].push(connection);
+                            }
+                        }
+                    }
+                },
+            )
+        } else {
+            (quote!(), quote!(), quote!())
+        };
         let mut groups = Vec::new();
         for ((board, g), constant) in &self.group_consts {
             let group = &self.prog.class(*board).groups[*g];
@@ -500,7 +547,7 @@ impl<'p> Gen<'p> {
                 rows: usize,
                 cells: &[u8],
             ) -> rt::Id<Group> {
-                let tiles = self.#tiles_list.alloc(rt::List::default());
+                let tiles = self.#tiles_list.alloc(rt::List::from_vec(Vec::with_capacity(cells.len())));
                 let group = self.groups.alloc(rt::board::Group {
                     name: name.to_string(),
                     geometry,
@@ -517,27 +564,18 @@ impl<'p> Gen<'p> {
                             continue;
                         }
                     };
-                    let connections = self.#conns_list.alloc(rt::List::default());
+                    #connections_alloc
                     let tile = self.#tile_arena.alloc(Tile {
                         group,
                         x: (i % columns) as f64,
                         y: (i / columns) as f64,
-                        connections,
+                        #connections_field
                         kind,
                     });
                     self.groups[group].cells.push(Some(tile));
                     self.#tiles_list[tiles].push(tile);
                 }
-                for i in 0..cells.len() {
-                    let Some(tile) = self.groups[group].cells[i] else { continue };
-                    for (column, row) in rt::board::neighbours(geometry, columns, rows, i % columns, i / columns) {
-                        if let Some(to) = self.groups[group].cells[row * columns + column] {
-                            let connection = self.#conn_arena.alloc(#plain_connection);
-                            let list = self.#tile_arena[tile].connections;
-                            self.#conns_list[list].push(connection);
-                        }
-                    }
-                }
+                #neighbours
                 group
             }
         }
@@ -676,17 +714,26 @@ impl<'p> Gen<'p> {
         }
     }
 
-    /// The variants of `class` and its descendants in its hierarchy.
-    pub(super) fn variants_of(&self, class: ClassId) -> Vec<proc_macro2::Ident> {
+    /// Patterns matching the variants of `class` and its descendants (`TileKind::Cell { .. }`).
+    pub(super) fn variants_of(&self, class: ClassId) -> Vec<TokenStream> {
         match self.hierarchy(class) {
             Some(h) => h
                 .variants
                 .iter()
                 .filter(|(c, _)| self.prog.is_subclass(*c, class))
-                .map(|(_, v)| v.clone())
+                .map(|(c, _)| self.variant_pattern(h, *c))
                 .collect(),
             None => Vec::new(),
         }
+    }
+
+    /// The pattern of one class's variant: `Kind::V` for a variant without attributes,
+    /// `Kind::V { .. }` otherwise.
+    pub(super) fn variant_pattern(&self, h: &Hierarchy, class: ClassId) -> TokenStream {
+        let Some(k) = &h.kind_enum else { return quote!(_) };
+        let v =
+            h.variants.iter().find(|(c, _)| *c == class).map_or_else(|| ident("Missing"), |(_, v)| v.clone());
+        if self.variant_attrs(h.root, class).is_empty() { quote!(#k::#v) } else { quote!(#k::#v { .. }) }
     }
 
     /// Whether `class` covers its whole hierarchy (so no kind test is needed).

@@ -104,6 +104,12 @@ pub(crate) struct Gen<'p> {
     pub group_consts: Vec<((ClassId, usize), Ident)>,
     pub move_variant: HashMap<ActionId, Ident>,
     pub uses_tiles: bool,
+    /// Whether the game reads `tile.connections`, calls `connect` or has graph groups;
+    /// otherwise boards are built without connection objects.
+    pub uses_connections: bool,
+    /// Tile classes whose instances all come from board grids (never `new`): their
+    /// handles, in creation order, are known when the game is compiled.
+    pub static_tiles: HashMap<ClassId, Vec<usize>>,
 }
 
 impl<'p> Gen<'p> {
@@ -264,9 +270,23 @@ impl<'p> Gen<'p> {
                 group_consts.push(((ClassId(i as u32), g), ident(&name)));
             }
         }
+        let mut uses_connections =
+            prog.classes.iter().any(|c| c.groups.iter().any(|g| g.geometry == crate::hir::Geometry::Graph));
+        prog.walk_exprs(&mut |e| {
+            uses_connections |= match &e.kind {
+                crate::hir::ExprKind::Attr { attr, .. } => {
+                    prog.attr(*attr).builtin == Some(crate::hir::BuiltinAttr::Connections)
+                }
+                crate::hir::ExprKind::Builtin { op: crate::hir::Builtin::Connect, .. } => true,
+                _ => false,
+            }
+        });
+        let static_tiles = static_tiles(prog);
         Gen {
             prog,
             sources,
+            uses_connections,
+            static_tiles,
             null,
             hierarchies,
             hierarchy_of,
@@ -396,4 +416,35 @@ fn collection_field(prog: &Program, ty: &Ty) -> String {
         Ty::Stack(e) => format!("stacks_{}", word(prog, e)),
         other => word(prog, other),
     }
+}
+
+/// For each tile class never created with `new`: the creation indices of its tiles (and
+/// those of its subclasses) as boards build them, group by group, row by row.
+fn static_tiles(prog: &Program) -> HashMap<ClassId, Vec<usize>> {
+    let mut created = std::collections::HashSet::new();
+    prog.walk_exprs(&mut |e| {
+        if let crate::hir::ExprKind::New { class, .. } = &e.kind {
+            created.insert(*class);
+        }
+    });
+    let order: Vec<ClassId> = prog
+        .classes
+        .iter()
+        .flat_map(|c| &c.groups)
+        .flat_map(|g| g.cells.iter().flatten().flatten().copied())
+        .collect();
+    let mut out = HashMap::new();
+    for (i, c) in prog.classes.iter().enumerate() {
+        let id = ClassId(i as u32);
+        if c.kind != ClassKind::Tile || id == prog.builtins.tile {
+            continue;
+        }
+        if prog.descendants(id).iter().any(|d| created.contains(d)) {
+            continue;
+        }
+        let indices =
+            order.iter().enumerate().filter(|(_, t)| prog.is_subclass(**t, id)).map(|(k, _)| k).collect();
+        out.insert(id, indices);
+    }
+    out
 }

@@ -146,7 +146,7 @@ impl<'p> Gen<'p> {
 
                 fn turn_location(&self) -> rt::Loc {
                     const TURN_LOCATIONS: [rt::Loc; #n_turns] = [#(#turn_locs),*];
-                    TURN_LOCATIONS[self.core.turn.min(#n_turns - 1)]
+                    TURN_LOCATIONS.get(self.core.turn).copied().unwrap_or(TURN_LOCATIONS[0])
                 }
 
                 fn move_label(&self, mv: &Move) -> String {
@@ -207,29 +207,31 @@ impl<'p> Gen<'p> {
     /// Runs the attribute initialisers of every tile of a group.
     fn tile_inits(&self, group: proc_macro2::Ident) -> TokenStream {
         let Some(h) = self.hierarchy(self.prog.builtins.tile) else { return quote!() };
-        let arms: Vec<TokenStream> = h
+        let inits: Vec<(TokenStream, proc_macro2::Ident)> = h
             .variants
             .iter()
             .filter(|(c, _)| self.has_initialisers(*c))
-            .map(|(c, v)| {
-                let k = h.kind_enum.as_ref().expect("tiles have a kind enum");
-                let f = self.init_fn_name(*c);
-                quote!(#k::#v { .. } => self.#f(tile)?,)
-            })
+            .map(|(c, _)| (self.variant_pattern(h, *c), self.init_fn_name(*c)))
             .collect();
-        if arms.is_empty() {
+        if inits.is_empty() {
             return quote!();
         }
         let la = self.collection_arena(&Ty::List(Box::new(Ty::Class(self.prog.builtins.tile))));
         let ta = &h.arena;
+        let dispatch = if inits.len() == 1 && h.variants.len() > 1 {
+            let (pattern, f) = &inits[0];
+            quote!(if matches!(self.#ta[tile].kind, #pattern) { self.#f(tile)?; })
+        } else if h.variants.len() == 1 {
+            let (_, f) = &inits[0];
+            quote!(self.#f(tile)?;)
+        } else {
+            let arms = inits.iter().map(|(p, f)| quote!(#p => self.#f(tile)?,));
+            quote!(#[allow(unreachable_patterns)] match self.#ta[tile].kind { #(#arms)* _ => {} })
+        };
         quote! {
             let tiles = self.#la[self.groups[#group].tiles].items.clone();
             for tile in tiles {
-                #[allow(unreachable_patterns)]
-                match self.#ta[tile].kind {
-                    #(#arms)*
-                    _ => {}
-                }
+                #dispatch
             }
         }
     }
@@ -237,12 +239,13 @@ impl<'p> Gen<'p> {
     fn setup_fn(&self) -> TokenStream {
         let s = &self.prog.setup;
         let mut b = BodyGen::new(self, Owner::Setup, &s.locals, &[&s.body], This::None, Ret::Unit);
-        let body = b.block(&s.body, &s.locals);
+        let (body, ends) = b.body(&s.body, &s.locals);
+        let done = if ends { quote!() } else { quote!(Ok(())) };
         quote! {
             /// The `setup` block.
             fn run_setup(&mut self) -> rt::Flow<()> {
                 #body
-                Ok(())
+                #done
             }
         }
     }
@@ -256,12 +259,10 @@ impl<'p> Gen<'p> {
             let tag = h.tag;
             let arena = &h.arena;
             let mut variant_arms = Vec::new();
-            for (class, v) in &h.variants {
+            for (class, _) in &h.variants {
                 let text = self.class_label(*class, h);
-                match &h.kind_enum {
-                    Some(k) => variant_arms.push(quote!(#k::#v { .. } => #text,)),
-                    None => variant_arms.push(quote!(_ => #text,)),
-                }
+                let pattern = self.variant_pattern(h, *class);
+                variant_arms.push(quote!(#pattern => #text,));
             }
             let body = if h.kind_enum.is_some() {
                 quote!(match self.#arena[id].kind { #(#variant_arms)* })
@@ -484,8 +485,15 @@ impl<'p> Gen<'p> {
                     let attr = prog.attr(a);
                     let f = &self.attr_field[&a];
                     let n = &attr.name;
-                    let text =
-                        self.value_text(quote!(self.#field.#f.clone()), &attr.ty, self.null.attr(prog, a));
+                    let text = self.value_text(
+                        if attr.ty == Ty::String {
+                            quote!(self.#field.#f.clone())
+                        } else {
+                            quote!(self.#field.#f)
+                        },
+                        &attr.ty,
+                        self.null.attr(prog, a),
+                    );
                     quote!((String::from(#n), #text))
                 })
                 .collect();
@@ -541,6 +549,8 @@ impl<'p> Gen<'p> {
         };
         if nullable {
             quote!(match #v { Some(x) => #inner, None => String::from("-") })
+        } else if v.to_string() == "x" {
+            inner
         } else {
             quote!({ let x = #v; #inner })
         }
@@ -555,17 +565,20 @@ impl<'p> Gen<'p> {
         let prog = self.prog;
         let h = self.hierarchy(prog.builtins.tile).expect("tiles");
         let ta = &h.arena;
-        let k = h.kind_enum.as_ref().expect("tiles have a kind enum");
         let mut arms = Vec::new();
-        for (class, v) in &h.variants {
+        for (class, _) in &h.variants {
+            let pattern = self.variant_pattern(h, *class);
             if let Some(f) = label_fn(prog, *class) {
                 let n = &self.func_name[&f];
-                arms.push(quote!(#k::#v { .. } => {
-                    // Label functions may use anything a function may, so they run on a copy.
-                    if let Ok(text) = self.clone().#n(t) {
-                        return text.to_string();
-                    }
-                }));
+                arms.push((
+                    pattern,
+                    quote!({
+                        // Label functions may use anything a function may, so they run on a copy.
+                        if let Ok(text) = self.clone().#n(t) {
+                            return text.to_string();
+                        }
+                    }),
+                ));
                 continue;
             }
             let attrs: Vec<crate::hir::AttrId> = self
@@ -583,7 +596,9 @@ impl<'p> Gen<'p> {
                     tries.push(quote!(if let Ok(x) = self.#ta[t].#f() { return #text; }));
                 }
             }
-            arms.push(quote!(#k::#v { .. } => { #(#tries)* }));
+            if !tries.is_empty() {
+                arms.push((pattern, quote!({ #(#tries)* })));
+            }
         }
         // Pieces standing on the tile.
         let mut pieces = Vec::new();
@@ -603,6 +618,17 @@ impl<'p> Gen<'p> {
                 }
             });
         }
+        // One arm per tile class; `if let` when there is only one.
+        let kinds = match arms.as_slice() {
+            [] => quote!(),
+            // The only tile class: no test needed.
+            [(_, body)] if h.variants.len() == 1 => quote!(#body),
+            [(pattern, body)] => quote!(if matches!(self.#ta[t].kind, #pattern) #body),
+            _ => {
+                let arms = arms.iter().map(|(p, b)| quote!(#p => #b));
+                quote!(#[allow(unreachable_patterns)] match self.#ta[t].kind { #(#arms)* _ => {} })
+            }
+        };
         let pieces = if pieces.is_empty() {
             quote!()
         } else {
@@ -618,11 +644,7 @@ impl<'p> Gen<'p> {
             /// What the cell of a tile shows.
             fn tile_text(&self, t: rt::Id<Tile>) -> String {
                 #pieces
-                #[allow(unreachable_patterns)]
-                match self.#ta[t].kind {
-                    #(#arms)*
-                    _ => {}
-                }
+                #kinds
                 String::from(".")
             }
         }

@@ -530,8 +530,11 @@ impl<'a> Checker<'a> {
                 }
             }
         }
+        // Top-level functions only: methods got their signature with their class.
         for (fid, f) in decls.funcs.clone() {
-            self.function_signature(fid, f, None);
+            if self.prog.func(fid).owner.is_none() {
+                self.function_signature(fid, f, None);
+            }
         }
     }
 

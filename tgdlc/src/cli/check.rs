@@ -1,0 +1,49 @@
+//! `tgdlc check` (diagnostics only) and `tgdlc emit` (the generated Rust).
+
+use super::{MessageFormat, color, compile, fail};
+use std::io::Write;
+use std::path::Path;
+
+/// Reports a game's diagnostics: rendered on standard error, or one JSON object per line
+/// on standard output. Exit 0 when the game is valid (warnings allowed).
+pub(super) fn check(file: &Path, format: MessageFormat) -> u8 {
+    let compilation = crate::check_file(file);
+    match format {
+        MessageFormat::Human => eprint!("{}", compilation.render(color())),
+        MessageFormat::Json => {
+            let mut out = std::io::stdout().lock();
+            for d in &compilation.diagnostics {
+                if writeln!(out, "{}", d.to_json(&compilation.sources)).is_err() {
+                    return 1;
+                }
+            }
+            let _ = out.flush();
+        }
+    }
+    u8::from(compilation.has_errors())
+}
+
+/// Prints the generated engine (diagnostics, warnings included, go to standard error).
+pub(super) fn emit(file: &Path, output: Option<&Path>) -> u8 {
+    let compilation = match compile(file) {
+        Ok(c) => c,
+        Err(code) => return code,
+    };
+    let Some(program) = &compilation.program else { return 1 };
+    let code = crate::codegen::generate(program, &compilation.sources);
+    match output {
+        Some(path) => match std::fs::write(path, code) {
+            Ok(()) => 0,
+            Err(e) => fail(format!("cannot write `{}`: {e}", path.display())),
+        },
+        None => {
+            let mut out = std::io::stdout().lock();
+            match out.write_all(code.as_bytes()).and_then(|()| out.flush()) {
+                Ok(()) => 0,
+                // A closed pipe (`tgdlc emit g.tgdl | head`) is not worth a message.
+                Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => 0,
+                Err(e) => fail(format!("cannot write the generated code: {e}")),
+            }
+        }
+    }
+}

@@ -1,0 +1,210 @@
+//! The `tgdlc` command line (notes §3): `check`, `emit`, `build`, `play`, `simulate`,
+//! `perft`, `new` and `explain`.
+//!
+//! Exit codes: 0 success, 1 an invalid game (or a failed build, file or rule error of
+//! the game binary), 2 a usage error. `play`, `simulate` and `perft` exit with the game
+//! binary's own code.
+
+mod check;
+mod explain;
+mod new;
+mod run;
+
+use clap::{Parser, Subcommand, ValueEnum};
+use std::ffi::OsString;
+use std::io::IsTerminal;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "tgdlc",
+    version,
+    about = "The TGDL compiler: Tabletop Game Description Language to native game engines",
+    disable_help_subcommand = true
+)]
+pub(crate) struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Check a game and report its diagnostics (exit 0 when it is valid)
+    Check {
+        /// The game's main .tgdl file
+        file: PathBuf,
+        /// How to print diagnostics: rendered on stderr, or JSON lines on stdout
+        #[arg(long, value_enum, default_value_t = MessageFormat::Human)]
+        message_format: MessageFormat,
+    },
+    /// Print the Rust engine generated for a game
+    Emit {
+        /// The game's main .tgdl file
+        file: PathBuf,
+        /// Write the code to this file instead of standard output
+        #[arg(short, long, value_name = "OUT.rs")]
+        output: Option<PathBuf>,
+    },
+    /// Build a standalone, optimised binary that plays the game
+    Build {
+        /// The game's main .tgdl file
+        file: PathBuf,
+        /// The binary to write [default: the file's name without extension, here]
+        #[arg(short, long, value_name = "BIN")]
+        output: Option<PathBuf>,
+        /// Show cargo's progress and warnings
+        #[arg(short, long)]
+        verbose: bool,
+    },
+    /// Play the game in the terminal (builds it first; options go to the game binary)
+    Play(RunArgs),
+    /// Play random games in parallel and report statistics (e.g. `-n 1000 --json`)
+    Simulate(RunArgs),
+    /// Count the decision sequences of each length (e.g. `--depth 4 --json`)
+    Perft(RunArgs),
+    /// Create a new game project directory NAME with a small playable game
+    New {
+        /// The directory to create (its last component names the game)
+        name: PathBuf,
+    },
+    /// Explain a diagnostic code (e.g. E0002), or list them all with --list
+    Explain {
+        /// A code such as E0002
+        #[arg(required_unless_present = "list")]
+        code: Option<String>,
+        /// List every code with its title
+        #[arg(long, conflicts_with = "code")]
+        list: bool,
+    },
+}
+
+/// A game file and the arguments passed verbatim to its binary.
+#[derive(clap::Args, Debug)]
+struct RunArgs {
+    /// The game's main .tgdl file
+    file: PathBuf,
+    /// Options of the game binary (see `tgdlc play FILE --help`)
+    #[arg(trailing_var_arg = true, allow_hyphen_values = true, value_name = "ARGS")]
+    args: Vec<OsString>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum MessageFormat {
+    Human,
+    Json,
+}
+
+/// The whole program: parses the command line and runs the subcommand.
+pub fn main() -> ExitCode {
+    install_panic_hook();
+    let cli = match parse_args(std::env::args_os().collect()) {
+        Ok(cli) => cli,
+        Err(e) => {
+            let _ = e.print();
+            return ExitCode::from(e.exit_code().clamp(0, 255) as u8);
+        }
+    };
+    ExitCode::from(run(cli))
+}
+
+/// Parses a command line (program name first). For `play`, `simulate` and `perft`,
+/// everything after FILE belongs to the game binary, `--help` included, so it is set
+/// aside before clap sees it.
+fn parse_args(mut args: Vec<OsString>) -> Result<Cli, clap::Error> {
+    let is_run = args.get(1).is_some_and(|a| a == "play" || a == "simulate" || a == "perft");
+    let has_file = args.get(2).is_some_and(|a| !a.to_string_lossy().starts_with('-'));
+    let rest = if is_run && has_file { args.split_off(3) } else { Vec::new() };
+    let mut cli = Cli::try_parse_from(args)?;
+    if let Command::Play(a) | Command::Simulate(a) | Command::Perft(a) = &mut cli.command {
+        a.args.extend(rest);
+    }
+    Ok(cli)
+}
+
+fn run(cli: Cli) -> u8 {
+    match cli.command {
+        Command::Check { file, message_format } => check::check(&file, message_format),
+        Command::Emit { file, output } => check::emit(&file, output.as_deref()),
+        Command::Build { file, output, verbose } => run::build(&file, output.as_deref(), verbose),
+        Command::Play(a) => run::run("play", &a.file, &a.args),
+        Command::Simulate(a) => run::run("simulate", &a.file, &a.args),
+        Command::Perft(a) => run::run("perft", &a.file, &a.args),
+        Command::New { name } => new::new(&name),
+        Command::Explain { code, list } => explain::explain(code.as_deref(), list),
+    }
+}
+
+/// Whether diagnostics on standard error get colours: a terminal, and `NO_COLOR` unset.
+fn color() -> bool {
+    std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+}
+
+/// Prints `error: message` on standard error and gives exit code 1.
+fn fail(message: impl std::fmt::Display) -> u8 {
+    eprintln!("error: {message}");
+    1
+}
+
+/// Checks a game, printing its diagnostics on standard error; the compilation when it
+/// is valid.
+fn compile(file: &std::path::Path) -> Result<crate::Compilation, u8> {
+    let compilation = crate::check_file(file);
+    eprint!("{}", compilation.render(color()));
+    if compilation.has_errors() { Err(1) } else { Ok(compilation) }
+}
+
+/// A panic is a compiler bug: say so, and how to report it.
+fn install_panic_hook() {
+    let default = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        default(info);
+        eprintln!(
+            "error: internal compiler error: tgdlc panicked\n\
+             note: this is a bug in tgdlc; please report it with the .tgdl files that caused it"
+        );
+    }));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(args: &[&str]) -> Result<Cli, clap::Error> {
+        parse_args(std::iter::once("tgdlc").chain(args.iter().copied()).map(OsString::from).collect())
+    }
+
+    #[test]
+    fn run_arguments_pass_through_verbatim() {
+        let cli = parse(&["play", "g.tgdl", "--seats", "human,random", "--seed", "7"]).unwrap();
+        let Command::Play(a) = cli.command else { panic!("not play") };
+        assert_eq!(a.file, PathBuf::from("g.tgdl"));
+        assert_eq!(a.args, ["--seats", "human,random", "--seed", "7"]);
+
+        let cli = parse(&["simulate", "g.tgdl", "-n", "100", "--json"]).unwrap();
+        let Command::Simulate(a) = cli.command else { panic!("not simulate") };
+        assert_eq!(a.args, ["-n", "100", "--json"]);
+
+        let cli = parse(&["perft", "g.tgdl", "--help"]).unwrap();
+        let Command::Perft(a) = cli.command else { panic!("not perft") };
+        assert_eq!(a.args, ["--help"]);
+
+        let cli = parse(&["play", "g.tgdl", "--", "-h", "-V"]).unwrap();
+        let Command::Play(a) = cli.command else { panic!("not play") };
+        assert_eq!(a.args, ["--", "-h", "-V"]);
+
+        // tgdlc's own help for the subcommand.
+        assert_eq!(parse(&["play", "--help"]).unwrap_err().kind(), clap::error::ErrorKind::DisplayHelp);
+        assert!(parse(&["play"]).is_err());
+    }
+
+    #[test]
+    fn usage_errors() {
+        assert!(parse(&[]).is_err());
+        assert!(parse(&["check"]).is_err());
+        assert!(parse(&["explain"]).is_err());
+        assert!(parse(&["explain", "E0001", "--list"]).is_err());
+        assert!(parse(&["check", "g.tgdl", "--message-format", "xml"]).is_err());
+        assert!(parse(&["explain", "--list"]).is_ok());
+    }
+}

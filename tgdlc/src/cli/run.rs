@@ -1,0 +1,83 @@
+//! `tgdlc build`, and `play`, `simulate`, `perft`: build the game (cached), then run
+//! its binary with the subcommand and the remaining arguments.
+
+use super::{compile, fail};
+use crate::build::{self, BuildOptions, Built};
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// Checks, generates and builds a game; diagnostics and errors are printed here.
+fn build_game(file: &Path, verbose: bool) -> Result<Built, u8> {
+    let compilation = compile(file)?;
+    let Some(program) = &compilation.program else { return Err(1) };
+    let code = crate::codegen::generate(program, &compilation.sources);
+    build::build(&program.name, &code, &BuildOptions { verbose, status: true }).map_err(fail)
+}
+
+/// `tgdlc build FILE [-o BIN]`.
+pub(super) fn build(file: &Path, output: Option<&Path>, verbose: bool) -> u8 {
+    let built = match build_game(file, verbose) {
+        Ok(b) => b,
+        Err(code) => return code,
+    };
+    let target = match output {
+        Some(o) => o.to_path_buf(),
+        None => {
+            let stem = file.file_stem().map_or_else(|| OsString::from("game"), |s| s.to_os_string());
+            let mut name = stem;
+            name.push(std::env::consts::EXE_SUFFIX);
+            PathBuf::from(name)
+        }
+    };
+    if target.is_dir() {
+        return fail(format!("`{}` is a directory; give the binary's file name with -o", target.display()));
+    }
+    // Copy next to the destination, then rename over it: works even when the old binary
+    // is running.
+    let partial = partial_name(&target);
+    if let Err(e) = std::fs::copy(&built.binary, &partial) {
+        return fail(format!("cannot write `{}`: {e}", partial.display()));
+    }
+    if let Err(e) = std::fs::rename(&partial, &target) {
+        let _ = std::fs::remove_file(&partial);
+        return fail(format!("cannot write `{}`: {e}", target.display()));
+    }
+    eprintln!("    Finished `{}`", target.display());
+    0
+}
+
+fn partial_name(target: &Path) -> PathBuf {
+    let mut name = target.file_name().map_or_else(|| OsString::from("game"), |n| n.to_os_string());
+    name.push(format!(".partial-{}", std::process::id()));
+    target.with_file_name(name)
+}
+
+/// `tgdlc play|simulate|perft FILE ARGS...`: the binary's exit code.
+pub(super) fn run(subcommand: &str, file: &Path, args: &[OsString]) -> u8 {
+    let built = match build_game(file, false) {
+        Ok(b) => b,
+        Err(code) => return code,
+    };
+    let mut cmd = Command::new(&built.binary);
+    cmd.arg(subcommand).args(args);
+    exec(cmd, &built.binary)
+}
+
+/// Replaces this process with the game binary (Unix), so signals, the terminal and the
+/// exit code are the game's own.
+#[cfg(unix)]
+fn exec(mut cmd: Command, binary: &Path) -> u8 {
+    use std::os::unix::process::CommandExt;
+    let error = cmd.exec();
+    fail(format!("cannot run `{}`: {error}", binary.display()))
+}
+
+/// Runs the game binary and exits with its code.
+#[cfg(not(unix))]
+fn exec(mut cmd: Command, binary: &Path) -> u8 {
+    match cmd.status() {
+        Ok(status) => status.code().map_or(1, |c| c.clamp(0, 255) as u8),
+        Err(error) => fail(format!("cannot run `{}`: {error}", binary.display())),
+    }
+}
