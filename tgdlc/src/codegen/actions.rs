@@ -442,13 +442,14 @@ impl<'p> Gen<'p> {
             })
             .collect();
         let drain = if self.has_queue() { quote!(self.drain()?;) } else { quote!() };
+        let unused_out = if calls.is_empty() { quote!(let _ = out;) } else { quote!() };
         quote! {
             #(#fns)*
 
             /// The active player's moves, in the engine's fixed order.
             fn build_menu(&mut self, out: &mut Vec<rt::Choice<Move>>) -> rt::Flow<()> {
                 #(#calls)*
-                let _ = out;
+                #unused_out
                 Ok(())
             }
 
@@ -800,29 +801,22 @@ impl<'g, 'p> BodyGen<'g, 'p> {
         inner: TokenStream,
     ) -> TokenStream {
         let name = self.local_name(input.local);
+        let (iter, class_test) = self.candidates(input.candidate_ty(), &quote!(#name));
         let filters = self.filter_test(input, locals, quote!(#name));
-        let test = match filters {
-            Some(t) => quote!(if !#t { continue; }),
-            None => quote!(),
-        };
-        let (iter, class_test) = self.candidates(input.candidate_ty());
-        let class_test = class_test.map(|t| quote!({ let id = #name; if !(#t) { continue; } }));
         let optional = if input.optional { quote!({ let #name = None; #inner }) } else { quote!() };
         let bind = if input.optional { quote!(let #name = Some(#name);) } else { quote!() };
+        let body = guarded(all_of(class_test, filters), quote!(#bind #inner));
         quote! {
             for #name in #iter {
-                #class_test
-                #test
-                #bind
-                #inner
+                #body
             }
             #optional
         }
     }
 
-    /// The candidates of a type in creation order: an iterator, and a test (on `id`) that
-    /// skips the objects of other classes and discarded ones.
-    fn candidates(&mut self, ty: &Ty) -> (TokenStream, Option<TokenStream>) {
+    /// The candidates of a type in creation order: an iterator, and a test on the
+    /// candidate in `var` that keeps only objects of the class that are not discarded.
+    fn candidates(&mut self, ty: &Ty, var: &TokenStream) -> (TokenStream, Option<TokenStream>) {
         let g = self.g;
         match ty {
             Ty::Player => (quote!((0..self.core.players).map(rt::Player)), None),
@@ -838,12 +832,12 @@ impl<'g, 'p> BodyGen<'g, 'p> {
                     let mut tests = Vec::new();
                     if !g.covers_hierarchy(*c) {
                         let vs = g.variants_of(*c);
-                        tests.push(quote!(matches!(self.#arena[id].kind, #(#vs)|*)));
+                        tests.push(quote!(matches!(self.#arena[#var].kind, #(#vs)|*)));
                     }
                     let root = g.prog.class(*c).root;
                     if g.prog.class(root).kind == crate::hir::ClassKind::Interactable {
                         let d = g.builtin_field(root, crate::hir::BuiltinAttr::Discarded);
-                        tests.push(quote!(!self.#arena[id].#d));
+                        tests.push(quote!(!self.#arena[#var].#d));
                     }
                     let test = if tests.is_empty() { None } else { Some(quote!(#(#tests)&&*)) };
                     (quote!(self.#arena.ids()), test)
@@ -864,17 +858,43 @@ impl<'g, 'p> BodyGen<'g, 'p> {
         let saved = self.break_with.take();
         let mut tests = Vec::new();
         for (k, f) in input.filters.iter().enumerate() {
-            let binder = self.local_name(f.binder);
-            let label = syn::Lifetime::new(
-                &format!("'filter{}_{}", snake(&input.name).replace("r#", ""), k),
-                proc_macro2::Span::call_site(),
-            );
-            self.break_with = Some(label.clone());
-            let body = self.block(&f.body, locals);
             let nullable = self.local_nullable(f.binder);
-            let bind =
-                if nullable { quote!(let #binder = Some(#value);) } else { quote!(let #binder = #value;) };
-            tests.push(super::expr::group(quote!(#label: { #bind #body })));
+            // The candidate is already in a variable: an unnamed filter's binder (the
+            // input's own name) can use it directly.
+            let value_is_ident = syn::parse2::<proc_macro2::Ident>(value.clone()).ok();
+            let saved_name = self.names[f.binder.index()].clone();
+            let bind = match (&value_is_ident, nullable) {
+                (Some(v), false) => {
+                    self.names[f.binder.index()] = v.clone();
+                    quote!()
+                }
+                _ => {
+                    let binder = self.local_name(f.binder);
+                    if nullable { quote!(let #binder = Some(#value);) } else { quote!(let #binder = #value;) }
+                }
+            };
+            let test = match f.body.stmts.as_slice() {
+                [crate::hir::Stmt { kind: StmtKind::Return(Some(e)), .. }] if bind.is_empty() => {
+                    let v = self.value(e);
+                    super::expr::group(v)
+                }
+                _ => {
+                    let name = snake(&input.name);
+                    let label = syn::Lifetime::new(
+                        &format!(
+                            "'filter_{}{}",
+                            name.trim_start_matches("r#"),
+                            if k > 0 { format!("_{k}") } else { String::new() }
+                        ),
+                        proc_macro2::Span::call_site(),
+                    );
+                    self.break_with = Some(label.clone());
+                    let body = self.block(&f.body, locals);
+                    super::expr::group(quote!(#label: { #bind #body }))
+                }
+            };
+            self.names[f.binder.index()] = saved_name;
+            tests.push(test);
         }
         self.break_with = saved;
         Some(super::expr::group(quote!(#(#tests)&&*)))
@@ -887,13 +907,9 @@ impl<'g, 'p> BodyGen<'g, 'p> {
         let cand_ty = input.candidate_ty().clone();
         let name = self.local_name(input.local);
         let cand = self.temp("candidate");
-        let filters = self.filter_test(input, locals, quote!(#cand)).map(|t| quote!(if !#t { continue; }));
-        let (iter, class_test) = self.candidates(&cand_ty);
-        let class_test = class_test.map(|t| quote!({ let id = #cand; if !(#t) { continue; } }));
-        let filters = match (class_test, filters) {
-            (Some(c), Some(f)) => Some(quote!(#c #f)),
-            (c, f) => c.or(f),
-        };
+        let (iter, class_test) = self.candidates(&cand_ty, &quote!(#cand));
+        let filters = self.filter_test(input, locals, quote!(#cand));
+        let accept = all_of(class_test, filters);
         let pick = pick_of(g, &cand_ty, quote!(#cand));
         let unpick = unpick(g, &cand_ty);
         let nullable = self.local_nullable(input.local);
@@ -910,11 +926,11 @@ impl<'g, 'p> BodyGen<'g, 'p> {
             if input.is_list() {
                 let arena = g.collection_arena(&input.ty);
                 let wrap = if elem_null { quote!(Some(#cand)) } else { quote!(#cand) };
+                let push = guarded(accept, quote!(chosen.push(#wrap);));
                 let v = quote!({
                     let mut chosen = Vec::new();
                     for #cand in #iter {
-                        #filters
-                        chosen.push(#wrap);
+                        #push
                     }
                     self.#arena.alloc(rt::List::from_vec(chosen))
                 });
@@ -922,12 +938,11 @@ impl<'g, 'p> BodyGen<'g, 'p> {
             }
             let none = if input.optional { quote!(None) } else { quote!(#fail) };
             let some = if nullable { quote!(Some(#cand)) } else { quote!(#cand) };
+            let take = guarded(accept, quote!(found = Some(#cand); break;));
             return quote!({
                 let mut found = None;
                 for #cand in #iter {
-                    #filters
-                    found = Some(#cand);
-                    break;
+                    #take
                 }
                 match found { Some(#cand) => #some, None => #none }
             });
@@ -937,6 +952,7 @@ impl<'g, 'p> BodyGen<'g, 'p> {
         if input.is_list() {
             let arena = g.collection_arena(&input.ty);
             let wrap = if elem_null { quote!(Some(value)) } else { quote!(value) };
+            let offer = guarded(accept, quote!(options.push(this_pick);));
             let v = quote!({
                 let target = #target;
                 let mut chosen = Vec::new();
@@ -946,12 +962,11 @@ impl<'g, 'p> BodyGen<'g, 'p> {
                     let mut passed = after.is_none();
                     for #cand in #iter {
                         let this_pick = #pick;
-                        if !passed {
+                        if passed {
+                            #offer
+                        } else {
                             passed = Some(this_pick) == after;
-                            continue;
                         }
-                        #filters
-                        options.push(this_pick);
                     }
                     if options.is_empty() {
                         break;
@@ -986,12 +1001,12 @@ impl<'g, 'p> BodyGen<'g, 'p> {
             })
         };
         let _ = name;
+        let offer = guarded(accept, quote!(options.push(#pick);));
         quote!({
             let target = #target;
             let mut options = Vec::new();
             for #cand in #iter {
-                #filters
-                options.push(#pick);
+                #offer
             }
             #optional
             #empty
@@ -1085,5 +1100,21 @@ fn static_candidates(indices: &[usize]) -> TokenStream {
         }
         (Some(_), Some(_)) => quote!([#(#indices),*].into_iter().map(rt::Id::from_index)),
         _ => quote!(std::iter::empty()),
+    }
+}
+
+/// The conjunction of two optional tests.
+fn all_of(a: Option<TokenStream>, b: Option<TokenStream>) -> Option<TokenStream> {
+    match (a, b) {
+        (Some(a), Some(b)) => Some(quote!(#a && #b)),
+        (a, b) => a.or(b),
+    }
+}
+
+/// `body`, run only when `test` holds (always, without a test).
+fn guarded(test: Option<TokenStream>, body: TokenStream) -> TokenStream {
+    match test {
+        Some(t) => quote!(if #t { #body }),
+        None => body,
     }
 }

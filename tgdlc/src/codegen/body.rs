@@ -35,6 +35,7 @@ pub(super) enum Ret {
 pub(super) struct BodyGen<'g, 'p> {
     pub g: &'g Gen<'p>,
     pub owner: Owner,
+    /// Rust names of the locals, by `LocalId`.
     pub names: Vec<Ident>,
     pub mutable: HashSet<LocalId>,
     pub namer: Namer,

@@ -357,7 +357,8 @@ impl<'g, 'p> BodyGen<'g, 'p> {
                 let Some(h) = g.hierarchy(a.class) else { return quote!(()) };
                 let arena = h.arena.clone();
                 let o = self.value(object);
-                let (lets, vals) = self.hoist(vec![(v, true), (o, needs_mut(object))], false);
+                // Rust evaluates the value before the place, as TGDL does.
+                let (lets, vals) = self.hoist(vec![(v, needs_mut(value)), (o, needs_mut(object))], false);
                 let (v, o) = (&vals[0], &vals[1]);
                 let place = if g.attr_on_root(*attr) {
                     quote!(self.#arena[#o].#field = #v)
@@ -673,7 +674,7 @@ impl<'g, 'p> BodyGen<'g, 'p> {
             PlayerCount => unit(group(quote!(self.core.players as f64))),
             TurnCurrent => unit(quote!(rt::Str::from(TURN_NAMES[self.core.turn]))),
             TurnPass => match args.len() {
-                0 => unit(quote!(self.pass_turn(#l)?)),
+                0 => unit(quote!(self.pass_turn()?)),
                 1 => {
                     let p = arg(self, 0);
                     unit(quote!(self.core.active = #p))
@@ -774,8 +775,23 @@ impl<'g, 'p> BodyGen<'g, 'p> {
             let _ = i;
             vals.push((v, needs_mut(a)));
         }
-        // The receiver's arena is borrowed while the arguments are used: bind them first.
-        let (lets, v) = self.hoist(vals, true);
+        // A mutating operation borrows the receiver's arena mutably while its arguments
+        // are used: bind them first. Reading operations only need that for arguments
+        // that themselves need the world mutably.
+        let reads_only = matches!(
+            op,
+            ListLength
+                | StackLength
+                | TableLength
+                | ListContains
+                | StackContains
+                | ListIndexOf
+                | StackPeek
+                | StackPeekFront
+                | GroupAt
+                | GroupIndex
+        );
+        let (lets, v) = self.hoist(vals, !reads_only);
         let h = &v[0];
         let a1 = v.get(1).cloned().unwrap_or_default();
         let a2 = v.get(2).cloned().unwrap_or_default();

@@ -464,9 +464,7 @@ impl<'p> Gen<'p> {
             return quote!();
         }
         let tile_h = self.hierarchy(self.prog.builtins.tile).expect("tiles are used");
-        let conn_h = self.hierarchy(self.prog.builtins.connection).expect("tiles are used");
         let tile_arena = &tile_h.arena;
-        let conn_arena = &conn_h.arena;
         let tiles_list = self.collection_arena(&Ty::List(Box::new(Ty::Class(self.prog.builtins.tile))));
         let conns_list = self.collection_arena(&Ty::List(Box::new(Ty::Class(self.prog.builtins.connection))));
         // Variant codes in the layout tables: 0 is blank, k+1 the k-th tile variant.
@@ -480,8 +478,10 @@ impl<'p> Gen<'p> {
                 quote!(#code => #kind,)
             })
             .collect();
-        let plain_connection = self.blank_connection(quote!(Some(to)));
         let (connections_field, connections_alloc, neighbours) = if self.uses_connections {
+            let conn_arena =
+                &self.hierarchy(self.prog.builtins.connection).expect("connections are used").arena;
+            let plain_connection = self.blank_connection(quote!(Some(to)));
             (
                 quote!(connections,),
                 quote!(let connections = self.#conns_list.alloc(rt::List::default());),
@@ -702,6 +702,7 @@ impl<'p> Gen<'p> {
         let arenas: Vec<&proc_macro2::Ident> = self.collections.values().map(|(f, _)| f).collect();
         let n = arenas.len();
         let idx: Vec<usize> = (0..n).collect();
+        let unused = if n == 0 { quote!(let _ = marks;) } else { quote!() };
         quote! {
             fn marks(&self) -> [usize; #n] {
                 [#(self.#arenas.len()),*]
@@ -709,7 +710,7 @@ impl<'p> Gen<'p> {
 
             fn truncate_to(&mut self, marks: [usize; #n]) {
                 #(self.#arenas.truncate(marks[#idx]);)*
-                let _ = marks;
+                #unused
             }
         }
     }

@@ -288,10 +288,13 @@ pub fn collection_key(prog: &Program, ty: &Ty) -> String {
 }
 
 /// Every collection type the program uses, keyed by representation, in a stable order.
-pub fn collection_types(prog: &Program) -> BTreeMap<String, Ty> {
+pub fn collection_types(prog: &Program, unused: &dyn Fn(BuiltinAttr) -> bool) -> BTreeMap<String, Ty> {
     let mut out = BTreeMap::new();
     let mut add = |t: &Ty| add_collection(prog, t, &mut out);
     for a in &prog.attrs {
+        if a.builtin.is_some_and(unused) {
+            continue;
+        }
         add(&a.ty);
     }
     for f in &prog.funcs {

@@ -41,6 +41,46 @@ impl<'p> Gen<'p> {
                 None => quote!(#i => self.core.wrap_player(self.core.active.number() + 1.0),),
             })
             .collect();
+        let (mut passes, mut uses) = (false, false);
+        prog.walk_exprs(&mut |e| match &e.kind {
+            crate::hir::ExprKind::Builtin { op: crate::hir::Builtin::TurnPass, args } => {
+                passes |= args.is_empty()
+            }
+            crate::hir::ExprKind::Builtin { op: crate::hir::Builtin::TurnsUse, .. } => uses = true,
+            _ => {}
+        });
+        let pass_turn = if passes {
+            quote! {
+                /// `turn.pass()`: the active turn's `default` names the next player.
+                fn pass_turn(&mut self) -> rt::Flow<()> {
+                    let next = match self.core.turn {
+                        #(#pass_arms)*
+                        _ => self.core.wrap_player(self.core.active.number() + 1.0),
+                    };
+                    self.core.active = next;
+                    Ok(())
+                }
+            }
+        } else {
+            quote!()
+        };
+        let use_turn = if uses {
+            quote! {
+                /// `turns.use(name, phase)`: switches turn definitions, keeping the active player.
+                fn use_turn(&mut self, name: &str, phase: Option<rt::Str>, at: rt::Loc) -> rt::Flow<()> {
+                    match TURN_NAMES.iter().position(|t| *t == name) {
+                        Some(i) => self.core.turn = i,
+                        None => return rt::error::fail(at, format!("there is no turn named `{name}`")),
+                    }
+                    if let Some(phase) = phase {
+                        self.core.phase = phase;
+                    }
+                    Ok(())
+                }
+            }
+        } else {
+            quote!()
+        };
         let create = self.create_globals();
         let setup = self.setup_fn();
         let labels = self.labels();
@@ -64,37 +104,28 @@ impl<'p> Gen<'p> {
             quote!(match mv { #(#may_ask_arms)* })
         };
         let drain = if self.has_queue() { quote!(self.drain()?;) } else { quote!() };
+        let mut names_used = uses;
+        prog.walk_exprs(&mut |e| {
+            names_used |=
+                matches!(e.kind, crate::hir::ExprKind::Builtin { op: crate::hir::Builtin::TurnCurrent, .. })
+        });
+        let turn_names = if names_used {
+            quote! {
+                /// Names of the `turn` definitions, in declaration order.
+                const TURN_NAMES: [&str; #n_turns] = [#(#turn_names),*];
+            }
+        } else {
+            quote!()
+        };
         quote! {
-            /// Names of the `turn` definitions, in declaration order.
-            const TURN_NAMES: [&str; #n_turns] = [#(#turn_names),*];
+            #turn_names
 
             impl World {
                 #create
                 #setup
 
-                /// `turn.pass()`: the active turn's `default` names the next player.
-                #[allow(dead_code)]
-                fn pass_turn(&mut self, _at: rt::Loc) -> rt::Flow<()> {
-                    let next = match self.core.turn {
-                        #(#pass_arms)*
-                        _ => self.core.wrap_player(self.core.active.number() + 1.0),
-                    };
-                    self.core.active = next;
-                    Ok(())
-                }
-
-                /// `turns.use(name, phase)`: switches turn definitions, keeping the active player.
-                #[allow(dead_code)]
-                fn use_turn(&mut self, name: &str, phase: Option<rt::Str>, at: rt::Loc) -> rt::Flow<()> {
-                    match TURN_NAMES.iter().position(|t| *t == name) {
-                        Some(i) => self.core.turn = i,
-                        None => return rt::error::fail(at, format!("there is no turn named `{name}`")),
-                    }
-                    if let Some(phase) = phase {
-                        self.core.phase = phase;
-                    }
-                    Ok(())
-                }
+                #pass_turn
+                #use_turn
 
                 #labels
                 #view
@@ -278,9 +309,7 @@ impl<'p> Gen<'p> {
             };
             let s = &h.strukt;
             fns.push(quote! {
-                #[allow(unused_variables)]
                 fn #f(&self, id: rt::Id<#s>) -> String {
-                    let index = id.index();
                     #body
                 }
             });
@@ -292,33 +321,36 @@ impl<'p> Gen<'p> {
             .map(|a| {
                 let action = self.prog.action(a);
                 let v = &self.move_variant[&a];
-                let name = &action.name;
                 let mut fields = Vec::new();
-                let mut parts = Vec::new();
+                let mut format = String::new();
+                let mut args = Vec::new();
                 if !self.is_global(action.owner) {
                     fields.push(quote!(this));
                     let tag = self.hierarchy(action.owner).map_or(0, |h| h.tag);
-                    parts.push(quote!(format!("{}: ", self.object_label(#tag, this.index() as u32))));
+                    format.push_str("{}: ");
+                    args.push(quote!(self.object_label(#tag, this.index() as u32)));
                 }
-                parts.push(quote!(String::from(#name)));
+                format.push_str(&action.name.replace('{', "{{").replace('}', "}}"));
                 let leading = self.leading_inputs(a);
                 let several = leading.len() > 1;
                 for k in leading {
                     let input = &action.inputs[k];
                     let n = ident(&snake(&input.name));
                     fields.push(quote!(#n));
-                    let text = self.value_label(quote!(#n), &input.ty, input.optional);
+                    args.push(self.value_label(quote!(#n), &input.ty, input.optional));
                     if several {
-                        let iname = format!(" {}=", input.name);
-                        parts.push(quote!(String::from(#iname)));
+                        format.push_str(&format!(" {}={{}}", input.name));
                     } else {
-                        parts.push(quote!(String::from(" ")));
+                        format.push_str(" {}");
                     }
-                    parts.push(text);
                 }
                 let pat =
                     if fields.is_empty() { quote!(Move::#v) } else { quote!(Move::#v { #(#fields),* }) };
-                quote!(#pat => [#(#parts),*].concat(),)
+                if args.is_empty() {
+                    quote!(#pat => String::from(#format),)
+                } else {
+                    quote!(#pat => format!(#format, #(#args),*),)
+                }
             })
             .collect();
         let label_move =
@@ -364,7 +396,8 @@ impl<'p> Gen<'p> {
         if optional {
             quote!(match #v { Some(x) => #inner, None => String::from("none") })
         } else {
-            quote!({ let x = #v; #inner })
+            // `x` in the templates above stands for the value itself.
+            substitute_x(inner, &v)
         }
     }
 
@@ -387,7 +420,7 @@ impl<'p> Gen<'p> {
                 // Label functions may use anything a function may, so they run on a copy.
                 match self.clone().#n(id) {
                     Ok(text) => text.to_string(),
-                    Err(_) => format!("{}#{}", #name, index),
+                    Err(_) => format!("{}#{}", #name, id.index()),
                 }
             });
         }
@@ -398,7 +431,7 @@ impl<'p> Gen<'p> {
             .take(4)
             .collect();
         if attrs.is_empty() {
-            return quote!(format!("{}#{}", #name, index));
+            return quote!(format!("{}#{}", #name, id.index()));
         }
         let arena = &h.arena;
         let mut parts = Vec::new();
@@ -434,11 +467,6 @@ impl<'p> Gen<'p> {
         for ((board, g), constant) in &self.group_consts {
             let group = &prog.class(*board).groups[*g];
             let title = format!("{}.{}", prog.class(*board).name, group.name);
-            let la = self.collection_arena(&Ty::List(Box::new(Ty::Class(prog.builtins.tile))));
-            let conns = self.collection_arena(&Ty::List(Box::new(Ty::Class(prog.builtins.connection))));
-            let ca = &self.hierarchy(prog.builtins.connection).expect("tiles").arena;
-            let ta = &self.hierarchy(prog.builtins.tile).expect("tiles").arena;
-            let to = self.builtin_field(prog.builtins.connection, crate::hir::BuiltinAttr::To);
             let layout = match group.geometry {
                 Geometry::Square => quote!(rt::view::GridLayout::Square),
                 Geometry::HexRows => quote!(rt::view::GridLayout::HexRows),
@@ -446,6 +474,11 @@ impl<'p> Gen<'p> {
                 Geometry::Graph => quote!(rt::view::GridLayout::Square),
             };
             if group.geometry == Geometry::Graph {
+                let la = self.collection_arena(&Ty::List(Box::new(Ty::Class(prog.builtins.tile))));
+                let conns = self.collection_arena(&Ty::List(Box::new(Ty::Class(prog.builtins.connection))));
+                let ca = &self.hierarchy(prog.builtins.connection).expect("tiles").arena;
+                let ta = &self.hierarchy(prog.builtins.tile).expect("tiles").arena;
+                let to = self.builtin_field(prog.builtins.connection, crate::hir::BuiltinAttr::To);
                 sections.push(quote!({
                     let tiles = self.#la[self.groups[#constant].tiles].items.clone();
                     let nodes = tiles
@@ -549,10 +582,8 @@ impl<'p> Gen<'p> {
         };
         if nullable {
             quote!(match #v { Some(x) => #inner, None => String::from("-") })
-        } else if v.to_string() == "x" {
-            inner
         } else {
-            quote!({ let x = #v; #inner })
+            substitute_x(inner, &v)
         }
     }
 
@@ -664,4 +695,27 @@ fn label_fn(prog: &crate::hir::Program, class: ClassId) -> Option<crate::hir::Fu
         cur = prog.class(c).base;
     }
     None
+}
+
+/// Replaces the identifier `x` in a label template by the value's expression.
+fn substitute_x(template: TokenStream, value: &TokenStream) -> TokenStream {
+    use proc_macro2::{Group, TokenTree};
+    template
+        .into_iter()
+        .flat_map(|tt| -> Vec<TokenTree> {
+            match tt {
+                // A lone identifier needs no grouping (and prints better without it).
+                TokenTree::Ident(i) if i == "x" && value.clone().into_iter().count() == 1 => {
+                    value.clone().into_iter().collect()
+                }
+                TokenTree::Ident(i) if i == "x" => super::expr::group(value.clone()).into_iter().collect(),
+                TokenTree::Group(g) => {
+                    let mut inner = Group::new(g.delimiter(), substitute_x(g.stream(), value));
+                    inner.set_span(g.span());
+                    vec![TokenTree::Group(inner)]
+                }
+                other => vec![other],
+            }
+        })
+        .collect()
 }
