@@ -7,34 +7,46 @@ use std::path::{Path, PathBuf};
 
 fn main() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-    let examples = root.join("examples");
-    println!("cargo::rerun-if-changed={}", examples.display());
     let out = PathBuf::from(std::env::var("OUT_DIR").expect("cargo sets OUT_DIR"));
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&examples)
-        .expect("examples/ exists")
+    // Examples are held to clippy (it checks the generator's style); test programs
+    // deliberately write expressions clippy would simplify (`t ^ t`), so not them.
+    let examples = generate(&root.join("examples"), &out, "Example", "EXAMPLES", "");
+    let programs = generate(&root.join("tests/programs"), &out, "Program", "PROGRAMS", "#[allow(clippy::all)]\n");
+    std::fs::write(out.join("examples.rs"), examples + &programs).expect("OUT_DIR is writable");
+}
+
+/// Generates every `.tgdl` file of `dir` into a module of `OUT_DIR` and returns the
+/// modules and a table `NAME` of `Kind`s listing them.
+fn generate(dir: &Path, out: &Path, kind: &str, table_name: &str, attributes: &str) -> String {
+    println!("cargo::rerun-if-changed={}", dir.display());
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
         .filter_map(|e| e.ok().map(|e| e.path()))
         .filter(|p| p.extension().is_some_and(|x| x == "tgdl"))
         .collect();
     files.sort();
-    let mut table = String::from(
-        "/// Every example: (file stem, player bounds, random-playout runner).\npub const EXAMPLES: &[Example] = &[\n",
-    );
+    let mut table =
+        format!("/// Every file of `{}`.\npub const {table_name}: &[{kind}] = &[\n", dir.display());
     let mut modules = String::new();
     for path in &files {
         println!("cargo::rerun-if-changed={}", path.display());
         let stem = path.file_stem().and_then(|s| s.to_str()).expect("a UTF-8 file name").to_string();
         let code = match tgdlc_load(path) {
             Ok(code) => code,
-            Err(rendered) => panic!("example {} does not check:\n{rendered}", path.display()),
+            Err(rendered) => panic!("{} does not check:\n{rendered}", path.display()),
         };
-        let file = out.join(format!("{stem}.rs"));
-        std::fs::write(&file, code).expect("OUT_DIR is writable");
+        std::fs::write(out.join(format!("{stem}.rs")), code).expect("OUT_DIR is writable");
         writeln!(modules, "pub mod {stem} {{\n    include!(concat!(env!(\"OUT_DIR\"), \"/{stem}.rs\"));\n}}")
             .unwrap();
-        writeln!(table, "    Example {{ name: \"{stem}\", engine: {stem}::Game::info, playout: crate::playout::<{stem}::Game> }},").unwrap();
+        let source = path.display().to_string().replace('\\', "/");
+        writeln!(
+            table,
+            "    {kind} {{ name: \"{stem}\", path: \"{source}\", engine: {stem}::Game::info, playout: crate::playout::<{stem}::Game>, run: crate::run::<{stem}::Game> }},"
+        )
+        .unwrap();
     }
     table.push_str("];\n");
-    std::fs::write(out.join("examples.rs"), modules + &table).expect("OUT_DIR is writable");
+    modules + &table
 }
 
 /// Checks and generates one game: the same pipeline as `tgdlc emit`.

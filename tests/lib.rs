@@ -6,9 +6,76 @@ use tgdl_runtime::{Agent, Game, GameInfo, RandomAgent, Status};
 /// One example game.
 pub struct Example {
     pub name: &'static str,
+    pub path: &'static str,
     pub engine: fn() -> GameInfo,
     /// Plays one seeded random game; returns how it ended.
     pub playout: fn(players: u32, seed: u64, max_decisions: u64) -> Ending,
+    pub run: fn(&Script) -> Run,
+}
+
+/// A test program of `tests/programs`: the same shape as an example.
+pub type Program = Example;
+
+/// How to play a test program: player count, seed, the option indices to choose first
+/// (then random choices).
+#[derive(Clone, Debug, Default)]
+pub struct Script {
+    pub players: Option<u32>,
+    pub seed: u64,
+    pub choices: Vec<usize>,
+    pub max_decisions: u64,
+}
+
+/// What a scripted game produced.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Run {
+    /// The game's log lines.
+    pub log: Vec<String>,
+    /// `player 0 wins`, `draw`, `ranking ...`, `error at FILE:LINE:COL: MESSAGE`,
+    /// `unfinished`, or `cannot start: ...`.
+    pub result: String,
+    /// The labels of the decisions taken, as `player N: label`.
+    pub decisions: Vec<String>,
+}
+
+/// Plays `G` by a script: its choices first, then seeded random choices.
+pub fn run<G: Game>(script: &Script) -> Run {
+    let players = script.players.unwrap_or_else(|| G::info().min_players);
+    let mut game = match G::start(players, script.seed) {
+        Ok(g) => g,
+        Err(e) => {
+            return Run { log: Vec::new(), result: format!("cannot start: {e}"), decisions: Vec::new() };
+        }
+    };
+    let mut agent = RandomAgent::new(script.seed ^ 0x5eed);
+    let mut choices = script.choices.iter();
+    let mut decisions = Vec::new();
+    let limit = if script.max_decisions == 0 { 10_000 } else { script.max_decisions };
+    let result = loop {
+        match game.status() {
+            Status::Over => break game.outcome().map(|o| o.describe()).unwrap_or_default(),
+            Status::Failed => {
+                break game
+                    .error()
+                    .map(|e| format!("error at {}: {}", e.location, e.message))
+                    .unwrap_or_default();
+            }
+            Status::Decide(p) => {
+                if decisions.len() as u64 >= limit {
+                    break "unfinished".to_string();
+                }
+                let index = match choices.next() {
+                    Some(&i) => i,
+                    None => agent.choose(&game).unwrap_or(0),
+                };
+                decisions.push(format!("player {}: {}", p.0, game.label(index)));
+                if let Err(e) = game.apply(index) {
+                    break format!("bad choice {index}: {e}");
+                }
+            }
+        }
+    };
+    Run { log: game.log().to_vec(), result, decisions }
 }
 
 /// How a playout ended.

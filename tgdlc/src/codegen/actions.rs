@@ -443,6 +443,18 @@ impl<'p> Gen<'p> {
             .collect();
         let drain = if self.has_queue() { quote!(self.drain()?;) } else { quote!() };
         let unused_out = if calls.is_empty() { quote!(let _ = out;) } else { quote!() };
+        // A game without moves has nothing to play.
+        let play_body = if arms.is_empty() {
+            quote!(match mv {})
+        } else {
+            quote! {
+                match mv {
+                    #(#arms)*
+                }
+                #drain
+                Ok(())
+            }
+        };
         quote! {
             #(#fns)*
 
@@ -455,11 +467,7 @@ impl<'p> Gen<'p> {
 
             /// Runs a move of the menu and the cascade of events it starts.
             fn play_move(&mut self, mv: Move) -> rt::Flow<()> {
-                match mv {
-                    #(#arms)*
-                }
-                #drain
-                Ok(())
+                #play_body
             }
         }
     }

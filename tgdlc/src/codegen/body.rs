@@ -44,8 +44,8 @@ pub(super) struct BodyGen<'g, 'p> {
     /// The `event` parameter and whether it may be null (it is when an action is called
     /// like a function).
     pub event: Option<(Ident, bool)>,
-    /// Enclosing loops: the label of the block `continue` leaves, for `for` loops.
-    pub loops: Vec<Option<syn::Lifetime>>,
+    /// Enclosing loops, innermost last.
+    pub loops: Vec<LoopInfo>,
     /// Inside an inlined filter or require: `return v` leaves this labelled block.
     pub break_with: Option<syn::Lifetime>,
     labels: usize,
@@ -202,13 +202,20 @@ impl<'g, 'p> BodyGen<'g, 'p> {
                 }
             }
             StmtKind::While { cond, body } => {
-                let c = self.value(cond);
                 let tick = self.loc(s.span);
-                self.loops.push(None);
+                let label = self.label("loop");
+                self.loops.push(LoopInfo::plain(label));
                 let b = self.block(body, locals);
                 self.loops.pop();
+                // `while (true)` is a `loop`: Rust then knows it only ends by `break`/`return`.
+                let head = if matches!(cond.kind, crate::hir::ExprKind::Bool(true)) {
+                    quote!(loop)
+                } else {
+                    let c = self.value(cond);
+                    quote!(while #c)
+                };
                 quote! {
-                    while #c {
+                    #head {
                         self.core.tick(#tick)?;
                         #b
                     }
@@ -216,21 +223,35 @@ impl<'g, 'p> BodyGen<'g, 'p> {
             }
             StmtKind::For { init, cond, step, body } => {
                 let i = self.block(init, locals);
-                let c = cond.as_ref().map_or_else(|| quote!(true), |c| self.value(c));
+                let c = cond.as_ref().map(|c| self.value(c));
                 let st = step.as_ref().map(|e| {
                     let v = self.expr(e);
                     quote!(#v;)
                 });
                 let tick = self.loc(s.span);
-                let label = self.label("step");
-                self.loops.push(Some(label.clone()));
+                let label = self.label("loop");
+                // `continue` leaves a labelled body so that the step still runs.
+                let step_label = if contains_continue(body) { Some(self.label("step")) } else { None };
+                self.loops.push(LoopInfo { label, step: step_label.clone(), label_used: false });
                 let b = self.block(body, locals);
-                self.loops.pop();
-                // `continue` leaves the labelled body so that the step still runs.
-                let body_tokens = if contains_continue(body) { quote!(#label: { #b }) } else { b };
-                let head = if cond.is_none() { quote!(loop) } else { quote!(while #c) };
+                let info = self.loops.pop().expect("pushed above");
+                let body_tokens = match &step_label {
+                    Some(l) => quote!(#l: { #b }),
+                    None => b,
+                };
+                let head = match (&c, cond.as_ref().map(|c| &c.kind)) {
+                    (_, None | Some(crate::hir::ExprKind::Bool(true))) => quote!(loop),
+                    (Some(c), _) => quote!(while #c),
+                    (None, _) => quote!(loop),
+                };
+                let loop_label = if info.label_used {
+                    let l = &info.label;
+                    quote!(#l:)
+                } else {
+                    quote!()
+                };
                 let ts = quote! {
-                    #head {
+                    #loop_label #head {
                         self.core.tick(#tick)?;
                         #body_tokens
                         #st
@@ -244,7 +265,8 @@ impl<'g, 'p> BodyGen<'g, 'p> {
                 let elem_nullable = self.g.null.elem(self.g.prog, &list.ty);
                 let items = self.list_items(list);
                 let tick = self.loc(s.span);
-                self.loops.push(None);
+                let label = self.label("loop");
+                self.loops.push(LoopInfo::plain(label));
                 let b = self.block(body, locals);
                 self.loops.pop();
                 let bind = match (elem_nullable, nullable) {
@@ -272,9 +294,17 @@ impl<'g, 'p> BodyGen<'g, 'p> {
                 }
                 _ => quote!(return Ok(());),
             },
-            StmtKind::Break => quote!(break;),
+            StmtKind::Break => match self.loops.last_mut() {
+                // Inside the labelled body of a `for`, the loop must be named.
+                Some(info) if info.step.is_some() => {
+                    info.label_used = true;
+                    let l = &info.label;
+                    quote!(break #l;)
+                }
+                _ => quote!(break;),
+            },
             StmtKind::Continue => match self.loops.last() {
-                Some(Some(label)) => quote!(break #label;),
+                Some(LoopInfo { step: Some(label), .. }) => quote!(break #label;),
                 _ => quote!(continue;),
             },
             StmtKind::Winner(e) => {
@@ -371,6 +401,24 @@ impl<'g, 'p> BodyGen<'g, 'p> {
             }
             This::None => quote!(()),
         }
+    }
+}
+
+/// A loop being generated: how `break` and `continue` leave it.
+#[derive(Clone)]
+pub(super) struct LoopInfo {
+    /// The loop's own label, needed by `break` inside a labelled body.
+    label: syn::Lifetime,
+    /// For a `for` loop whose body is a labelled block (so that `continue` still runs the
+    /// step): that block's label.
+    step: Option<syn::Lifetime>,
+    /// Whether a `break` used `label` (the loop then carries it).
+    label_used: bool,
+}
+
+impl LoopInfo {
+    fn plain(label: syn::Lifetime) -> LoopInfo {
+        LoopInfo { label, step: None, label_used: false }
     }
 }
 

@@ -202,8 +202,9 @@ impl<'g, 'p> BodyGen<'g, 'p> {
                 let vals: Vec<TokenStream> = items.iter().map(|i| self.repr(i, true)).collect();
                 let arena = g.collection_arena(&e.ty);
                 let t = self.temp("items");
+                let elem = g.rust_ty(e.ty.element().unwrap_or(&Ty::Error), true);
                 let ts = quote!({
-                    let #t = vec![#(#vals),*];
+                    let #t: Vec<#elem> = vec![#(#vals),*];
                     self.#arena.alloc(rt::Stack::from_vec(#t.into_iter().flatten().collect()))
                 });
                 Code { ts, null: false }
@@ -482,6 +483,9 @@ impl<'g, 'p> BodyGen<'g, 'p> {
 
     /// The text of a value (`ToText`), as a `String`.
     pub(super) fn text(&mut self, v: TokenStream, ty: &Ty, nullable: bool) -> TokenStream {
+        if matches!(ty, Ty::Null) {
+            return quote!(String::from("null"));
+        }
         if nullable {
             let inner = self.text(quote!(x), ty, false);
             return quote!(match #v { Some(x) => #inner, None => String::from("null") });
@@ -522,6 +526,9 @@ impl<'g, 'p> BodyGen<'g, 'p> {
         let ts = match op {
             BinaryOp::Eq | BinaryOp::Ne => {
                 let eq = op == BinaryOp::Eq;
+                if matches!(rhs.kind, ExprKind::Null) && matches!(lhs.kind, ExprKind::Null) {
+                    return Code { ts: quote!(#eq), null: false };
+                }
                 if matches!(rhs.kind, ExprKind::Null) || matches!(lhs.kind, ExprKind::Null) {
                     let other = if matches!(rhs.kind, ExprKind::Null) { lhs } else { rhs };
                     let c = self.code(other);
@@ -545,6 +552,16 @@ impl<'g, 'p> BodyGen<'g, 'p> {
                     (a.ts, b.ts)
                 };
                 if eq { group(quote!(#a == #b)) } else { group(quote!(#a != #b)) }
+            }
+            // Concatenation prints a null operand as `null` instead of failing.
+            BinaryOp::Concat => {
+                let text = |b: &mut Self, e: &Expr| {
+                    let c = b.code(e);
+                    let ts = c.ts;
+                    if c.null { quote!(#ts.unwrap_or_else(|| rt::Str::from("null"))) } else { ts }
+                };
+                let (a, b) = (text(self, lhs), text(self, rhs));
+                quote!(rt::value::concat(&#a, &#b))
             }
             BinaryOp::And | BinaryOp::Or => {
                 let a = self.value(lhs);

@@ -157,7 +157,7 @@ impl<'p> Gen<'p> {
             } else if id == b.event {
                 ("Event".to_string(), "events".to_string())
             } else {
-                (types.fresh(&camel(&c.name)), fields.fresh(&format!("{}s", snake(&c.name))))
+                (types.fresh_type(&camel(&c.name)), fields.fresh(&format!("{}s", snake(&c.name))))
             };
             let concrete: Vec<ClassId> = prog
                 .descendants(id)
@@ -170,7 +170,11 @@ impl<'p> Gen<'p> {
                 .collect();
             let kind_enum = if concrete.len() > 1 || (c.builtin && id != b.connection) {
                 // Built-in roots own their reserved names; user roots get fresh ones.
-                Some(if c.builtin { format!("{strukt}Kind") } else { types.fresh(&format!("{strukt}Kind")) })
+                Some(if c.builtin {
+                    format!("{strukt}Kind")
+                } else {
+                    types.fresh_type(&format!("{strukt}Kind"))
+                })
             } else {
                 None
             };
@@ -199,7 +203,7 @@ impl<'p> Gen<'p> {
         let mut globals = BTreeMap::new();
         for (i, c) in prog.classes.iter().enumerate() {
             if !c.builtin && (c.visibility == Visibility::Global || c.kind == ClassKind::Board) {
-                let s = types.fresh(&camel(&c.name));
+                let s = types.fresh_type(&camel(&c.name));
                 let f = fields.fresh(&snake(&c.name));
                 globals.insert(ClassId(i as u32), (ident(&s), ident(&f)));
             }
@@ -266,7 +270,7 @@ impl<'p> Gen<'p> {
         for (i, a) in prog.actions.iter().enumerate() {
             let base = format!("{}_{}", snake(&prog.class(a.owner).name), snake(&a.name));
             action_name.insert(ActionId(i as u32), fns.fresh(&base));
-            let v = moves.fresh(&format!("{}{}", camel(&prog.class(a.owner).name), camel(&a.name)));
+            let v = moves.fresh_type(&format!("{}{}", camel(&prog.class(a.owner).name), camel(&a.name)));
             move_variant.insert(ActionId(i as u32), ident(&v));
         }
         let mut coll_names = Namer::default();

@@ -75,6 +75,19 @@ impl Namer {
         Namer { taken: reserved.iter().map(|s| s.to_string()).collect() }
     }
 
+    /// A type name: `Base`, or `BaseClass`, `BaseClass2`, ... if taken (keeps the
+    /// upper camel case Rust expects of types).
+    pub fn fresh_type(&mut self, base: &str) -> String {
+        if self.taken.insert(base.to_string()) {
+            return base.to_string();
+        }
+        let class = format!("{base}Class");
+        if self.taken.insert(class.clone()) {
+            return class;
+        }
+        (2..).map(|i| format!("{class}{i}")).find(|n| self.taken.insert(n.clone())).expect("an unused name")
+    }
+
     /// `base`, or `base_2`, `base_3`, ... if taken.
     pub fn fresh(&mut self, base: &str) -> String {
         if self.taken.insert(base.to_string()) {

@@ -538,10 +538,15 @@ impl<'p> Gen<'p> {
         }
         let tile_text = self.tile_text_fn();
         let name = &prog.name;
+        let sections_decl = if sections.is_empty() {
+            quote!(let sections = Vec::new();)
+        } else {
+            quote!(let mut sections = Vec::new();)
+        };
         quote! {
             /// What a player at the terminal sees.
             fn game_view(&self) -> rt::view::View {
-                let mut sections = Vec::new();
+                #sections_decl
                 #(#sections)*
                 rt::view::View {
                     title: String::from(#name),
