@@ -11,7 +11,8 @@ fn main() {
     // Examples are held to clippy (it checks the generator's style); test programs
     // deliberately write expressions clippy would simplify (`t ^ t`), so not them.
     let examples = generate(&root.join("examples"), &out, "Example", "EXAMPLES", "");
-    let programs = generate(&root.join("tests/programs"), &out, "Program", "PROGRAMS", "#[allow(clippy::all)]\n");
+    let programs =
+        generate(&root.join("tests/programs"), &out, "Program", "PROGRAMS", "#[allow(clippy::all)]\n");
     std::fs::write(out.join("examples.rs"), examples + &programs).expect("OUT_DIR is writable");
 }
 
@@ -36,8 +37,11 @@ fn generate(dir: &Path, out: &Path, kind: &str, table_name: &str, attributes: &s
             Err(rendered) => panic!("{} does not check:\n{rendered}", path.display()),
         };
         std::fs::write(out.join(format!("{stem}.rs")), code).expect("OUT_DIR is writable");
-        writeln!(modules, "pub mod {stem} {{\n    include!(concat!(env!(\"OUT_DIR\"), \"/{stem}.rs\"));\n}}")
-            .unwrap();
+        writeln!(
+            modules,
+            "{attributes}pub mod {stem} {{\n    include!(concat!(env!(\"OUT_DIR\"), \"/{stem}.rs\"));\n}}"
+        )
+        .unwrap();
         let source = path.display().to_string().replace('\\', "/");
         writeln!(
             table,
