@@ -62,12 +62,11 @@ fn scenarios(source: &str) -> Vec<Scenario> {
 
 /// `error at /some/path/file.tgdl:12:5: message` → `error at 12:5: message`.
 fn without_file(result: &str) -> String {
-    if let Some(rest) = result.strip_prefix("error at ") {
-        if let Some((location, message)) = rest.split_once(": ") {
-            let parts: Vec<&str> = location.rsplitn(3, ':').collect();
-            if parts.len() == 3 {
-                return format!("error at {}:{}: {message}", parts[1], parts[0]);
-            }
+    if let Some((location, message)) = result.strip_prefix("error at ").and_then(|rest| rest.split_once(": "))
+    {
+        let parts: Vec<&str> = location.rsplitn(3, ':').collect();
+        if parts.len() == 3 {
+            return format!("error at {}:{}: {message}", parts[1], parts[0]);
         }
     }
     result.to_string()
