@@ -84,15 +84,15 @@ fn every_program_behaves_as_its_comments_say() {
             let run = (program.run)(&s.script);
             let result = without_file(&run.result);
             let mut problems = Vec::new();
-            if let Some(expected) = &s.result {
-                if &result != expected {
-                    problems.push(format!("result: expected `{expected}`, got `{result}`"));
-                }
+            if let Some(expected) = &s.result
+                && &result != expected
+            {
+                problems.push(format!("result: expected `{expected}`, got `{result}`"));
             }
-            if let Some(expected) = &s.log {
-                if &run.log != expected {
-                    problems.push(format!("log: expected {expected:#?}\ngot {:#?}", run.log));
-                }
+            if let Some(expected) = &s.log
+                && &run.log != expected
+            {
+                problems.push(format!("log: expected {expected:#?}\ngot {:#?}", run.log));
             }
             for (k, expected) in s.decisions.iter().enumerate() {
                 if run.decisions.get(k) != Some(expected) {
