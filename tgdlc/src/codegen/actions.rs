@@ -24,6 +24,8 @@ impl<'p> Gen<'p> {
         let inits = self.init_fns();
         let connect = self.connect_fn();
         quote! {
+            // A game may store a value it never reads again; that is not an error.
+            #[allow(unused_assignments)]
             impl World {
                 #(#out)*
                 #menu

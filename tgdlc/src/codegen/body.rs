@@ -63,17 +63,40 @@ impl<'g, 'p> BodyGen<'g, 'p> {
         let mut namer = Namer::with_reserved(&[
             "this", "event", "self", "rt", "world", "marks", "out", "options", "pick",
         ]);
-        let names = locals.vars.iter().map(|v| ident(&namer.fresh(&snake(&v.name)))).collect();
+        // Assigned locals are `mut`; an assignment's target is not a read.
         let mut mutable = HashSet::new();
+        let mut targets = HashSet::new();
         for b in blocks {
             b.walk_exprs(&mut |e| {
-                if let ExprKind::Assign { target, .. } = &e.kind {
-                    if let ExprKind::Local(l) = target.kind {
-                        mutable.insert(l);
-                    }
+                if let ExprKind::Assign { target, .. } = &e.kind
+                    && let ExprKind::Local(l) = target.kind
+                {
+                    mutable.insert(l);
+                    targets.insert((l, target.span));
                 }
             });
         }
+        let mut reads = HashSet::new();
+        for b in blocks {
+            b.walk_exprs(&mut |e| {
+                if let ExprKind::Local(l) = e.kind
+                    && !targets.contains(&(l, e.span))
+                {
+                    reads.insert(l);
+                }
+            });
+        }
+        // Locals the program never reads are named `_x`, as Rust expects.
+        let names = locals
+            .vars
+            .iter()
+            .enumerate()
+            .map(|(i, v)| {
+                let base = snake(&v.name);
+                let unread = !reads.contains(&LocalId(i as u32)) && !base.starts_with('_');
+                ident(&namer.fresh(&if unread { format!("_{base}") } else { base }))
+            })
+            .collect();
         BodyGen {
             g,
             owner,
@@ -313,7 +336,14 @@ impl<'g, 'p> BodyGen<'g, 'p> {
             }
             StmtKind::Throw(e) => {
                 let v = self.value(e);
-                quote!(self.throw(#v)?;)
+                if super::expr::needs_mut(e) {
+                    quote!({
+                        let event = #v;
+                        self.throw(event)?;
+                    })
+                } else {
+                    quote!(self.throw(#v)?;)
+                }
             }
             StmtKind::Input(input) => {
                 let name = self.local_name(input.local);
@@ -478,6 +508,8 @@ impl<'p> Gen<'p> {
         }
         out.push(self.dispatchers());
         quote! {
+            // A game may store a value it never reads again; that is not an error.
+            #[allow(unused_assignments)]
             impl World {
                 #(#out)*
             }

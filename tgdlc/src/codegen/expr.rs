@@ -149,7 +149,9 @@ impl<'g, 'p> BodyGen<'g, 'p> {
             ExprKind::Binary { op, lhs, rhs } => self.binary(e, *op, lhs, rhs),
             ExprKind::ToPlayer(inner) => {
                 let v = self.value(inner);
-                Code { ts: quote!(self.core.wrap_player(#v)), null: false }
+                let (lets, v) = self.hoist(vec![(v, needs_mut(inner))], false);
+                let v = &v[0];
+                Code { ts: wrap(lets, quote!(self.core.wrap_player(#v))), null: false }
             }
             ExprKind::ToNumber(inner) => {
                 let v = self.value(inner);
@@ -157,8 +159,10 @@ impl<'g, 'p> BodyGen<'g, 'p> {
             }
             ExprKind::ToText(inner) => {
                 let c = self.code(inner);
-                let text = self.text(c.ts, &inner.ty, c.null);
-                Code { ts: quote!(rt::Str::from(#text)), null: false }
+                // Object labels read the world: bind a value that needs it mutably first.
+                let (lets, v) = self.hoist(vec![(c.ts, needs_mut(inner))], false);
+                let text = self.text(v[0].clone(), &inner.ty, c.null);
+                Code { ts: wrap(lets, quote!(rt::Str::from(#text))), null: false }
             }
             ExprKind::Is { operand, class } => {
                 let c = self.code(operand);
@@ -673,9 +677,38 @@ impl<'g, 'p> BodyGen<'g, 'p> {
         let g = self.g;
         let prog = g.prog;
         let l = self.loc(e.span);
-        let arg = |b: &mut Self, i: usize| b.value(&args[i]);
+        let receiver_free = matches!(
+            op,
+            PlayerAll
+                | PlayerActive
+                | TurnActive
+                | PlayerCount
+                | TurnCurrent
+                | TurnPass
+                | PhaseActive
+                | PhaseSet
+                | TurnsUse
+                | Roll
+                | Random
+                | Log
+                | Abs
+                | Floor
+                | Ceil
+                | Round
+                | Sqrt
+                | Pow
+                | Min
+                | Max
+        );
+        if !receiver_free {
+            return self.collection_builtin(e, op, args, l);
+        }
+        // Arguments are used inside calls on the world: bind those that need it first.
+        let values: Vec<(TokenStream, bool)> = args.iter().map(|a| (self.value(a), needs_mut(a))).collect();
+        let (lets, vals) = self.hoist(values, false);
+        let arg = |_: &mut Self, i: usize| vals[i].clone();
         let unit = |ts: TokenStream| Code { ts, null: false };
-        match op {
+        let code = match op {
             PlayerAll => {
                 let arena = g.collection_arena(&e.ty);
                 let wrap = if g.null.elem(prog, &e.ty) {
@@ -751,8 +784,9 @@ impl<'g, 'p> BodyGen<'g, 'p> {
                 let m = if op == Min { quote!(min) } else { quote!(max) };
                 unit(quote!(#first #(.#m(#rest))*))
             }
-            _ => self.collection_builtin(e, op, args, l),
-        }
+            _ => unit(quote!(())),
+        };
+        Code { ts: wrap(lets, code.ts), null: code.null }
     }
 
     /// Operations with a receiver: collections, decks, objects, groups.

@@ -120,6 +120,8 @@ impl<'p> Gen<'p> {
         quote! {
             #turn_names
 
+            // A game may store a value it never reads again; that is not an error.
+            #[allow(unused_assignments)]
             impl World {
                 #create
                 #setup

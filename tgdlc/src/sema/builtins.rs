@@ -72,6 +72,13 @@ impl<'a> Checker<'a> {
                 return self.call_action(a, recv, args, span);
             }
         }
+        // Inside a class, a built-in method of `this` may be called bare: `assign(p)`.
+        if let Some(this) = self.cx.this {
+            if THIS_METHODS.contains(&id.name.as_str()) {
+                let recv = Expr::new(ExprKind::This, Ty::Class(this), id.span);
+                return self.call_method(recv, id, args, span);
+            }
+        }
         let ns = self.cx.namespace.clone();
         let f = ns
             .as_ref()
@@ -679,6 +686,24 @@ impl<'a> Checker<'a> {
         Expr::error(span)
     }
 }
+
+/// Built-in methods that may be called on `this` without writing it.
+const THIS_METHODS: &[&str] = &[
+    "assign",
+    "move_to",
+    "discard",
+    "connect",
+    "add",
+    "at",
+    "push",
+    "push_front",
+    "pop",
+    "pop_front",
+    "peek",
+    "peek_front",
+    "shuffle",
+    "reshuffle",
+];
 
 const FREE_BUILTINS: &[&str] =
     &["roll", "random", "log", "abs", "floor", "ceil", "round", "min", "max", "sqrt", "pow"];
