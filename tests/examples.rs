@@ -149,3 +149,57 @@ fn a_state_cloned_mid_game_continues_identically() {
         assert_eq!(game.view(), copy.view());
     }
 }
+
+#[test]
+fn a_game_cloned_in_the_middle_of_an_effect_continues_identically() {
+    use tgdl_tests::cake_cutting;
+    let mut game = cake_cutting::Game::start(2, 9).expect("2 players");
+    game.apply(3).expect("player 0 cuts");
+    // Player 1 now chooses a piece while player 0's `cut` is still running.
+    assert_eq!(game.status(), Status::Decide(tgdl_runtime::Player(1)));
+    assert!(game.label(0).starts_with("the left piece"), "{}", game.label(0));
+    let mut copy = game.clone();
+    for i in [1, 5, 0, 2, 1, 0, 7, 1] {
+        if !matches!(game.status(), Status::Decide(_)) {
+            break;
+        }
+        let n = game.options().len();
+        game.apply(i % n).expect("valid");
+        copy.apply(i % n).expect("valid");
+        assert_eq!(game.log(), copy.log());
+        assert_eq!(game.view(), copy.view());
+        assert_eq!(game.status(), copy.status());
+    }
+}
+
+/// Runs a game binary's command line in process.
+fn cli<G: Game>(args: &[&str]) -> (u8, String) {
+    let mut out = Vec::new();
+    let mut err = Vec::new();
+    let mut all = vec!["game"];
+    all.extend_from_slice(args);
+    let code = tgdl_runtime::cli::run_cli::<G>(all, std::io::empty(), &mut out, &mut err, false);
+    (code, String::from_utf8_lossy(&out).into_owned() + &String::from_utf8_lossy(&err))
+}
+
+#[test]
+fn traces_with_choices_inside_effects_replay_exactly() {
+    use tgdl_tests::{cake_cutting, harvest};
+    let dir = std::env::temp_dir().join(format!("tgdl-trace-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a temporary directory");
+    for (name, run) in [
+        ("cake", cli::<cake_cutting::Game> as fn(&[&str]) -> (u8, String)),
+        ("harvest", cli::<harvest::Game>),
+    ] {
+        let trace = dir.join(format!("{name}.json")).display().to_string();
+        let again = dir.join(format!("{name}-again.json")).display().to_string();
+        let (code, first) = run(&["play", "--seats", "random", "--seed", "5", "--trace", &trace]);
+        assert_eq!(code, 0, "{first}");
+        let (code, second) = run(&["play", "--replay", &trace, "--trace", &again]);
+        assert_eq!(code, 0, "{second}");
+        assert_eq!(first.lines().last(), second.lines().last(), "{name}");
+        assert!(first.lines().last().unwrap_or_default().starts_with("result: "), "{first}");
+        assert_eq!(std::fs::read(&trace).expect("trace"), std::fs::read(&again).expect("replayed"), "{name}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -168,7 +168,8 @@ impl<'p> Gen<'p> {
             );
             let ev_used = uses_event(body);
             b.event = Some((ident("event"), false));
-            let code = b.block(body, &action.locals);
+            let (code, ends) = b.body(body, &action.locals);
+            let code = if ends { code } else { quote!(#code Err(rt::error::missing_return(loc(1, 1)))) };
             let f = self.trigger_fn(a, k);
             let tp = self.this_param(owner, uses_this(body));
             let ep = if ev_used { quote!(event: rt::Id<Event>) } else { quote!(_event: rt::Id<Event>) };
@@ -513,35 +514,35 @@ impl<'p> Gen<'p> {
                 let allowed = self.allowed_call(a, &quote!(this), &quote!(Some(event)));
                 let v = &self.move_variant[&a];
                 let prio = proc_macro2::Literal::f64_unsuffixed(action.prio);
-                let guard = match (&trig, self.is_global(action.owner)) {
-                    (None, _) => quote!(),
-                    (Some(t), false) => quote!(if !#t { continue; }),
-                    (Some(t), true) => quote!(if !#t { break 'action; }),
-                };
+                // The run joins the batch when its triggers and requires hold.
+                let mut tests: Vec<TokenStream> = trig.into_iter().collect();
+                if !action.requires.is_empty() {
+                    tests.push(allowed.clone());
+                }
                 if self.is_global(action.owner) {
-                    let body = quote!(if #allowed { batch.push((#prio, Run::#v { event })); });
-                    collect.push(if guard.is_empty() { body } else { quote!('action: { #guard #body }) });
+                    let push = quote!(batch.push((#prio, Run::#v { event })););
+                    collect.push(if tests.is_empty() { push } else { quote!(if #(#tests)&&* { #push }) });
                 } else {
                     let h = self.hierarchy(action.owner).expect("objects live in an arena");
                     let arena = &h.arena;
-                    let mut tests = Vec::new();
+                    let mut skips = Vec::new();
                     if !self.covers_hierarchy(action.owner) {
                         let vs = self.variants_of(action.owner);
-                        tests.push(quote!(if !matches!(self.#arena[this].kind, #(#vs)|*) {
+                        skips.push(quote!(if !matches!(self.#arena[this].kind, #(#vs)|*) {
                             continue;
                         }));
                     }
                     let root = self.prog.class(action.owner).root;
                     if self.prog.class(root).kind == crate::hir::ClassKind::Interactable {
                         let d = self.builtin_field(root, crate::hir::BuiltinAttr::Discarded);
-                        tests.push(quote!(if self.#arena[this].#d { continue; }));
+                        skips.push(quote!(if self.#arena[this].#d { continue; }));
                     }
+                    let push = quote!(batch.push((#prio, Run::#v { this, event })););
+                    let push_run = if tests.is_empty() { push } else { quote!(if #(#tests)&&* { #push }) };
                     collect.push(quote! {
-                        for index in 0..self.#arena.len() {
-                            let this = rt::Id::from_index(index);
-                            #(#tests)*
-                            #guard
-                            if #allowed { batch.push((#prio, Run::#v { this, event })); }
+                        for this in self.#arena.ids() {
+                            #(#skips)*
+                            #push_run
                         }
                     });
                 }
@@ -558,10 +559,15 @@ impl<'p> Gen<'p> {
                 let v = &self.move_variant[&a];
                 let allowed = self.allowed_call(a, &quote!(this), &quote!(Some(event)));
                 let f = self.asked_fn(a);
-                if self.is_global(action.owner) {
-                    quote!(Run::#v { event } => { if #allowed { self.#f(Some(event))?; } })
+                let (pattern, call) = if self.is_global(action.owner) {
+                    (quote!(Run::#v { event }), quote!(self.#f(Some(event))?))
                 } else {
-                    quote!(Run::#v { this, event } => { if #allowed { self.#f(this, Some(event))?; } })
+                    (quote!(Run::#v { this, event }), quote!(self.#f(this, Some(event))?))
+                };
+                if action.requires.is_empty() {
+                    quote!(#pattern => #call,)
+                } else {
+                    quote!(#pattern => { if #allowed { #call; } })
                 }
             })
             .collect();
@@ -572,7 +578,8 @@ impl<'p> Gen<'p> {
             /// the runs already waiting.
             fn throw(&mut self, event: rt::Id<Event>) -> rt::Flow<()> {
                 let mut batch: Vec<(f64, Run)> = Vec::new();
-                #[allow(clippy::match_single_binding)]
+                // One arm per event class, each listing the actions that watch it.
+                #[allow(clippy::match_single_binding, clippy::collapsible_match)]
                 match self.events[event].kind {
                     #(#arms)*
                     #[allow(unreachable_patterns)]
@@ -986,7 +993,7 @@ impl<'g, 'p> BodyGen<'g, 'p> {
                     if answer == rt::Pick::Done {
                         break;
                     }
-                    let value = #unpick(answer)?;
+                    let value = answer.#unpick?;
                     chosen.push(#wrap);
                     after = Some(answer);
                 }
@@ -999,11 +1006,11 @@ impl<'g, 'p> BodyGen<'g, 'p> {
             quote!(if options.len() == 1 { None } else {
                 match self.core.ask(target, options, || String::from(#prompt))? {
                     rt::Pick::Null => None,
-                    answer => Some(#unpick(answer)?),
+                    answer => Some(answer.#unpick?),
                 }
             })
         } else {
-            let wrap = if nullable { quote!(Some(#unpick(answer)?)) } else { quote!(#unpick(answer)?) };
+            let wrap = if nullable { quote!(Some(answer.#unpick?)) } else { quote!(answer.#unpick?) };
             quote!({
                 if options.is_empty() { #fail; }
                 let answer = self.core.ask(target, options, || String::from(#prompt))?;
@@ -1088,16 +1095,16 @@ fn pick_of(g: &Gen<'_>, ty: &Ty, v: TokenStream) -> TokenStream {
     }
 }
 
-/// The function turning an answer back into a value (`answer.player()` etc.).
+/// The method turning an answer back into a value: `answer.object(tag)`, `answer.player()`.
 fn unpick(g: &Gen<'_>, ty: &Ty) -> TokenStream {
     match ty {
-        Ty::Player => quote!(rt::Pick::player),
-        Ty::Bool => quote!(rt::Pick::boolean),
+        Ty::Player => quote!(player()),
+        Ty::Bool => quote!(boolean()),
         Ty::Class(c) => {
             let tag = g.hierarchy(*c).map_or(u32::MAX, |h| h.tag);
-            quote!((|answer: rt::Pick| answer.object(#tag)))
+            quote!(object(#tag))
         }
-        _ => quote!((|_: rt::Pick| Err::<(), _>(rt::error::wrong_answer()))),
+        _ => quote!(object(u32::MAX)),
     }
 }
 

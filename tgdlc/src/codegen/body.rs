@@ -176,7 +176,14 @@ impl<'g, 'p> BodyGen<'g, 'p> {
             }),
             StmtKind::Winner(e) => {
                 let ranking = self.ranking(e);
-                Some(quote!(self.core.win(&#ranking)))
+                Some(if super::expr::needs_mut(e) {
+                    quote!({
+                        let ranking = #ranking;
+                        self.core.win(&ranking)
+                    })
+                } else {
+                    quote!(self.core.win(&#ranking))
+                })
             }
             StmtKind::If { cond, then_branch, else_branch }
                 if ends_in_return(then_branch) && ends_in_return(else_branch) =>
@@ -332,7 +339,15 @@ impl<'g, 'p> BodyGen<'g, 'p> {
             },
             StmtKind::Winner(e) => {
                 let ranking = self.ranking(e);
-                quote!(return self.core.win(&#ranking);)
+                // The ranking may call functions: compute it before borrowing the core.
+                if super::expr::needs_mut(e) {
+                    quote!({
+                        let ranking = #ranking;
+                        return self.core.win(&ranking);
+                    })
+                } else {
+                    quote!(return self.core.win(&#ranking);)
+                }
             }
             StmtKind::Throw(e) => {
                 let v = self.value(e);
@@ -368,9 +383,13 @@ impl<'g, 'p> BodyGen<'g, 'p> {
     pub fn list_items(&mut self, list: &Expr) -> TokenStream {
         let h = self.value(list);
         let arena = self.g.collection_arena(&list.ty);
+        // The list is computed first (it may be a call or a new list), then copied.
+        let (h, lets) =
+            if super::expr::needs_mut(list) { (quote!(list), quote!(let list = #h;)) } else { (h, quote!()) };
         match list.ty {
-            Ty::Stack(_) => quote!(self.#arena[#h].items.iter().cloned().collect::<Vec<_>>()),
-            _ => quote!(self.#arena[#h].items.clone()),
+            Ty::Stack(_) => quote!({ #lets self.#arena[#h].items.iter().cloned().collect::<Vec<_>>() }),
+            _ if lets.is_empty() => quote!(self.#arena[#h].items.clone()),
+            _ => quote!({ #lets self.#arena[#h].items.clone() }),
         }
     }
 
@@ -385,6 +404,7 @@ impl<'g, 'p> BodyGen<'g, 'p> {
             let places: Vec<TokenStream> = places.iter().map(|p| self.players_vec(p)).collect();
             return quote!([#(#places),*]);
         }
+        // The list is computed first (it may call functions), then read.
         let h = self.value(e);
         let outer = self.g.collection_arena(&e.ty);
         let inner_ty = e.ty.element().cloned().unwrap_or(Ty::Error);
@@ -392,12 +412,17 @@ impl<'g, 'p> BodyGen<'g, 'p> {
         let outer_null = self.g.null.elem(self.g.prog, &e.ty);
         let inner_null = self.g.null.elem(self.g.prog, &inner_ty);
         let get_list = if outer_null { quote!(.flatten()) } else { quote!() };
-        let get_player = if inner_null { quote!(.flatten()) } else { quote!() };
-        quote! {
-            self.#outer[#h].items.iter().cloned()#get_list
-                .map(|place| self.#inner[place].items.iter().cloned()#get_player.collect::<Vec<rt::Player>>())
+        let players = if inner_null {
+            quote!(self.#inner[place].items.iter().flatten().copied().collect::<Vec<rt::Player>>())
+        } else {
+            quote!(self.#inner[place].items.clone())
+        };
+        quote!({
+            let places = #h;
+            self.#outer[places].items.iter().cloned()#get_list
+                .map(|place| #players)
                 .collect::<Vec<_>>()
-        }
+        })
     }
 
     /// A `List<player>` expression as a `Vec<rt::Player>` (nulls dropped).
@@ -412,9 +437,9 @@ impl<'g, 'p> BodyGen<'g, 'p> {
                 let h = self.value(e);
                 let arena = self.g.collection_arena(&e.ty);
                 if self.g.null.elem(self.g.prog, &e.ty) {
-                    quote!(self.#arena[#h].items.iter().flatten().copied().collect::<Vec<rt::Player>>())
+                    quote!({ let players = #h; self.#arena[players].items.iter().flatten().copied().collect::<Vec<rt::Player>>() })
                 } else {
-                    quote!(self.#arena[#h].items.clone())
+                    quote!({ let players = #h; self.#arena[players].items.clone() })
                 }
             }
         }

@@ -452,6 +452,76 @@ impl<'g, 'p> BodyGen<'g, 'p> {
         }
     }
 
+    /// `"x: " + n + "!"` as `format!("x: {}!", ..)`. Each operand is shown as TGDL prints
+    /// it; a null operand prints `null` instead of failing.
+    fn concatenation(&mut self, e: &Expr) -> TokenStream {
+        fn flatten<'e>(e: &'e Expr, out: &mut Vec<&'e Expr>) {
+            match &e.kind {
+                ExprKind::Binary { op: BinaryOp::Concat, lhs, rhs } => {
+                    flatten(lhs, out);
+                    flatten(rhs, out);
+                }
+                _ => out.push(e),
+            }
+        }
+        let mut parts = Vec::new();
+        flatten(e, &mut parts);
+        // `"" + x` is just the text of `x`.
+        if let [ExprKind::String(empty), ExprKind::ToText(inner)] =
+            parts.iter().map(|p| &p.kind).collect::<Vec<_>>().as_slice()
+            && empty.is_empty()
+        {
+            let c = self.code(inner);
+            return match (&inner.ty, c.null) {
+                (Ty::Number, false) => {
+                    let v = c.ts;
+                    quote!(rt::Str::from(rt::value::fmt_number(#v)))
+                }
+                (ty, null) => {
+                    let text = self.text(c.ts, ty, null);
+                    quote!(rt::Str::from(#text))
+                }
+            };
+        }
+        let mut format = String::new();
+        let mut lets = Vec::new();
+        for part in parts {
+            let inner = match &part.kind {
+                ExprKind::String(text) => {
+                    format.push_str(&text.replace('{', "{{").replace('}', "}}"));
+                    continue;
+                }
+                ExprKind::ToText(inner) => inner.as_ref(),
+                _ => part,
+            };
+            // Each piece is bound to a local, in order, and captured by name: the
+            // pretty-printer formats the `let`s, which it cannot do inside `format!`.
+            let c = self.code(inner);
+            let v = c.ts;
+            let shown = match (&inner.ty, c.null) {
+                (Ty::String | Ty::Bool, false) => v,
+                (Ty::Number, false) => quote!(rt::value::fmt_number(#v)),
+                (Ty::Player, false) => quote!(#v.0),
+                (ty, null) => self.text(v, ty, null),
+            };
+            let name = self.temp("text");
+            format.push_str(&format!("{{{name}}}"));
+            lets.push(quote!(let #name = #shown;));
+        }
+        if lets.is_empty() {
+            return quote!(rt::Str::from(#format));
+        }
+        if lets.len() == 1 && format == "{text}" {
+            // A single piece without literal text needs no `format!`.
+            let only = &lets[0];
+            return quote!({ #only rt::Str::from(text.to_string()) });
+        }
+        quote!({
+            #(#lets)*
+            rt::Str::from(format!(#format))
+        })
+    }
+
     /// A table key from any non-null value.
     fn key(&mut self, k: &Expr) -> TokenStream {
         let c = self.code(k);
@@ -557,16 +627,8 @@ impl<'g, 'p> BodyGen<'g, 'p> {
                 };
                 if eq { group(quote!(#a == #b)) } else { group(quote!(#a != #b)) }
             }
-            // Concatenation prints a null operand as `null` instead of failing.
-            BinaryOp::Concat => {
-                let text = |b: &mut Self, e: &Expr| {
-                    let c = b.code(e);
-                    let ts = c.ts;
-                    if c.null { quote!(#ts.unwrap_or_else(|| rt::Str::from("null"))) } else { ts }
-                };
-                let (a, b) = (text(self, lhs), text(self, rhs));
-                quote!(rt::value::concat(&#a, &#b))
-            }
+            // A chain `a + b + c` of strings is one `format!`, literals written inline.
+            BinaryOp::Concat => self.concatenation(e),
             BinaryOp::And | BinaryOp::Or => {
                 let a = self.value(lhs);
                 let b = self.value(rhs);

@@ -381,6 +381,11 @@ impl<'p> Gen<'p> {
         }
     }
 
+    /// Whether an action's `Move` variant has fields (an object or leading inputs).
+    pub(super) fn move_has_fields(&self, a: crate::hir::ActionId) -> bool {
+        !self.is_global(self.prog.action(a).owner) || !self.leading_inputs(a).is_empty()
+    }
+
     /// Indices of an action's leading inputs: the run of single, asked, default-target
     /// inputs that a move carries (notes, "Moves").
     pub(super) fn leading_inputs(&self, a: crate::hir::ActionId) -> Vec<usize> {

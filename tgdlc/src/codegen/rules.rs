@@ -95,7 +95,7 @@ impl<'p> Gen<'p> {
             .map(|a| {
                 let v = &self.move_variant[&a];
                 let b = self.action_may_ask(a, true);
-                quote!(Move::#v { .. } => #b,)
+                if self.move_has_fields(a) { quote!(Move::#v { .. } => #b,) } else { quote!(Move::#v => #b,) }
             })
             .collect();
         let may_ask = if may_ask_arms.is_empty() {
@@ -377,6 +377,10 @@ impl<'p> Gen<'p> {
 
     /// The text of a value in a label.
     fn value_label(&self, v: TokenStream, ty: &Ty, optional: bool) -> TokenStream {
+        if *ty == Ty::Bool && !optional {
+            // A bool displays itself in the move's `format!`.
+            return v;
+        }
         let inner = match ty {
             Ty::Class(c) => match self.hierarchy(*c) {
                 Some(h) => {
@@ -495,7 +499,7 @@ impl<'p> Gen<'p> {
                             (self.tile_text(t), links)
                         })
                         .collect();
-                    sections.push(rt::view::Section::Graph { title: String::from(#title), nodes });
+                    rt::view::Section::Graph { title: String::from(#title), nodes }
                 }));
             } else {
                 sections.push(quote!({
@@ -503,7 +507,7 @@ impl<'p> Gen<'p> {
                     let cells = (0..group.rows)
                         .map(|row| (0..group.columns).map(|column| group.cells[row * group.columns + column].map(|t| self.tile_text(t))).collect())
                         .collect();
-                    sections.push(rt::view::Section::Grid { title: String::from(#title), layout: #layout, cells });
+                    rt::view::Section::Grid { title: String::from(#title), layout: #layout, cells }
                 }));
             }
         }
@@ -536,20 +540,16 @@ impl<'p> Gen<'p> {
                 continue;
             }
             let title = &class.name;
-            sections.push(quote!(sections.push(rt::view::Section::Attributes { title: String::from(#title), items: vec![#(#items),*] });));
+            sections.push(quote!(rt::view::Section::Attributes { title: String::from(#title), items: Vec::from([#(#items),*]) }));
         }
         let tile_text = self.tile_text_fn();
         let name = &prog.name;
-        let sections_decl = if sections.is_empty() {
-            quote!(let sections = Vec::new();)
-        } else {
-            quote!(let mut sections = Vec::new();)
-        };
+        // `Vec::from([..])` rather than `vec![..]`: prettyplease formats the elements.
+        let sections_decl = quote!(let sections: Vec<rt::view::Section> = Vec::from([#(#sections),*]););
         quote! {
             /// What a player at the terminal sees.
             fn game_view(&self) -> rt::view::View {
                 #sections_decl
-                #(#sections)*
                 rt::view::View {
                     title: String::from(#name),
                     active: Some(self.core.active.0),
@@ -578,9 +578,30 @@ impl<'p> Gen<'p> {
                     quote!({ let _ = x; String::from(#n) })
                 }
             },
-            Ty::List(_) | Ty::Stack(_) | Ty::Table(_) => {
+            // Collections show their elements (the first twelve).
+            Ty::List(elem) | Ty::Stack(elem) => {
                 let arena = self.collection_arena(ty);
-                quote!(format!("{} items", self.#arena[x].len()))
+                let elem_null = self.null.elem(self.prog, ty);
+                let item = self.value_text(quote!(item), elem, elem_null);
+                quote!({
+                    let mut items: Vec<String> = Vec::new();
+                    for item in self.#arena[x].items.iter().take(12).cloned() {
+                        items.push(#item);
+                    }
+                    let more = if self.#arena[x].items.len() > 12 { ", ..." } else { "" };
+                    format!("[{}{}]", items.join(", "), more)
+                })
+            }
+            Ty::Table(elem) => {
+                let arena = self.collection_arena(ty);
+                let item = self.value_text(quote!(item), elem, false);
+                quote!({
+                    let items: Vec<String> = self.#arena[x].entries.iter().take(12).map(|(key, item)| {
+                        let item = item.clone();
+                        format!("{}: {}", key.describe(), #item)
+                    }).collect();
+                    format!("{{{}}}", items.join(", "))
+                })
             }
             _ => quote!({
                 let _ = x;
