@@ -172,16 +172,6 @@ fn a_game_cloned_in_the_middle_of_an_effect_continues_identically() {
     }
 }
 
-/// Runs a game binary's command line in process.
-fn cli<G: Game>(args: &[&str]) -> (u8, String) {
-    let mut out = Vec::new();
-    let mut err = Vec::new();
-    let mut all = vec!["game"];
-    all.extend_from_slice(args);
-    let code = tgdl_runtime::cli::run_cli::<G>(all, std::io::empty(), &mut out, &mut err, false);
-    (code, String::from_utf8_lossy(&out).into_owned() + &String::from_utf8_lossy(&err))
-}
-
 #[test]
 fn traces_with_choices_inside_effects_replay_exactly() {
     use tgdl_tests::{cake_cutting, harvest};
@@ -193,13 +183,29 @@ fn traces_with_choices_inside_effects_replay_exactly() {
     ] {
         let trace = dir.join(format!("{name}.json")).display().to_string();
         let again = dir.join(format!("{name}-again.json")).display().to_string();
-        let (code, first) = run(&["play", "--seats", "random", "--seed", "5", "--trace", &trace]);
+        let (code, first) = run(&["play", "--seats", "random", "--seed", "5", "--trace", &trace], "");
         assert_eq!(code, 0, "{first}");
-        let (code, second) = run(&["play", "--replay", &trace, "--trace", &again]);
+        let (code, second) = run(&["play", "--replay", &trace, "--trace", &again], "");
         assert_eq!(code, 0, "{second}");
         assert_eq!(first.lines().last(), second.lines().last(), "{name}");
         assert!(first.lines().last().unwrap_or_default().starts_with("result: "), "{first}");
         assert_eq!(std::fs::read(&trace).expect("trace"), std::fs::read(&again).expect("replayed"), "{name}");
     }
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn every_example_plays_to_its_end_with_human_seats() {
+    // A person who answers 1, 2, 3, 1, 2, 3, ... (a number too high is asked again).
+    let answers: String = (0..30_000).map(|i| format!("{}\n", 1 + i % 3)).collect();
+    for example in EXAMPLES {
+        let info = (example.engine)();
+        let players = info.max_players.min(4).to_string();
+        let (code, text) =
+            (example.cli)(&["play", "--players", &players, "--seats", "human", "--seed", "3"], &answers);
+        assert_eq!(code, 0, "{}: {text}", example.name);
+        let last = text.lines().last().unwrap_or_default();
+        assert!(last.starts_with("result: ") && !last.contains("unfinished"), "{}: {last}", example.name);
+        assert!(text.contains("choose"), "{}: the human was asked", example.name);
+    }
 }

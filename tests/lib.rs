@@ -11,6 +11,18 @@ pub struct Example {
     /// Plays one seeded random game; returns how it ended.
     pub playout: fn(players: u32, seed: u64, max_decisions: u64) -> Ending,
     pub run: fn(&Script) -> Run,
+    /// Runs the game binary's command line in process: arguments (after the program
+    /// name) and standard input; returns the exit code and standard output.
+    pub cli: fn(&[&str], &str) -> (u8, String),
+}
+
+/// The command line of a game binary, in process.
+pub fn cli<G: Game>(args: &[&str], input: &str) -> (u8, String) {
+    let mut out = Vec::new();
+    let mut all = vec!["game"];
+    all.extend_from_slice(args);
+    let code = tgdl_runtime::cli::run_cli::<G>(all, input.as_bytes(), &mut out, std::io::sink(), false);
+    (code, String::from_utf8_lossy(&out).into_owned())
 }
 
 /// A test program of `tests/programs`: the same shape as an example.
