@@ -173,22 +173,21 @@ fn a_game_cloned_in_the_middle_of_an_effect_continues_identically() {
 }
 
 #[test]
-fn traces_with_choices_inside_effects_replay_exactly() {
-    use tgdl_tests::{cake_cutting, harvest};
+fn every_trace_replays_exactly() {
+    // Cake cutting and harvest answer inputs in the middle of effects.
     let dir = std::env::temp_dir().join(format!("tgdl-trace-test-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("a temporary directory");
-    for (name, run) in [
-        ("cake", cli::<cake_cutting::Game> as fn(&[&str]) -> (u8, String)),
-        ("harvest", cli::<harvest::Game>),
-    ] {
+    for example in EXAMPLES {
+        let name = example.name;
         let trace = dir.join(format!("{name}.json")).display().to_string();
         let again = dir.join(format!("{name}-again.json")).display().to_string();
-        let (code, first) = run(&["play", "--seats", "random", "--seed", "5", "--trace", &trace], "");
+        let (code, first) =
+            (example.cli)(&["play", "--seats", "random", "--seed", "5", "--trace", &trace], "");
         assert_eq!(code, 0, "{first}");
-        let (code, second) = run(&["play", "--replay", &trace, "--trace", &again], "");
+        let (code, second) = (example.cli)(&["play", "--replay", &trace, "--trace", &again], "");
         assert_eq!(code, 0, "{second}");
         assert_eq!(first.lines().last(), second.lines().last(), "{name}");
-        assert!(first.lines().last().unwrap_or_default().starts_with("result: "), "{first}");
+        assert!(first.lines().last().unwrap_or_default().starts_with("result: "), "{name}: {first}");
         assert_eq!(std::fs::read(&trace).expect("trace"), std::fs::read(&again).expect("replayed"), "{name}");
     }
     let _ = std::fs::remove_dir_all(&dir);
