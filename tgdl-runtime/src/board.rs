@@ -4,8 +4,9 @@
 use crate::arena::Id;
 use crate::collections::List;
 use crate::error::{Flow, Loc, fail};
-use crate::value::fmt_number;
+use crate::value::{Str, fmt_number};
 use serde::{Deserialize, Serialize};
+use std::sync::Arc;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Geometry {
@@ -18,32 +19,33 @@ pub enum Geometry {
 }
 
 /// A group of tiles `T` (the game's tile struct).
+///
+/// The layout of a regular group never changes once built, so it is shared between the
+/// copies of a world (`Arc`): cloning a game does not copy its boards' layouts.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Group<T> {
-    pub name: String,
+    pub name: Str,
     pub geometry: Geometry,
     pub columns: usize,
     pub rows: usize,
     /// `cells[row * columns + column]`; `None` is a blank cell.
-    pub cells: Vec<Option<Id<T>>>,
-    /// `G.tiles`: every tile, in creation order.
-    pub tiles: Id<List<Id<T>>>,
+    pub cells: Arc<[Option<Id<T>>]>,
+    /// `G.tiles`: every tile, in creation order — kept only by games that read it (and by
+    /// graph groups, which are built by adding tiles).
+    pub tiles: Option<Id<List<Id<T>>>>,
 }
 
 impl<T> Group<T> {
     /// Converts the two indices of `G[i][j]` / `G.at(i, j)` to (column, row).
     #[inline]
     fn column_row(&self, i: f64, j: f64) -> Option<(usize, usize)> {
-        // `as` truncates toward zero (and maps NaN to 0), without a call to `trunc`.
+        // `as` truncates toward zero (NaN becomes 0); a negative index wraps to a huge
+        // unsigned one, so one comparison per axis checks both ends.
         let (c, r) = match self.geometry {
-            Geometry::HexRows => (j as i64, i as i64),
-            _ => (i as i64, j as i64),
+            Geometry::HexRows => (j as i64 as u64, i as i64 as u64),
+            _ => (i as i64 as u64, j as i64 as u64),
         };
-        if c >= 0 && r >= 0 && (c as usize) < self.columns && (r as usize) < self.rows {
-            Some((c as usize, r as usize))
-        } else {
-            None
-        }
+        if c < self.columns as u64 && r < self.rows as u64 { Some((c as usize, r as usize)) } else { None }
     }
 
     /// `G[i][j]`: the tile (null on a blank cell); outside the grid a located error.
@@ -76,6 +78,15 @@ impl<T> Group<T> {
                 self.name
             ),
         )
+    }
+
+    /// `G[i][j]` on a group without blank cells: always a tile inside the grid.
+    #[inline]
+    pub fn tile(&self, i: f64, j: f64, loc: Loc) -> Flow<Id<T>> {
+        match self.column_row(i, j).and_then(|(c, r)| self.cells[r * self.columns + c]) {
+            Some(t) => Ok(t),
+            None => self.outside(i, j, loc).and_then(|_| crate::error::fail(loc, "no tile here")),
+        }
     }
 
     /// `G.at(i, j)`: the tile, or null outside the grid and on blank cells.

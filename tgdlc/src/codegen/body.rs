@@ -48,6 +48,9 @@ pub(super) struct BodyGen<'g, 'p> {
     pub loops: Vec<LoopInfo>,
     /// Inside an inlined filter or require: `return v` leaves this labelled block.
     pub break_with: Option<syn::Lifetime>,
+    /// Nullable locals known not to be null here (`if (x != null) { .. }`): they are
+    /// bound to their value under the same name.
+    pub narrowed: HashSet<LocalId>,
     labels: usize,
 }
 
@@ -86,6 +89,16 @@ impl<'g, 'p> BodyGen<'g, 'p> {
                 }
             });
         }
+        // Inputs are read through their filters and moves even when the body does not.
+        let inputs: Vec<&crate::hir::Input> = match owner {
+            Owner::Func(f) => g.prog.func(f).inputs.iter().collect(),
+            Owner::Action(a) => g.prog.action(a).inputs.iter().collect(),
+            Owner::Setup => Vec::new(),
+        };
+        for i in inputs {
+            reads.insert(i.local);
+            reads.extend(i.filters.iter().map(|f| f.binder));
+        }
         // Locals the program never reads are named `_x`, as Rust expects.
         let names = locals
             .vars
@@ -108,6 +121,7 @@ impl<'g, 'p> BodyGen<'g, 'p> {
             event: None,
             loops: Vec::new(),
             break_with: None,
+            narrowed: HashSet::new(),
             labels: 0,
         }
     }
@@ -215,6 +229,22 @@ impl<'g, 'p> BodyGen<'g, 'p> {
             StmtKind::Expr(e) => {
                 let code = self.expr(e);
                 if e.ty == Ty::Void || e.ty.is_error() { quote!(#code;) } else { quote!(let _ = #code;) }
+            }
+            // `if (x != null) { .. }`: inside, `x` is its value (when the branch keeps it).
+            StmtKind::If { cond, then_branch, else_branch }
+                if self.null_test(cond, true).is_some_and(|l| !block_assigns(then_branch, l)) =>
+            {
+                let l = self.null_test(cond, true).expect("checked");
+                let name = self.local_name(l);
+                self.narrowed.insert(l);
+                let t = self.block(then_branch, locals);
+                self.narrowed.remove(&l);
+                if else_branch.stmts.is_empty() {
+                    quote!(if let Some(#name) = #name { #t })
+                } else {
+                    let e = self.block(else_branch, locals);
+                    quote!(if let Some(#name) = #name { #t } else { #e })
+                }
             }
             StmtKind::If { cond, then_branch, else_branch } => {
                 let c = self.value(cond);
@@ -486,6 +516,18 @@ pub(super) enum InputFailure {
     Skip,
 }
 
+/// Whether a block assigns the local `l` anywhere (then it cannot be narrowed there).
+fn block_assigns(b: &Block, l: LocalId) -> bool {
+    let mut found = false;
+    b.walk_exprs(&mut |e| found |= super::expr::assigns(e, l));
+    b.walk_stmts(&mut |s| {
+        if let StmtKind::Input(i) = &s.kind {
+            found |= i.local == l;
+        }
+    });
+    found
+}
+
 /// Whether a block's last statement returns on every branch (so it can be a tail).
 fn ends_in_return(b: &Block) -> bool {
     match b.stmts.last().map(|s| &s.kind) {
@@ -633,16 +675,38 @@ impl<'p> Gen<'p> {
             Some(c) => format!(" `{}.{}`", self.prog.class(c).name, f.name),
             None => format!(" `{}`", f.name),
         };
-        let allow = if matches!(f.ret, Ty::Void) { quote!() } else { quote!(#[allow(unreachable_code)]) };
-        let _ = allow;
+        // Small functions are inlined: a rule like "count the discs in a line" is called
+        // many times per move, and a call costs as much as its body.
+        let inline = if self.is_small_leaf(id) { quote!(#[inline(always)]) } else { quote!() };
         quote! {
             #[doc = #doc]
+            #inline
             fn #name(&mut self, #(#params),*) -> rt::Flow<#ret_ty> {
                 #(#prelude)*
                 #body
                 #tail
             }
         }
+    }
+
+    /// Whether a user function is small and calls no user function (so inlining it
+    /// everywhere cannot grow the code much, nor recurse).
+    fn is_small_leaf(&self, id: FuncId) -> bool {
+        let f = self.prog.func(id);
+        if !self.overriders(id).is_empty()
+            || f.inputs.iter().any(|i| !matches!(i.mode, InputMode::Function { .. }))
+        {
+            return false;
+        }
+        let mut size = 0;
+        let mut calls = false;
+        f.body.walk_stmts(&mut |_| size += 1);
+        f.body.walk_exprs(&mut |e| {
+            size += 1;
+            calls |=
+                matches!(e.kind, ExprKind::Call { .. } | ExprKind::CallAction { .. } | ExprKind::New { .. });
+        });
+        !calls && size <= 80
     }
 
     /// Turn and group `default` blocks.

@@ -83,7 +83,7 @@ impl<'g, 'p> BodyGen<'g, 'p> {
             ExprKind::Null => Code { ts: quote!(None), null: true },
             ExprKind::Local(l) => {
                 let n = self.local_name(*l);
-                let null = self.local_nullable(*l);
+                let null = self.local_nullable(*l) && !self.narrowed.contains(l);
                 let ts = if e.ty == Ty::String { quote!(#n.clone()) } else { quote!(#n) };
                 Code { ts, null }
             }
@@ -285,7 +285,8 @@ impl<'g, 'p> BodyGen<'g, 'p> {
             Some(BuiltinAttr::Active) => return Code { ts: quote!(self.core.active), null: false },
             Some(BuiltinAttr::Tiles) => {
                 let gr = self.value(object);
-                return Code { ts: quote!(self.groups[#gr].tiles), null: false };
+                let l = self.loc(object.span);
+                return Code { ts: quote!(rt::error::some(self.groups[#gr].tiles, #l)?), null: false };
             }
             Some(BuiltinAttr::Groups) => {
                 let board = prog.class(a.class);
@@ -450,6 +451,20 @@ impl<'g, 'p> BodyGen<'g, 'p> {
         } else {
             Some(quote!(#place #sym #v))
         }
+    }
+
+    /// The nullable local tested by `x != null` (`non_null`) or `x == null`, if `e` is one.
+    pub(super) fn null_test(&self, e: &Expr, non_null: bool) -> Option<crate::hir::LocalId> {
+        let ExprKind::Binary { op, lhs, rhs } = &e.kind else { return None };
+        let wanted = if non_null { BinaryOp::Ne } else { BinaryOp::Eq };
+        if *op != wanted {
+            return None;
+        }
+        let local = match (&lhs.kind, &rhs.kind) {
+            (ExprKind::Local(l), ExprKind::Null) | (ExprKind::Null, ExprKind::Local(l)) => *l,
+            _ => return None,
+        };
+        (self.local_nullable(local) && !self.narrowed.contains(&local)).then_some(local)
     }
 
     /// `"x: " + n + "!"` as `format!("x: {}!", ..)`. Each operand is shown as TGDL prints
@@ -629,6 +644,21 @@ impl<'g, 'p> BodyGen<'g, 'p> {
             }
             // A chain `a + b + c` of strings is one `format!`, literals written inline.
             BinaryOp::Concat => self.concatenation(e),
+            // `x != null && e`: inside `e`, `x` is known not to be null.
+            BinaryOp::And | BinaryOp::Or
+                if self.null_test(lhs, op == BinaryOp::And).is_some_and(|l| !assigns(rhs, l)) =>
+            {
+                let l = self.null_test(lhs, op == BinaryOp::And).expect("checked");
+                let name = self.local_name(l);
+                self.narrowed.insert(l);
+                let b = self.value(rhs);
+                self.narrowed.remove(&l);
+                if op == BinaryOp::And {
+                    quote!(match #name { Some(#name) => #b, None => false })
+                } else {
+                    quote!(match #name { None => true, Some(#name) => #b })
+                }
+            }
             BinaryOp::And | BinaryOp::Or => {
                 let a = self.value(lhs);
                 let b = self.value(rhs);
@@ -970,12 +1000,15 @@ impl<'g, 'p> BodyGen<'g, 'p> {
                 }))
             }
             GroupAt => Code { ts: quote!(self.groups[#h].at(#a1, #a2)), null: true },
+            GroupIndex if super::repr::group_is_full(prog, recv) => {
+                Code { ts: quote!(self.groups[#h].tile(#a1, #a2, #l)?), null: false }
+            }
             GroupIndex => Code { ts: quote!(self.groups[#h].index(#a1, #a2, #l)?), null: true },
             GroupAdd => {
                 let ta = &g.hierarchy(prog.builtins.tile).expect("tiles").arena;
                 let la = g.collection_arena(&Ty::List(Box::new(Ty::Class(prog.builtins.tile))));
                 unit(quote!({
-                    let tiles = self.groups[#h].tiles;
+                    let tiles = rt::error::some(self.groups[#h].tiles, #l)?;
                     let position = self.#la[tiles].len();
                     self.#ta[#a1].group = #h;
                     self.#ta[#a1].x = position;
@@ -1096,4 +1129,15 @@ fn wrap(lets: Vec<TokenStream>, ts: TokenStream) -> TokenStream {
 /// Like [`wrap`] for statements that produce no value.
 fn wrap_unit(lets: Vec<TokenStream>, ts: TokenStream) -> TokenStream {
     if lets.is_empty() { ts } else { quote!({ #(#lets)* #ts; }) }
+}
+
+/// Whether an expression assigns the local `l` anywhere inside it.
+pub(super) fn assigns(e: &Expr, l: crate::hir::LocalId) -> bool {
+    let mut found = false;
+    e.walk(&mut |x| {
+        if let ExprKind::Assign { target, .. } = &x.kind {
+            found |= matches!(target.kind, ExprKind::Local(t) if t == l);
+        }
+    });
+    found
 }

@@ -471,6 +471,16 @@ impl<'p> Gen<'p> {
         let tile_h = self.hierarchy(self.prog.builtins.tile).expect("tiles are used");
         let tile_arena = &tile_h.arena;
         let tiles_list = self.collection_arena(&Ty::List(Box::new(Ty::Class(self.prog.builtins.tile))));
+        // Groups keep a list of their tiles only for games that read `G.tiles`.
+        let (tiles_decl, tiles_push, tiles_value) = if self.keeps_tiles {
+            (
+                quote!(let mut tiles = Vec::with_capacity(cells.len());),
+                quote!(tiles.push(tile);),
+                quote!(Some(self.#tiles_list.alloc(rt::List::from_vec(tiles)))),
+            )
+        } else {
+            (quote!(), quote!(), quote!(None))
+        };
         let conns_list = self.collection_arena(&Ty::List(Box::new(Ty::Class(self.prog.builtins.connection))));
         // Variant codes in the layout tables: 0 is blank, k+1 the k-th tile variant.
         let variant_arms: Vec<TokenStream> = tile_h
@@ -492,9 +502,9 @@ impl<'p> Gen<'p> {
                 quote!(let connections = self.#conns_list.alloc(rt::List::default());),
                 quote! {
                     for i in 0..cells.len() {
-                        let Some(tile) = self.groups[group].cells[i] else { continue };
+                        let Some(tile) = layout[i] else { continue };
                         for (column, row) in rt::board::neighbours(geometry, columns, rows, i % columns, i / columns) {
-                            if let Some(to) = self.groups[group].cells[row * columns + column] {
+                            if let Some(to) = layout[row * columns + column] {
                                 let connection = self.#conn_arena.alloc(#plain_connection);
                                 let list = self.#tile_arena[tile].connections;
                                 self.#conns_list[list].push(connection);
@@ -552,20 +562,15 @@ impl<'p> Gen<'p> {
                 rows: usize,
                 cells: &[u8],
             ) -> rt::Id<Group> {
-                let tiles = self.#tiles_list.alloc(rt::List::from_vec(Vec::with_capacity(cells.len())));
-                let group = self.groups.alloc(rt::board::Group {
-                    name: name.to_string(),
-                    geometry,
-                    columns,
-                    rows,
-                    cells: Vec::with_capacity(cells.len()),
-                    tiles,
-                });
+                // The group is allocated last; its tiles already know its handle.
+                let group = rt::Id::from_index(self.groups.len());
+                let mut layout = Vec::with_capacity(cells.len());
+                #tiles_decl
                 for (i, &code) in cells.iter().enumerate() {
                     let kind = match code {
                         #(#variant_arms)*
                         _ => {
-                            self.groups[group].cells.push(None);
+                            layout.push(None);
                             continue;
                         }
                     };
@@ -577,11 +582,18 @@ impl<'p> Gen<'p> {
                         #connections_field
                         kind,
                     });
-                    self.groups[group].cells.push(Some(tile));
-                    self.#tiles_list[tiles].push(tile);
+                    layout.push(Some(tile));
+                    #tiles_push
                 }
                 #neighbours
-                group
+                self.groups.alloc(rt::board::Group {
+                    name: rt::Str::from(name),
+                    geometry,
+                    columns,
+                    rows,
+                    cells: layout.into(),
+                    tiles: #tiles_value,
+                })
             }
         }
     }

@@ -107,6 +107,9 @@ pub(crate) struct Gen<'p> {
     /// Whether the game reads `tile.connections`, calls `connect` or has graph groups;
     /// otherwise boards are built without connection objects.
     pub uses_connections: bool,
+    /// Whether groups keep the list of their tiles (the game reads `G.tiles`, or builds
+    /// graph groups).
+    pub keeps_tiles: bool,
     /// Tile classes whose instances all come from board grids (never `new`): their
     /// handles, in creation order, are known when the game is compiled.
     pub static_tiles: HashMap<ClassId, Vec<usize>>,
@@ -122,10 +125,12 @@ impl<'p> Gen<'p> {
         let mut uses_connections =
             prog.classes.iter().any(|c| c.groups.iter().any(|g| g.geometry == crate::hir::Geometry::Graph));
         let mut reads_groups = false;
+        let mut keeps_tiles = uses_connections;
         prog.walk_exprs(&mut |e| match &e.kind {
             crate::hir::ExprKind::Attr { attr, .. } => match prog.attr(*attr).builtin {
                 Some(crate::hir::BuiltinAttr::Connections) => uses_connections = true,
                 Some(crate::hir::BuiltinAttr::Groups) => reads_groups = true,
+                Some(crate::hir::BuiltinAttr::Tiles) => keeps_tiles = true,
                 _ => {}
             },
             crate::hir::ExprKind::Builtin { op: crate::hir::Builtin::Connect, .. } => uses_connections = true,
@@ -299,6 +304,7 @@ impl<'p> Gen<'p> {
             prog,
             sources,
             uses_connections,
+            keeps_tiles,
             static_tiles,
             null,
             hierarchies,

@@ -119,8 +119,9 @@ impl Nullability {
                 | Builtin::StackPopFront
                 | Builtin::StackPeek
                 | Builtin::StackPeekFront
-                | Builtin::GroupAt
-                | Builtin::GroupIndex => true,
+                | Builtin::GroupAt => true,
+                // A group without blank cells always has a tile inside its grid.
+                Builtin::GroupIndex => !args.first().is_some_and(|g| group_is_full(prog, g)),
                 Builtin::ListRemoveAt => args.first().is_some_and(|l| self.elem(prog, &l.ty)),
                 _ => false,
             },
@@ -344,5 +345,16 @@ pub fn canonical(prog: &Program, t: &Ty) -> Ty {
         Ty::Table(e) => Ty::Table(Box::new(canonical(prog, e))),
         Ty::Stack(e) => Ty::Stack(Box::new(canonical(prog, e))),
         t => t.clone(),
+    }
+}
+
+/// Whether an expression is a board group whose grid has no blank cell.
+pub fn group_is_full(prog: &Program, group: &Expr) -> bool {
+    match &group.kind {
+        ExprKind::BoardGroup { board, group } => {
+            let g = &prog.class(*board).groups[*group];
+            g.geometry != crate::hir::Geometry::Graph && g.cells.iter().flatten().all(Option::is_some)
+        }
+        _ => false,
     }
 }

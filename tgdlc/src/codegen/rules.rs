@@ -104,6 +104,17 @@ impl<'p> Gen<'p> {
             quote!(match mv { #(#may_ask_arms)* })
         };
         let drain = if self.has_queue() { quote!(self.drain()?;) } else { quote!() };
+        let menu_body = if self.menu_allocates() {
+            quote! {
+                // Menus are built speculatively: collections the filters create are dropped.
+                let marks = self.marks();
+                let result = self.build_menu(out);
+                self.truncate_to(marks);
+                result
+            }
+        } else {
+            quote!(self.build_menu(out))
+        };
         let mut names_used = uses;
         prog.walk_exprs(&mut |e| {
             names_used |=
@@ -170,11 +181,7 @@ impl<'p> Gen<'p> {
                 }
 
                 fn menu(&mut self, out: &mut Vec<rt::Choice<Move>>) -> rt::Flow<()> {
-                    // Menus are built speculatively: collections the filters create are dropped.
-                    let marks = self.marks();
-                    let result = self.build_menu(out);
-                    self.truncate_to(marks);
-                    result
+                    #menu_body
                 }
 
                 fn turn_location(&self) -> rt::Loc {
@@ -201,6 +208,54 @@ impl<'p> Gen<'p> {
                 }
             }
         }
+    }
+
+    /// Whether building the menu may create collections (in the triggers, requires and
+    /// filters of menu actions, or the functions they call): they are then dropped after.
+    fn menu_allocates(&self) -> bool {
+        use crate::hir::{Builtin, ExprKind};
+        let allocates = |e: &crate::hir::Expr| match &e.kind {
+            ExprKind::ListLit(_) | ExprKind::StackLit(_) | ExprKind::TableLit(_) => true,
+            ExprKind::Builtin { op, .. } => {
+                matches!(
+                    op,
+                    Builtin::PlayerAll | Builtin::ListCopy | Builtin::StackClone | Builtin::TableCopy
+                )
+            }
+            ExprKind::Attr { attr, .. } => {
+                self.prog.attr(*attr).builtin == Some(crate::hir::BuiltinAttr::Groups)
+            }
+            _ => false,
+        };
+        let mut seen = std::collections::HashSet::new();
+        let mut work: Vec<crate::hir::Block> = Vec::new();
+        for a in self.menu_actions() {
+            let action = self.prog.action(a);
+            work.extend(action.triggers.iter().filter_map(|t| t.body.clone()));
+            work.extend(action.requires.iter().cloned());
+            work.extend(action.inputs.iter().flat_map(|i| i.filters.iter().map(|f| f.body.clone())));
+        }
+        while let Some(b) = work.pop() {
+            let mut found = false;
+            let mut calls = Vec::new();
+            b.walk_exprs(&mut |e| {
+                found |= allocates(e);
+                if let ExprKind::Call { func, .. } = &e.kind {
+                    calls.push(*func);
+                }
+            });
+            if found {
+                return true;
+            }
+            for f in calls {
+                for g in std::iter::once(f).chain(self.overriders(f)) {
+                    if seen.insert(g) {
+                        work.push(self.prog.func(g).body.clone());
+                    }
+                }
+            }
+        }
+        false
     }
 
     /// Global classes and boards, in dependency order: attribute initialisers, tile
@@ -249,7 +304,6 @@ impl<'p> Gen<'p> {
         if inits.is_empty() {
             return quote!();
         }
-        let la = self.collection_arena(&Ty::List(Box::new(Ty::Class(self.prog.builtins.tile))));
         let ta = &h.arena;
         let dispatch = if inits.len() == 1 && h.variants.len() > 1 {
             let (pattern, f) = &inits[0];
@@ -262,8 +316,8 @@ impl<'p> Gen<'p> {
             quote!(#[allow(unreachable_patterns)] match self.#ta[tile].kind { #(#arms)* _ => {} })
         };
         quote! {
-            let tiles = self.#la[self.groups[#group].tiles].items.clone();
-            for tile in tiles {
+            let cells = self.groups[#group].cells.clone();
+            for tile in cells.iter().flatten().copied() {
                 #dispatch
             }
         }
@@ -486,7 +540,7 @@ impl<'p> Gen<'p> {
                 let ta = &self.hierarchy(prog.builtins.tile).expect("tiles").arena;
                 let to = self.builtin_field(prog.builtins.connection, crate::hir::BuiltinAttr::To);
                 sections.push(quote!({
-                    let tiles = self.#la[self.groups[#constant].tiles].items.clone();
+                    let tiles = self.groups[#constant].tiles.map(|list| self.#la[list].items.clone()).unwrap_or_default();
                     let nodes = tiles
                         .iter()
                         .map(|&t| {
