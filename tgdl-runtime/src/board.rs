@@ -35,65 +35,170 @@ pub struct Group<T> {
     pub tiles: Option<Id<List<Id<T>>>>,
 }
 
-impl<T> Group<T> {
-    /// Converts the two indices of `G[i][j]` / `G.at(i, j)` to (column, row).
-    #[inline]
-    fn column_row(&self, i: f64, j: f64) -> Option<(usize, usize)> {
+/// The shape of a regular grid: its geometry and size. Indexing is the same whether the
+/// shape is read from a [`Group`] at run time or is a constant of the generated code.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shape {
+    pub geometry: Geometry,
+    pub columns: usize,
+    pub rows: usize,
+}
+
+impl Shape {
+    /// The cell (`row * columns + column`) of `G[i][j]` / `G.at(i, j)`, if inside the grid.
+    #[inline(always)]
+    pub const fn cell(self, i: f64, j: f64) -> Option<usize> {
         // `as` truncates toward zero (NaN becomes 0); a negative index wraps to a huge
         // unsigned one, so one comparison per axis checks both ends.
         let (c, r) = match self.geometry {
             Geometry::HexRows => (j as i64 as u64, i as i64 as u64),
             _ => (i as i64 as u64, j as i64 as u64),
         };
-        if c < self.columns as u64 && r < self.rows as u64 { Some((c as usize, r as usize)) } else { None }
+        if c < self.columns as u64 && r < self.rows as u64 {
+            Some(r as usize * self.columns + c as usize)
+        } else {
+            None
+        }
+    }
+
+    /// The located error of an index outside the grid of the group `name`.
+    #[cold]
+    #[inline(never)]
+    pub fn outside<X>(self, name: &str, i: f64, j: f64, loc: Loc) -> Flow<X> {
+        let (first, second, n1, n2) = match self.geometry {
+            Geometry::HexRows => ("rows", "columns", self.rows, self.columns),
+            _ => ("columns", "rows", self.columns, self.rows),
+        };
+        fail(
+            loc,
+            format!(
+                "[{}][{}] is outside the group `{name}` ({n1} {first} by {n2} {second})",
+                fmt_number(i),
+                fmt_number(j),
+            ),
+        )
+    }
+}
+
+impl<T> Group<T> {
+    pub fn shape(&self) -> Shape {
+        Shape { geometry: self.geometry, columns: self.columns, rows: self.rows }
     }
 
     /// `G[i][j]`: the tile (null on a blank cell); outside the grid a located error.
     #[inline]
     pub fn index(&self, i: f64, j: f64, loc: Loc) -> Flow<Option<Id<T>>> {
-        match self.column_row(i, j) {
-            Some((c, r)) => Ok(self.cells[r * self.columns + c]),
-            None => self.outside(i, j, loc),
+        match self.shape().cell(i, j) {
+            Some(k) => Ok(self.cells[k]),
+            None => self.shape().outside(&self.name, i, j, loc),
         }
-    }
-
-    #[cold]
-    #[inline(never)]
-    fn outside(&self, i: f64, j: f64, loc: Loc) -> Flow<Option<Id<T>>> {
-        let (first, second) = match self.geometry {
-            Geometry::HexRows => ("rows", "columns"),
-            _ => ("columns", "rows"),
-        };
-        let (n1, n2) = if self.geometry == Geometry::HexRows {
-            (self.rows, self.columns)
-        } else {
-            (self.columns, self.rows)
-        };
-        fail(
-            loc,
-            format!(
-                "[{}][{}] is outside the group `{}` ({n1} {first} by {n2} {second})",
-                fmt_number(i),
-                fmt_number(j),
-                self.name
-            ),
-        )
     }
 
     /// `G[i][j]` on a group without blank cells: always a tile inside the grid.
     #[inline]
     pub fn tile(&self, i: f64, j: f64, loc: Loc) -> Flow<Id<T>> {
-        match self.column_row(i, j).and_then(|(c, r)| self.cells[r * self.columns + c]) {
+        match self.shape().cell(i, j).and_then(|k| self.cells[k]) {
             Some(t) => Ok(t),
-            None => self.outside(i, j, loc).and_then(|_| crate::error::fail(loc, "no tile here")),
+            None => self.shape().outside(&self.name, i, j, loc),
         }
     }
 
     /// `G.at(i, j)`: the tile, or null outside the grid and on blank cells.
     #[inline]
     pub fn at(&self, i: f64, j: f64) -> Option<Id<T>> {
-        self.column_row(i, j).and_then(|(c, r)| self.cells[r * self.columns + c])
+        self.shape().cell(i, j).and_then(|k| self.cells[k])
     }
+}
+
+/// A regular group as a constant of the generated code: its shape, and where its tiles
+/// are. Boards are built in a fixed order, so every tile's handle is known when the game
+/// is compiled, and indexing a grid needs no access to the world.
+#[derive(Debug)]
+pub struct Grid<T: 'static> {
+    pub name: &'static str,
+    pub shape: Shape,
+    pub tiles: GridTiles<T>,
+}
+
+/// The tiles of a [`Grid`].
+#[derive(Debug)]
+pub enum GridTiles<T: 'static> {
+    /// No blank cell: the tile of cell `k` is the `first + k`-th tile created.
+    Full { first: usize },
+    /// The tile of each cell, `None` for a blank (see [`cell_table`]).
+    Table(&'static [Option<Id<T>>]),
+}
+
+impl<T> Grid<T> {
+    #[inline(always)]
+    const fn tile_of(&self, cell: usize) -> Option<Id<T>> {
+        match self.tiles {
+            GridTiles::Full { first } => Some(Id::from_index(first + cell)),
+            GridTiles::Table(table) => {
+                if cell < table.len() {
+                    table[cell]
+                } else {
+                    None
+                }
+            }
+        }
+    }
+
+    /// Checks, in debug builds, that the group built at run time is the one this grid
+    /// describes: a difference means the generator numbered tiles wrongly.
+    #[track_caller]
+    pub fn debug_check(&self, group: &Group<T>) {
+        debug_assert!(
+            group.shape() == self.shape
+                && group.cells.iter().enumerate().all(|(k, &cell)| self.tile_of(k) == cell),
+            "the grid constant of `{}` does not match the group built",
+            self.name
+        );
+    }
+
+    /// `G.at(i, j)`: the tile, or null outside the grid and on blank cells.
+    #[inline(always)]
+    pub fn at(&self, i: f64, j: f64) -> Option<Id<T>> {
+        match self.shape.cell(i, j) {
+            Some(k) => self.tile_of(k),
+            None => None,
+        }
+    }
+
+    /// `G[i][j]`: the tile (null on a blank cell); outside the grid a located error.
+    #[inline(always)]
+    pub fn index(&self, i: f64, j: f64, loc: Loc) -> Flow<Option<Id<T>>> {
+        match self.shape.cell(i, j) {
+            Some(k) => Ok(self.tile_of(k)),
+            None => self.shape.outside(self.name, i, j, loc),
+        }
+    }
+
+    /// `G[i][j]` on a group without blank cells: always a tile inside the grid.
+    #[inline(always)]
+    pub fn tile(&self, i: f64, j: f64, loc: Loc) -> Flow<Id<T>> {
+        match self.shape.cell(i, j).and_then(|k| self.tile_of(k)) {
+            Some(t) => Ok(t),
+            None => self.shape.outside(self.name, i, j, loc),
+        }
+    }
+}
+
+/// The tile handles of a grid with blank cells, from its layout: `layout[k]` is false for
+/// a blank; tiles are numbered from `first` in cell order, skipping blanks (as boards are
+/// built).
+pub const fn cell_table<T, const N: usize>(first: usize, layout: [bool; N]) -> [Option<Id<T>>; N] {
+    let mut table = [None; N];
+    let mut next = first;
+    let mut k = 0;
+    while k < N {
+        if layout[k] {
+            table[k] = Some(Id::from_index(next));
+            next += 1;
+        }
+        k += 1;
+    }
+    table
 }
 
 /// The neighbours of the cell at (`column`, `row`) that lie inside a `columns` × `rows`
@@ -133,6 +238,36 @@ pub fn neighbours(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    const SQUARE: Shape = Shape { geometry: Geometry::Square, columns: 3, rows: 2 };
+
+    #[test]
+    fn shapes_index_columns_then_rows() {
+        assert_eq!(SQUARE.cell(2.0, 1.0), Some(5));
+        assert_eq!(SQUARE.cell(2.9, 0.0), Some(2), "indices truncate toward zero");
+        assert_eq!(SQUARE.cell(3.0, 0.0), None);
+        assert_eq!(SQUARE.cell(-1.0, 0.0), None);
+        assert_eq!(SQUARE.cell(0.0, 2.0), None);
+        let hex = Shape { geometry: Geometry::HexRows, ..SQUARE };
+        assert_eq!(hex.cell(1.0, 2.0), Some(5), "hex rows are indexed row first");
+    }
+
+    #[test]
+    fn grids_number_tiles_in_cell_order_skipping_blanks() {
+        const TABLE: [Option<Id<()>>; 6] = cell_table(10, [true, false, true, true, false, true]);
+        let blanks = Grid { name: "g", shape: SQUARE, tiles: GridTiles::Table(&TABLE) };
+        let full: Grid<()> = Grid { name: "f", shape: SQUARE, tiles: GridTiles::Full { first: 10 } };
+        let loc = Loc { file: "g.tgdl", line: 1, column: 1 };
+        assert_eq!(blanks.at(0.0, 0.0), Some(Id::from_index(10)));
+        assert_eq!(blanks.at(1.0, 0.0), None);
+        assert_eq!(blanks.at(2.0, 0.0), Some(Id::from_index(11)));
+        assert_eq!(blanks.at(2.0, 1.0), Some(Id::from_index(13)));
+        assert_eq!(blanks.index(1.0, 1.0, loc).ok(), Some(None));
+        assert!(blanks.index(3.0, 1.0, loc).is_err());
+        assert_eq!(full.tile(1.0, 1.0, loc).ok(), Some(Id::from_index(14)));
+        assert!(full.tile(1.0, 2.0, loc).is_err());
+        assert_eq!(full.at(-0.0, 1.0), Some(Id::from_index(13)));
+    }
 
     #[test]
     fn square_neighbours_are_orthogonal() {

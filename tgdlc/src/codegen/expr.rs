@@ -999,11 +999,24 @@ impl<'g, 'p> BodyGen<'g, 'p> {
                     self.#sa[#a1].push(Some(#h));
                 }))
             }
-            GroupAt => Code { ts: quote!(self.groups[#h].at(#a1, #a2)), null: true },
-            GroupIndex if super::repr::group_is_full(prog, recv) => {
-                Code { ts: quote!(self.groups[#h].tile(#a1, #a2, #l)?), null: false }
+            // A group named in the source has a grid known at compile time (`grid_const`).
+            GroupAt | GroupIndex => {
+                let grid = match &recv.kind {
+                    ExprKind::BoardGroup { board, group } => g.grid_consts.get(&(*board, *group)),
+                    _ => None,
+                };
+                let group = match grid {
+                    Some(grid) => quote!(#grid),
+                    None => quote!(self.groups[#h]),
+                };
+                match op {
+                    GroupAt => Code { ts: quote!(#group.at(#a1, #a2)), null: true },
+                    _ if super::repr::group_is_full(prog, recv) => {
+                        Code { ts: quote!(#group.tile(#a1, #a2, #l)?), null: false }
+                    }
+                    _ => Code { ts: quote!(#group.index(#a1, #a2, #l)?), null: true },
+                }
             }
-            GroupIndex => Code { ts: quote!(self.groups[#h].index(#a1, #a2, #l)?), null: true },
             GroupAdd => {
                 let ta = &g.hierarchy(prog.builtins.tile).expect("tiles").arena;
                 let la = g.collection_arena(&Ty::List(Box::new(Ty::Class(prog.builtins.tile))));

@@ -62,6 +62,8 @@ impl<'p> Gen<'p> {
                 }
             })
             .collect();
+        let grid_consts: Vec<TokenStream> =
+            self.grid_consts.iter().map(|(&(board, g), name)| self.grid_const(board, g, name)).collect();
         let world = self.world_struct();
         let moves = self.move_enum();
         let runs = self.run_enum();
@@ -76,6 +78,7 @@ impl<'p> Gen<'p> {
             /// The engine's own event: a player chooses a move of the turn menu.
             pub const PLAYER_CHOICE: rt::Id<Event> = rt::Id::from_index(0);
             #(#group_consts)*
+            #(#grid_consts)*
             #world
             #moves
             #runs
@@ -437,7 +440,7 @@ impl<'p> Gen<'p> {
         let boards = if self.uses_tiles { quote!(world.build_boards();) } else { quote!() };
         let build = self.build_boards();
         let blanks = self.blank_constructors();
-        let marks = self.marks();
+        let marks = if self.menu_allocates() { self.marks() } else { quote!() };
         quote! {
             impl World {
                 /// An empty world: arenas, boards with blank tiles, and global classes with
@@ -460,6 +463,45 @@ impl<'p> Gen<'p> {
                 #blanks
                 #marks
             }
+        }
+    }
+
+    /// The constant describing a regular group's grid: its shape and its tiles' handles,
+    /// numbered as `build_boards` creates them (group by group, cell by cell).
+    fn grid_const(&self, board: ClassId, g: usize, name: &proc_macro2::Ident) -> TokenStream {
+        let group = &self.prog.class(board).groups[g];
+        let first: usize = self
+            .prog
+            .classes
+            .iter()
+            .enumerate()
+            .flat_map(|(c, class)| class.groups.iter().enumerate().map(move |(k, grp)| ((c, k), grp)))
+            .take_while(|((c, k), _)| (*c, *k) != (board.0 as usize, g))
+            .map(|(_, grp)| grp.cells.iter().flatten().filter(|cell| cell.is_some()).count())
+            .sum();
+        let rows = group.cells.len();
+        let columns = group.cells.first().map_or(0, Vec::len);
+        let geometry = geometry_path(group.geometry);
+        let group_name = &group.name;
+        let cells: Vec<bool> = group.cells.iter().flatten().map(Option::is_some).collect();
+        let tiles = if cells.iter().all(|&c| c) {
+            quote!(rt::board::GridTiles::Full { first: #first })
+        } else {
+            let n = cells.len();
+            quote!(rt::board::GridTiles::Table(&rt::board::cell_table::<Tile, #n>(#first, [#(#cells),*])))
+        };
+        let doc = format!(
+            " The grid of `{}.{}`, known when the game is compiled.",
+            self.prog.class(board).name,
+            group_name
+        );
+        quote! {
+            #[doc = #doc]
+            const #name: rt::board::Grid<Tile> = rt::board::Grid {
+                name: #group_name,
+                shape: rt::board::Shape { geometry: #geometry, columns: #columns, rows: #rows },
+                tiles: #tiles,
+            };
         }
     }
 
@@ -522,12 +564,7 @@ impl<'p> Gen<'p> {
             let name = &group.name;
             let rows = group.cells.len();
             let columns = group.cells.first().map_or(0, Vec::len);
-            let geometry = match group.geometry {
-                Geometry::Square => quote!(rt::board::Geometry::Square),
-                Geometry::HexRows => quote!(rt::board::Geometry::HexRows),
-                Geometry::HexColumns => quote!(rt::board::Geometry::HexColumns),
-                Geometry::Graph => quote!(rt::board::Geometry::Graph),
-            };
+            let geometry = geometry_path(group.geometry);
             let codes: Vec<Literal> = group
                 .cells
                 .iter()
@@ -540,9 +577,14 @@ impl<'p> Gen<'p> {
                     Literal::u8_unsuffixed(code as u8)
                 })
                 .collect();
+            let check = match self.grid_consts.get(&(*board, *g)) {
+                Some(grid) => quote!(#grid.debug_check(&self.groups[group]);),
+                None => quote!(),
+            };
             groups.push(quote! {
                 let group = self.build_group(#name, #geometry, #columns, #rows, &[#(#codes),*]);
                 debug_assert_eq!(group, #constant);
+                #check
             });
         }
         quote! {
@@ -773,5 +815,14 @@ fn attr_doc(g: &Gen<'_>, a: AttrId) -> String {
     match attr.builtin {
         Some(_) => format!(" `{class}.{}` (built in)", attr.name),
         None => format!(" `{class}.{}`", attr.name),
+    }
+}
+
+fn geometry_path(geometry: Geometry) -> TokenStream {
+    match geometry {
+        Geometry::Square => quote!(rt::board::Geometry::Square),
+        Geometry::HexRows => quote!(rt::board::Geometry::HexRows),
+        Geometry::HexColumns => quote!(rt::board::Geometry::HexColumns),
+        Geometry::Graph => quote!(rt::board::Geometry::Graph),
     }
 }

@@ -113,6 +113,9 @@ pub(crate) struct Gen<'p> {
     /// Tile classes whose instances all come from board grids (never `new`): their
     /// handles, in creation order, are known when the game is compiled.
     pub static_tiles: HashMap<ClassId, Vec<usize>>,
+    /// Regular groups the game indexes by name (`Board.group[i][j]`, `.at(i, j)`) → the
+    /// constant describing their grid, so those lookups need no access to the world.
+    pub grid_consts: BTreeMap<(ClassId, usize), Ident>,
 }
 
 impl<'p> Gen<'p> {
@@ -292,7 +295,7 @@ impl<'p> Gen<'p> {
             })
             .collect();
         let mut group_consts = Vec::new();
-        let mut consts = Namer::default();
+        let mut consts = Namer::with_reserved(&["PLAYER_CHOICE", "TURN_NAMES", "TURN_LOCATIONS", "FILES"]);
         for (i, c) in prog.classes.iter().enumerate() {
             for (g, group) in c.groups.iter().enumerate() {
                 let name = consts.fresh(&format!("{}_{}", snake(&c.name), snake(&group.name)).to_uppercase());
@@ -300,12 +303,26 @@ impl<'p> Gen<'p> {
             }
         }
         let static_tiles = static_tiles(prog);
+        let mut grid_consts = BTreeMap::new();
+        prog.walk_exprs(&mut |e| {
+            use crate::hir::{Builtin, ExprKind};
+            if let ExprKind::Builtin { op: Builtin::GroupAt | Builtin::GroupIndex, args } = &e.kind
+                && let Some(ExprKind::BoardGroup { board, group }) = args.first().map(|a| &a.kind)
+                && prog.class(*board).groups[*group].geometry != crate::hir::Geometry::Graph
+                && !grid_consts.contains_key(&(*board, *group))
+            {
+                let c = prog.class(*board);
+                let name = format!("{}_{}_layout", snake(&c.name), snake(&c.groups[*group].name));
+                grid_consts.insert((*board, *group), ident(&consts.fresh(&name.to_uppercase())));
+            }
+        });
         Gen {
             prog,
             sources,
             uses_connections,
             keeps_tiles,
             static_tiles,
+            grid_consts,
             null,
             hierarchies,
             hierarchy_of,

@@ -212,7 +212,7 @@ impl<'p> Gen<'p> {
 
     /// Whether building the menu may create collections (in the triggers, requires and
     /// filters of menu actions, or the functions they call): they are then dropped after.
-    fn menu_allocates(&self) -> bool {
+    pub(super) fn menu_allocates(&self) -> bool {
         use crate::hir::{Builtin, ExprKind};
         let allocates = |e: &crate::hir::Expr| match &e.kind {
             ExprKind::ListLit(_) | ExprKind::StackLit(_) | ExprKind::TableLit(_) => true,
