@@ -18,7 +18,14 @@ impl Player {
         let p = players.max(1) as i64;
         // `as` truncates toward zero; non-finite values saturate or become 0.
         let r = if r.is_finite() { r as i64 } else { 0 };
-        Player(r.rem_euclid(p) as u32)
+        // The common cases (`active + 1`, `active - 1`) without a division.
+        if (0..p).contains(&r) {
+            Player(r as u32)
+        } else if (p..2 * p).contains(&r) {
+            Player((r - p) as u32)
+        } else {
+            Player(r.rem_euclid(p) as u32)
+        }
     }
 
     pub fn number(self) -> f64 {

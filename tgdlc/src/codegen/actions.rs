@@ -609,7 +609,24 @@ impl<'p> Gen<'p> {
 
     /// Whether creating a `class` runs attribute initialisers.
     pub(super) fn has_initialisers(&self, class: ClassId) -> bool {
-        self.prog.all_attrs(class).iter().any(|&a| self.prog.attr(a).init.is_some())
+        self.prog.all_attrs(class).iter().any(|&a| self.initialiser(a).is_some())
+    }
+
+    /// The initialiser of an attribute that has to run: one that only stores the value a
+    /// blank object already holds (`0`, `false`, `""`, `null`) changes nothing, even to
+    /// code reading the attribute before it runs, so it is left out.
+    pub(super) fn initialiser(&self, a: crate::hir::AttrId) -> Option<&crate::hir::Expr> {
+        let init = self.prog.attr(a).init.as_ref()?;
+        // What `blank_value` puts there: `null` in a nullable field, else the zero value.
+        let nullable = self.null.attr(self.prog, a);
+        let blank = match &init.kind {
+            ExprKind::Null => nullable,
+            ExprKind::Number(n) => !nullable && *n == 0.0 && n.is_sign_positive(),
+            ExprKind::Bool(b) => !nullable && !b,
+            ExprKind::String(s) => !nullable && s.is_empty(),
+            _ => false,
+        };
+        (!blank).then_some(init)
     }
 
     /// `init_<class>`: attribute initialisers in order, base classes first.
@@ -630,8 +647,7 @@ impl<'p> Gen<'p> {
             let mut sets = Vec::new();
             let mut uses = false;
             for a in self.prog.all_attrs(id) {
-                let attr = self.prog.attr(a);
-                let Some(init) = &attr.init else { continue };
+                let Some(init) = self.initialiser(a) else { continue };
                 init.walk(&mut |e| uses |= matches!(e.kind, ExprKind::This));
                 let field = &self.attr_field[&a];
                 let v = b.repr(init, self.null.attr(self.prog, a));

@@ -9,7 +9,7 @@ use crate::hir::{Block, ClassId, Expr, ExprKind, FuncId, InputMode, LocalId, Loc
 use crate::source::Span;
 use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 /// How `this` is reached in a body.
 #[derive(Clone, Debug)]
@@ -51,6 +51,9 @@ pub(super) struct BodyGen<'g, 'p> {
     /// Nullable locals known not to be null here (`if (x != null) { .. }`): they are
     /// bound to their value under the same name.
     pub narrowed: HashSet<LocalId>,
+    /// Narrowed locals read under another name: the value bound by a `while` condition,
+    /// while the loop body may still assign the variable itself.
+    pub aliases: HashMap<LocalId, Ident>,
     labels: usize,
 }
 
@@ -122,6 +125,7 @@ impl<'g, 'p> BodyGen<'g, 'p> {
             loops: Vec::new(),
             break_with: None,
             narrowed: HashSet::new(),
+            aliases: HashMap::new(),
             labels: 0,
         }
     }
@@ -211,6 +215,100 @@ impl<'g, 'p> BodyGen<'g, 'p> {
         }
     }
 
+    /// The local a `while (x != null && ..)` condition tests, when the loop can read it
+    /// as a value: the rest of the condition does not assign it.
+    fn while_null_test(&self, cond: &crate::hir::Expr) -> Option<LocalId> {
+        use crate::hir::{BinaryOp, ExprKind};
+        match &cond.kind {
+            // The rest becomes `if !(rest) { break; }`: only where that negation reads
+            // plainly (`!=` for `==`, `!f()`), not for orderings or `&&`/`||` chains.
+            ExprKind::Binary { op: BinaryOp::And, lhs, rhs }
+                if matches!(&rhs.kind, ExprKind::Binary { op: BinaryOp::Eq | BinaryOp::Ne, .. })
+                    || !matches!(&rhs.kind, ExprKind::Binary { .. } | ExprKind::Unary { .. }) =>
+            {
+                self.null_test(lhs, true).filter(|&l| !super::expr::assigns(rhs, l))
+            }
+            _ => self.null_test(cond, true),
+        }
+    }
+
+    /// `while (x != null && c) { .. }` reads `x` as a value in `c` and in the body up to
+    /// (and including the value of) the first statement that assigns `x`:
+    ///
+    /// ```text
+    /// while let Some(x_value) = x {
+    ///     if !(c) { break; }
+    ///     ..
+    /// }
+    /// ```
+    fn narrowing_while(
+        &mut self,
+        s: &crate::hir::Stmt,
+        cond: &crate::hir::Expr,
+        body: &Block,
+        locals: &Locals,
+    ) -> TokenStream {
+        use crate::hir::ExprKind;
+        let l = self.while_null_test(cond).expect("checked by the caller");
+        let name = self.local_name(l);
+        let alias = self.temp(&format!("{}_value", name.to_string().trim_start_matches("r#")));
+        let tick = self.loc(s.span);
+        let label = self.label("loop");
+        self.loops.push(LoopInfo::plain(label));
+        self.narrowed.insert(l);
+        self.aliases.insert(l, alias.clone());
+        let rest = match &cond.kind {
+            ExprKind::Binary { op: crate::hir::BinaryOp::And, rhs, .. } => {
+                let stop = self.negation(rhs);
+                quote!(if #stop { break; })
+            }
+            _ => quote!(),
+        };
+        let mut stmts = Vec::new();
+        for stmt in &body.stmts {
+            let narrowed = self.aliases.contains_key(&l);
+            let assigns = block_assigns(&Block { stmts: vec![stmt.clone()] }, l);
+            // `x = e` may still read `x` in `e`; a nested assignment ends narrowing before.
+            let simple = matches!(&stmt.kind,
+                StmtKind::Expr(e) if matches!(&e.kind, ExprKind::Assign { target, value }
+                    if matches!(target.kind, ExprKind::Local(t) if t == l) && !super::expr::assigns(value, l)));
+            if narrowed && assigns && !simple {
+                self.narrowed.remove(&l);
+                self.aliases.remove(&l);
+            }
+            stmts.push(self.stmt(stmt, locals));
+            if assigns {
+                self.narrowed.remove(&l);
+                self.aliases.remove(&l);
+            }
+        }
+        self.narrowed.remove(&l);
+        self.aliases.remove(&l);
+        self.loops.pop();
+        quote! {
+            while let Some(#alias) = #name {
+                #rest
+                self.core.tick(#tick)?;
+                #(#stmts)*
+            }
+        }
+    }
+
+    /// `!c` as people write it: `a != b` for `a == b` and back, else `!(c)`.
+    fn negation(&mut self, c: &crate::hir::Expr) -> TokenStream {
+        use crate::hir::{BinaryOp, ExprKind};
+        if let ExprKind::Binary { op: op @ (BinaryOp::Eq | BinaryOp::Ne), lhs, rhs } = &c.kind {
+            let op = if *op == BinaryOp::Eq { BinaryOp::Ne } else { BinaryOp::Eq };
+            let flipped = crate::hir::Expr {
+                kind: ExprKind::Binary { op, lhs: lhs.clone(), rhs: rhs.clone() },
+                ..c.clone()
+            };
+            return self.value(&flipped);
+        }
+        let v = self.value(c);
+        quote!(!(#v))
+    }
+
     fn stmt(&mut self, s: &crate::hir::Stmt, locals: &Locals) -> TokenStream {
         match &s.kind {
             StmtKind::Let { local, init } => {
@@ -232,7 +330,9 @@ impl<'g, 'p> BodyGen<'g, 'p> {
             }
             // `if (x != null) { .. }`: inside, `x` is its value (when the branch keeps it).
             StmtKind::If { cond, then_branch, else_branch }
-                if self.null_test(cond, true).is_some_and(|l| !block_assigns(then_branch, l)) =>
+                if self
+                    .null_test(cond, true)
+                    .is_some_and(|l| block_reads(then_branch, l) && !block_assigns(then_branch, l)) =>
             {
                 let l = self.null_test(cond, true).expect("checked");
                 let name = self.local_name(l);
@@ -260,6 +360,9 @@ impl<'g, 'p> BodyGen<'g, 'p> {
                     let e = self.block(else_branch, locals);
                     quote!(if #c { #t } else { #e })
                 }
+            }
+            StmtKind::While { cond, body } if self.while_null_test(cond).is_some() => {
+                self.narrowing_while(s, cond, body, locals)
             }
             StmtKind::While { cond, body } => {
                 let tick = self.loc(s.span);
@@ -525,6 +628,13 @@ fn block_assigns(b: &Block, l: LocalId) -> bool {
             found |= i.local == l;
         }
     });
+    found
+}
+
+/// Whether a block reads the local `l` anywhere.
+fn block_reads(b: &Block, l: LocalId) -> bool {
+    let mut found = false;
+    b.walk_exprs(&mut |e| found |= matches!(e.kind, ExprKind::Local(x) if x == l));
     found
 }
 

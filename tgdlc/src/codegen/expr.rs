@@ -82,7 +82,7 @@ impl<'g, 'p> BodyGen<'g, 'p> {
             ExprKind::Bool(b) => Code { ts: quote!(#b), null: false },
             ExprKind::Null => Code { ts: quote!(None), null: true },
             ExprKind::Local(l) => {
-                let n = self.local_name(*l);
+                let n = self.aliases.get(l).cloned().unwrap_or_else(|| self.local_name(*l));
                 let null = self.local_nullable(*l) && !self.narrowed.contains(l);
                 let ts = if e.ty == Ty::String { quote!(#n.clone()) } else { quote!(#n) };
                 Code { ts, null }
@@ -646,7 +646,9 @@ impl<'g, 'p> BodyGen<'g, 'p> {
             BinaryOp::Concat => self.concatenation(e),
             // `x != null && e`: inside `e`, `x` is known not to be null.
             BinaryOp::And | BinaryOp::Or
-                if self.null_test(lhs, op == BinaryOp::And).is_some_and(|l| !assigns(rhs, l)) =>
+                if self
+                    .null_test(lhs, op == BinaryOp::And)
+                    .is_some_and(|l| reads(rhs, l) && !assigns(rhs, l)) =>
             {
                 let l = self.null_test(lhs, op == BinaryOp::And).expect("checked");
                 let name = self.local_name(l);
@@ -1142,6 +1144,13 @@ fn wrap(lets: Vec<TokenStream>, ts: TokenStream) -> TokenStream {
 /// Like [`wrap`] for statements that produce no value.
 fn wrap_unit(lets: Vec<TokenStream>, ts: TokenStream) -> TokenStream {
     if lets.is_empty() { ts } else { quote!({ #(#lets)* #ts; }) }
+}
+
+/// Whether an expression reads the local `l` anywhere inside it.
+pub(super) fn reads(e: &Expr, l: crate::hir::LocalId) -> bool {
+    let mut found = false;
+    e.walk(&mut |x| found |= matches!(x.kind, ExprKind::Local(t) if t == l));
+    found
 }
 
 /// Whether an expression assigns the local `l` anywhere inside it.
