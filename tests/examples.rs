@@ -208,3 +208,39 @@ fn every_example_plays_to_its_end_with_human_seats() {
         assert!(text.contains("choose"), "{}: the human was asked", example.name);
     }
 }
+
+/// The example called `name`.
+fn example(name: &str) -> &'static tgdl_tests::Example {
+    EXAMPLES.iter().find(|e| e.name == name).unwrap_or_else(|| panic!("no example {name}"))
+}
+
+#[test]
+fn hex_never_ends_in_a_draw() {
+    let hex = example("hex");
+    for seed in 0..1_000 {
+        match (hex.playout)(2, seed, 200) {
+            // A win places one player first and the other second: no shared place.
+            Ending::Over { places, decisions } => {
+                assert_eq!(places.len(), 2, "seed {seed}: {places:?} after {decisions} decisions");
+                assert!(decisions <= 121, "seed {seed}: {decisions} stones on 121 cells");
+            }
+            other => panic!("seed {seed}: {other:?}"),
+        }
+    }
+}
+
+#[test]
+fn the_dice_race_and_the_map_game_end_for_every_player_count() {
+    for name in ["dice_race", "pilgrims"] {
+        let game = example(name);
+        for players in 2..=4 {
+            for seed in 0..50 {
+                let ending = (game.playout)(players, seed, 10_000);
+                assert!(
+                    matches!(ending, Ending::Over { .. }),
+                    "{name}, {players} players, seed {seed}: {ending:?}"
+                );
+            }
+        }
+    }
+}

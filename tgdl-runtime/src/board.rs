@@ -18,12 +18,13 @@ pub enum Geometry {
     Graph,
 }
 
-/// A group of tiles `T` (the game's tile struct).
+/// A group of tiles `T` (the game's tile struct). `E` is how the game's lists hold
+/// tiles: `Id<T>`, or `Option<Id<T>>` in games whose tile lists may hold null.
 ///
 /// The layout of a regular group never changes once built, so it is shared between the
 /// copies of a world (`Arc`): cloning a game does not copy its boards' layouts.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Group<T> {
+pub struct Group<T, E = Id<T>> {
     pub name: Str,
     pub geometry: Geometry,
     pub columns: usize,
@@ -32,7 +33,7 @@ pub struct Group<T> {
     pub cells: Arc<[Option<Id<T>>]>,
     /// `G.tiles`: every tile, in creation order — kept only by games that read it (and by
     /// graph groups, which are built by adding tiles).
-    pub tiles: Option<Id<List<Id<T>>>>,
+    pub tiles: Option<Id<List<E>>>,
 }
 
 /// The shape of a regular grid: its geometry and size. Indexing is the same whether the
@@ -80,7 +81,7 @@ impl Shape {
     }
 }
 
-impl<T> Group<T> {
+impl<T, E> Group<T, E> {
     pub fn shape(&self) -> Shape {
         Shape { geometry: self.geometry, columns: self.columns, rows: self.rows }
     }
@@ -147,7 +148,7 @@ impl<T> Grid<T> {
     /// Checks, in debug builds, that the group built at run time is the one this grid
     /// describes: a difference means the generator numbered tiles wrongly.
     #[track_caller]
-    pub fn debug_check(&self, group: &Group<T>) {
+    pub fn debug_check<E>(&self, group: &Group<T, E>) {
         debug_assert!(
             group.shape() == self.shape
                 && group.cells.iter().enumerate().all(|(k, &cell)| self.tile_of(k) == cell),

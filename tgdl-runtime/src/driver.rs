@@ -195,11 +195,17 @@ pub fn play_game<G: Game>(
             }
         };
         let label = game.label(index);
+        let logged = game.log().len();
         if let Err(e) = game.apply(index) {
             break GameResult::Stopped { player, decisions: made, reason: e.to_string() };
         }
         if echo {
             writeln!(out, "player {player}: {label}")?;
+            // What the move logged, under it. A move waiting for an input keeps its log
+            // so far; when it resumes it writes those lines again first (it is re-run).
+            for line in game.log().get(logged..).unwrap_or_default() {
+                writeln!(out, "  {line}")?;
+            }
         }
         decisions.push(TraceDecision { player, index, label });
     };

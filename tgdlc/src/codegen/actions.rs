@@ -398,12 +398,17 @@ impl<'p> Gen<'p> {
                     }
                     Visibility::Global => {}
                 }
+                let allowed_test = if self.prog.action(a).requires.is_empty() {
+                    quote!()
+                } else {
+                    quote!(if !#allowed { continue; })
+                };
                 quote! {
                     for index in 0..self.#arena.len() {
                         let this = rt::Id::from_index(index);
                         #(#tests)*
                         #guard
-                        if !#allowed { continue; }
+                        #allowed_test
                         #event_binding
                         #inner
                     }
@@ -693,8 +698,8 @@ impl<'p> Gen<'p> {
         let ca = &self.hierarchy(self.prog.builtins.connection).expect("tiles").arena;
         let la = self.collection_arena(&Ty::List(Box::new(Ty::Class(self.prog.builtins.connection))));
         let to = self.builtin_field(self.prog.builtins.connection, crate::hir::BuiltinAttr::To);
-        let forward = self.blank_connection(quote!(Some(to)));
-        let backward = self.blank_connection(quote!(Some(from)));
+        let forward = self.blank_connection(self.prog.builtins.connection, quote!(Some(to)));
+        let backward = self.blank_connection(self.prog.builtins.connection, quote!(Some(from)));
         quote! {
             /// `from.connect(to[, with])`: links two tiles both ways; `with` is used for
             /// `from → to` and a copy of it for `to → from`.

@@ -188,7 +188,7 @@ impl<'g, 'p> BodyGen<'g, 'p> {
             StmtKind::Return(value) => Some(match (&self.ret.clone(), value) {
                 (Ret::Value(_, nullable), Some(v)) => {
                     let v = self.repr(v, *nullable);
-                    quote!(Ok(#v))
+                    ok_tail(v)
                 }
                 _ => quote!(Ok(())),
             }),
@@ -212,6 +212,43 @@ impl<'g, 'p> BodyGen<'g, 'p> {
                 Some(quote!(if #c { #t } else { #e }))
             }
             _ => None,
+        }
+    }
+
+    /// `for (T x in list)` over a list the body cannot change (see `may_change_lists`):
+    /// the items are read in place, one by one, instead of from a copy.
+    fn for_in_place(
+        &mut self,
+        s: &crate::hir::Stmt,
+        local: LocalId,
+        list: &Expr,
+        body: &Block,
+        locals: &Locals,
+    ) -> TokenStream {
+        let name = self.local_name(local);
+        let nullable = self.local_nullable(local);
+        let elem_nullable = self.g.null.elem(self.g.prog, &list.ty);
+        let arena = self.g.collection_arena(&list.ty);
+        let h = self.value(list);
+        let l = self.temp("list");
+        let k = self.temp("k");
+        let tick = self.loc(s.span);
+        let label = self.label("loop");
+        self.loops.push(LoopInfo::plain(label));
+        let b = self.block(body, locals);
+        self.loops.pop();
+        let item = match (elem_nullable, nullable) {
+            (false, true) => quote!(Some(self.#arena[#l].items[#k])),
+            _ => quote!(self.#arena[#l].items[#k]),
+        };
+        let m = if self.mutable.contains(&local) { quote!(mut) } else { quote!() };
+        quote! {
+            let #l = #h;
+            for #k in 0..self.#arena[#l].items.len() {
+                let #m #name = #item;
+                self.core.tick(#tick)?;
+                #b
+            }
         }
     }
 
@@ -422,6 +459,11 @@ impl<'g, 'p> BodyGen<'g, 'p> {
                 };
                 if init.stmts.is_empty() { ts } else { quote!({ #i #ts }) }
             }
+            StmtKind::ForIn { local, list, body }
+                if matches!(list.ty, Ty::List(_)) && !self.g.may_change_lists(body, &list.ty) =>
+            {
+                self.for_in_place(s, *local, list, body, locals)
+            }
             StmtKind::ForIn { local, list, body } => {
                 let name = self.local_name(*local);
                 let nullable = self.local_nullable(*local);
@@ -629,6 +671,25 @@ fn block_assigns(b: &Block, l: LocalId) -> bool {
         }
     });
     found
+}
+
+/// `Ok(v)` as a body's value; `Ok(x?)` is just `x` (every `?` in generated code is on
+/// an `rt::Flow`), when `?` ends a chain of calls, fields and indexing at the top level.
+fn ok_tail(v: TokenStream) -> TokenStream {
+    use proc_macro2::TokenTree;
+    let tokens: Vec<TokenTree> = v.clone().into_iter().collect();
+    let ends_in_try = matches!(tokens.last(), Some(TokenTree::Punct(p)) if p.as_char() == '?');
+    // Only `.` (and `::` paths) may join the chain: any other operator binds looser
+    // than `?`, so the `?` would not apply to the whole value.
+    let plain_chain = tokens[..tokens.len().saturating_sub(1)].iter().all(|t| match t {
+        TokenTree::Punct(p) => matches!(p.as_char(), '.' | ':' | '?'),
+        _ => true,
+    });
+    if ends_in_try && plain_chain {
+        tokens[..tokens.len() - 1].iter().cloned().collect()
+    } else {
+        quote!(Ok(#v))
+    }
 }
 
 /// Whether a block reads the local `l` anywhere.

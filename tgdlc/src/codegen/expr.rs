@@ -182,6 +182,10 @@ impl<'g, 'p> BodyGen<'g, 'p> {
             }
             ExprKind::As { operand, class } => {
                 let c = self.code(operand);
+                // Every object of the hierarchy is a `class`: the cast changes nothing.
+                if g.covers_hierarchy(*class) || g.is_global(*class) {
+                    return c;
+                }
                 let o = if c.null {
                     c.ts
                 } else {
@@ -673,6 +677,11 @@ impl<'g, 'p> BodyGen<'g, 'p> {
                     BinaryOp::Add => group(quote!(#a + #b)),
                     BinaryOp::Sub => group(quote!(#a - #b)),
                     BinaryOp::Mul => group(quote!(#a * #b)),
+                    // A division fails on zero or an overflow: by a literal of at least 1
+                    // (in size) neither can happen, so it is a plain `/`.
+                    BinaryOp::Div if matches!(rhs.kind, ExprKind::Number(n) if n.abs() >= 1.0) => {
+                        group(quote!(#a / #b))
+                    }
                     BinaryOp::Div => quote!(rt::value::div(#a, #b, #l)?),
                     BinaryOp::Rem => quote!(rt::value::rem(#a, #b, #l)?),
                     BinaryOp::Pow => quote!(rt::value::pow(#a, #b, #l)?),
@@ -719,7 +728,7 @@ impl<'g, 'p> BodyGen<'g, 'p> {
             };
             quote!(Tile { group: this, x: 0.0, y: 0.0, #connections kind: #kind })
         } else if prog.class(class).root == prog.builtins.connection {
-            g.blank_connection(quote!(None))
+            g.blank_connection(class, quote!(None))
         } else if prog.class(class).root == prog.builtins.event {
             let kind = g.blank_kind(h, class);
             quote!(Event { kind: #kind })
@@ -755,14 +764,23 @@ impl<'g, 'p> BodyGen<'g, 'p> {
                 defaults.push(quote!(self.#n(#obj)?;));
             }
         }
-        let ts = quote!({
-            let #obj = #blank;
-            let #obj = self.#arena.alloc(#obj);
-            #init_call
-            #(#sets)*
-            #(#defaults)*
-            #obj
-        });
+        let ts = if init_call.is_empty() && sets.is_empty() && defaults.is_empty() {
+            // Nothing runs once it exists: a blank object (built first: building it
+            // may need the world too).
+            quote!({
+                let #obj = #blank;
+                self.#arena.alloc(#obj)
+            })
+        } else {
+            quote!({
+                let #obj = #blank;
+                let #obj = self.#arena.alloc(#obj);
+                #init_call
+                #(#sets)*
+                #(#defaults)*
+                #obj
+            })
+        };
         Code { ts, null: false }
     }
 
@@ -1022,13 +1040,14 @@ impl<'g, 'p> BodyGen<'g, 'p> {
             GroupAdd => {
                 let ta = &g.hierarchy(prog.builtins.tile).expect("tiles").arena;
                 let la = g.collection_arena(&Ty::List(Box::new(Ty::Class(prog.builtins.tile))));
+                let item = if g.tile_lists_nullable() { quote!(Some(#a1)) } else { quote!(#a1) };
                 unit(quote!({
                     let tiles = rt::error::some(self.groups[#h].tiles, #l)?;
                     let position = self.#la[tiles].len();
                     self.#ta[#a1].group = #h;
                     self.#ta[#a1].x = position;
                     self.#ta[#a1].y = 0.0;
-                    self.#la[tiles].push(#a1);
+                    self.#la[tiles].push(#item);
                 }))
             }
             Connect => {

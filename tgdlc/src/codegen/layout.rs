@@ -35,10 +35,15 @@ impl<'p> Gen<'p> {
             /// The game: the runtime's engine over this game's world.
             pub type Game = rt::Engine<World>;
         };
+        let group_ty = if self.tile_lists_nullable() {
+            quote!(rt::board::Group<Tile, Option<rt::Id<Tile>>>)
+        } else {
+            quote!(rt::board::Group<Tile>)
+        };
         let group_alias = if self.uses_tiles {
             quote! {
                 /// A group of tiles on a board.
-                pub type Group = rt::board::Group<Tile>;
+                pub type Group = #group_ty;
             }
         } else {
             quote!()
@@ -517,7 +522,11 @@ impl<'p> Gen<'p> {
         let (tiles_decl, tiles_push, tiles_value) = if self.keeps_tiles {
             (
                 quote!(let mut tiles = Vec::with_capacity(cells.len());),
-                quote!(tiles.push(tile);),
+                if self.tile_lists_nullable() {
+                    quote!(tiles.push(Some(tile));)
+                } else {
+                    quote!(tiles.push(tile);)
+                },
                 quote!(Some(self.#tiles_list.alloc(rt::List::from_vec(tiles)))),
             )
         } else {
@@ -538,7 +547,7 @@ impl<'p> Gen<'p> {
         let (connections_field, connections_alloc, neighbours) = if self.uses_connections {
             let conn_arena =
                 &self.hierarchy(self.prog.builtins.connection).expect("connections are used").arena;
-            let plain_connection = self.blank_connection(quote!(Some(to)));
+            let plain_connection = self.blank_connection(self.prog.builtins.connection, quote!(Some(to)));
             (
                 quote!(connections,),
                 quote!(let connections = self.#conns_list.alloc(rt::List::default());),
@@ -641,7 +650,8 @@ impl<'p> Gen<'p> {
     }
 
     /// A plain `connection` to `to`.
-    pub(super) fn blank_connection(&self, to: TokenStream) -> TokenStream {
+    /// A new connection of `class` leading to `to`, attributes blank.
+    pub(super) fn blank_connection(&self, class: ClassId, to: TokenStream) -> TokenStream {
         let h = self.hierarchy(self.prog.builtins.connection).expect("tiles are used");
         let to_field = self.builtin_field(self.prog.builtins.connection, BuiltinAttr::To);
         let mut fields = vec![quote!(#to_field: #to)];
@@ -652,9 +662,9 @@ impl<'p> Gen<'p> {
                 fields.push(quote!(#n: #v));
             }
         }
-        if let Some(k) = &h.kind_enum {
-            let v = &h.variants[0].1;
-            fields.push(quote!(kind: #k::#v));
+        if h.kind_enum.is_some() {
+            let kind = self.blank_kind(h, class);
+            fields.push(quote!(kind: #kind));
         }
         quote!(Connection { #(#fields),* })
     }

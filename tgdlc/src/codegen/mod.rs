@@ -11,6 +11,7 @@
 
 mod actions;
 mod body;
+mod effects;
 mod expr;
 mod layout;
 pub mod names;
@@ -165,7 +166,7 @@ impl<'p> Gen<'p> {
             } else if id == b.event {
                 ("Event".to_string(), "events".to_string())
             } else {
-                (types.fresh_type(&camel(&c.name)), fields.fresh(&format!("{}s", snake(&c.name))))
+                (types.fresh_type(&camel(&c.name)), fields.fresh(&names::plural(&snake(&c.name))))
             };
             let concrete: Vec<ClassId> = prog
                 .descendants(id)
@@ -401,6 +402,12 @@ impl<'p> Gen<'p> {
             Some((f, _)) => f.clone(),
             None => ident("missing_collection_arena"),
         }
+    }
+
+    /// Whether the game's lists of tiles (and so `G.tiles`) may hold null: their items
+    /// are then `Option`s, and a tile is put in them as `Some(tile)`.
+    pub fn tile_lists_nullable(&self) -> bool {
+        self.null.elem(self.prog, &Ty::List(Box::new(Ty::Class(self.prog.builtins.tile))))
     }
 
     pub fn group_const(&self, board: ClassId, group: usize) -> Ident {

@@ -97,6 +97,20 @@ impl Namer {
     }
 }
 
+/// The English plural of a snake_case noun, for arena names: `pawns`, `buses`, `parties`.
+pub fn plural(word: &str) -> String {
+    let consonant_y = word.len() > 1
+        && word.ends_with('y')
+        && !matches!(word.as_bytes()[word.len() - 2], b'a' | b'e' | b'i' | b'o' | b'u');
+    if consonant_y {
+        format!("{}ies", &word[..word.len() - 1])
+    } else if ["s", "x", "z", "ch", "sh"].iter().any(|end| word.ends_with(end)) {
+        format!("{word}es")
+    } else {
+        format!("{word}s")
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -125,5 +139,14 @@ mod tests {
         assert_eq!(n.fresh("world"), "world_2");
         assert_eq!(n.fresh("x"), "x");
         assert_eq!(n.fresh("x"), "x_2");
+    }
+
+    #[test]
+    fn arena_names_are_english_plurals() {
+        assert_eq!(super::plural("pawn"), "pawns");
+        assert_eq!(super::plural("bus"), "buses");
+        assert_eq!(super::plural("party"), "parties");
+        assert_eq!(super::plural("day"), "days");
+        assert_eq!(super::plural("match"), "matches");
     }
 }

@@ -258,6 +258,43 @@ impl<'p> Gen<'p> {
         false
     }
 
+    /// `link_name`: how a graph listing shows a connection — its `label` when its class
+    /// has one (a road's length, say), else the name of the tile it leads to.
+    fn link_name_fn(&self) -> TokenStream {
+        let prog = self.prog;
+        let h = self.hierarchy(prog.builtins.connection).expect("graph groups have connections");
+        let ca = &h.arena;
+        let arms: Vec<(TokenStream, TokenStream)> = h
+            .variants
+            .iter()
+            .filter_map(|(class, _)| {
+                let f = label_fn(prog, *class)?;
+                let pattern = self.variant_pattern(h, *class);
+                let label = self.label_call(f, quote!(c));
+                Some((pattern, quote!(#label.unwrap_or_else(|| self.node_name(to)))))
+            })
+            .collect();
+        let by_label = match arms.as_slice() {
+            [] => quote!(self.node_name(to)),
+            [(_, body)] if h.variants.len() == 1 => body.clone(),
+            _ => {
+                let arms = arms.iter().map(|(p, b)| quote!(#p => #b,));
+                quote!(#[allow(unreachable_patterns)] match self.#ca[c].kind { #(#arms)* _ => self.node_name(to) })
+            }
+        };
+        let c = if arms.is_empty() { quote!(_c) } else { quote!(c) };
+        quote! {
+            /// How a graph listing shows a connection leading to `to`.
+            fn link_name(&self, #c: rt::Id<Connection>, to: rt::Id<Tile>) -> String {
+                #by_label
+            }
+        }
+    }
+
+    fn has_graph_groups(&self) -> bool {
+        self.prog.classes.iter().any(|c| c.groups.iter().any(|g| g.geometry == Geometry::Graph))
+    }
+
     /// Global classes and boards, in dependency order: attribute initialisers, tile
     /// initialisers, group `default` blocks.
     fn create_globals(&self) -> TokenStream {
@@ -468,6 +505,13 @@ impl<'p> Gen<'p> {
         let prog = self.prog;
         let name = &prog.class(class).name;
         // Tiles are named by position (their `label` draws the board instead).
+        // Tiles of grids are named by class and place; tiles made with `new` (in graph
+        // groups, where `x` and `y` say little) by their label when they have one.
+        let graph_label = label_fn(prog, class).filter(|_| !self.static_tiles.contains_key(&class));
+        if let Some(f) = graph_label {
+            let label = self.label_call(f, quote!(id));
+            return quote!(#label.unwrap_or_else(|| format!("{}#{}", #name, id.index())));
+        }
         if prog.class(class).kind == ClassKind::Tile {
             let arena = &h.arena;
             return quote!(
@@ -475,14 +519,8 @@ impl<'p> Gen<'p> {
             );
         }
         if let Some(f) = label_fn(prog, class) {
-            let n = &self.func_name[&f];
-            return quote!({
-                // Label functions may use anything a function may, so they run on a copy.
-                match self.clone().#n(id) {
-                    Ok(text) => text.to_string(),
-                    Err(_) => format!("{}#{}", #name, id.index()),
-                }
-            });
+            let label = self.label_call(f, quote!(id));
+            return quote!(#label.unwrap_or_else(|| format!("{}#{}", #name, id.index())));
         }
         let attrs: Vec<crate::hir::AttrId> = prog
             .all_attrs(class)
@@ -539,18 +577,28 @@ impl<'p> Gen<'p> {
                 let ca = &self.hierarchy(prog.builtins.connection).expect("tiles").arena;
                 let ta = &self.hierarchy(prog.builtins.tile).expect("tiles").arena;
                 let to = self.builtin_field(prog.builtins.connection, crate::hir::BuiltinAttr::To);
+                let items = if self.tile_lists_nullable() {
+                    quote!(.into_iter().flatten())
+                } else {
+                    quote!(.into_iter())
+                };
                 sections.push(quote!({
                     let tiles = self.groups[#constant].tiles.map(|list| self.#la[list].items.clone()).unwrap_or_default();
                     let nodes = tiles
-                        .iter()
-                        .map(|&t| {
+                        #items
+                        .map(|t| {
                             let links = self.#conns[self.#ta[t].connections]
                                 .items
                                 .iter()
-                                .filter_map(|&c| self.#ca[c].#to)
-                                .map(|n| self.tile_text(n))
+                                .filter_map(|&c| self.#ca[c].#to.map(|n| self.link_name(c, n)))
                                 .collect();
-                            (self.tile_text(t), links)
+                            let pieces = self.pieces_on(t);
+                            let node = if pieces.is_empty() {
+                                self.node_name(t)
+                            } else {
+                                format!("{} [{}]", self.node_name(t), pieces.join(", "))
+                            };
+                            (node, links)
                         })
                         .collect();
                     rt::view::Section::Graph { title: String::from(#title), nodes }
@@ -669,29 +717,23 @@ impl<'p> Gen<'p> {
         }
     }
 
-    /// `tile_text`: what a cell shows — the tile's `label`, else the pieces on it, else
-    /// its first attribute that holds a value, else `.`.
+    /// `tile_text`: what a cell shows — the pieces on it, else the tile's `label`, else
+    /// its first attribute that holds a value, else `.`; and for graph listings the
+    /// name of a tile and the pieces on it apart.
     fn tile_text_fn(&self) -> TokenStream {
         if !self.uses_tiles {
             return quote!();
         }
         let prog = self.prog;
         let h = self.hierarchy(prog.builtins.tile).expect("tiles");
+        let tile_tag = h.tag;
         let ta = &h.arena;
         let mut arms = Vec::new();
         for (class, _) in &h.variants {
             let pattern = self.variant_pattern(h, *class);
             if let Some(f) = label_fn(prog, *class) {
-                let n = &self.func_name[&f];
-                arms.push((
-                    pattern,
-                    quote!({
-                        // Label functions may use anything a function may, so they run on a copy.
-                        if let Ok(text) = self.clone().#n(t) {
-                            return text.to_string();
-                        }
-                    }),
-                ));
+                let label = self.label_call(f, quote!(t));
+                arms.push((pattern, label));
                 continue;
             }
             let attrs: Vec<crate::hir::AttrId> = self
@@ -704,13 +746,13 @@ impl<'p> Gen<'p> {
                 let f = &self.attr_field[&a];
                 let text = self.value_text(quote!(x), &prog.attr(a).ty, false);
                 if self.null.attr(prog, a) {
-                    tries.push(quote!(if let Ok(Some(x)) = self.#ta[t].#f() { return #text; }));
+                    tries.push(quote!(if let Ok(Some(x)) = self.#ta[t].#f() { return Some(#text); }));
                 } else {
-                    tries.push(quote!(if let Ok(x) = self.#ta[t].#f() { return #text; }));
+                    tries.push(quote!(if let Ok(x) = self.#ta[t].#f() { return Some(#text); }));
                 }
             }
             if !tries.is_empty() {
-                arms.push((pattern, quote!({ #(#tries)* })));
+                arms.push((pattern, quote!({ #(#tries)* None })));
             }
         }
         // Pieces standing on the tile.
@@ -731,35 +773,95 @@ impl<'p> Gen<'p> {
                 }
             });
         }
-        // One arm per tile class; `if let` when there is only one.
+        // One arm per tile class, each an `Option<String>`.
         let kinds = match arms.as_slice() {
-            [] => quote!(),
+            [] => quote!(None),
             // The only tile class: no test needed.
             [(_, body)] if h.variants.len() == 1 => quote!(#body),
-            [(pattern, body)] => quote!(if matches!(self.#ta[t].kind, #pattern) #body),
             _ => {
-                let arms = arms.iter().map(|(p, b)| quote!(#p => #b));
-                quote!(#[allow(unreachable_patterns)] match self.#ta[t].kind { #(#arms)* _ => {} })
+                let arms = arms.iter().map(|(p, b)| quote!(#p => #b,));
+                quote!(#[allow(unreachable_patterns)] match self.#ta[t].kind { #(#arms)* _ => None })
             }
         };
-        let pieces = if pieces.is_empty() {
-            quote!()
+        let (on, pieces_on) = if pieces.is_empty() {
+            (quote!(), quote!())
         } else {
+            (
+                quote! {
+                    let pieces = self.pieces_on(t);
+                    if !pieces.is_empty() {
+                        return pieces.join(" ");
+                    }
+                },
+                quote! {
+                    /// The pieces standing on a tile (not discarded), by label.
+                    fn pieces_on(&self, t: rt::Id<Tile>) -> Vec<String> {
+                        let mut on: Vec<String> = Vec::new();
+                        #(#pieces)*
+                        on
+                    }
+                },
+            )
+        };
+        let graph_fns = if self.has_graph_groups() {
+            let pieces_on = if on.is_empty() {
+                quote! {
+                    /// No piece class: nothing stands on tiles.
+                    fn pieces_on(&self, _t: rt::Id<Tile>) -> Vec<String> {
+                        Vec::new()
+                    }
+                }
+            } else {
+                quote!()
+            };
+            let link_name = self.link_name_fn();
             quote! {
-                let mut on: Vec<String> = Vec::new();
-                #(#pieces)*
-                if !on.is_empty() {
-                    return on.join(" ");
+                /// How a graph listing names a tile: its label, else its class and number.
+                fn node_name(&self, t: rt::Id<Tile>) -> String {
+                    self.tile_name(t).unwrap_or_else(|| self.object_label(#tile_tag, t.index() as u32))
+                }
+                #link_name
+                #pieces_on
+            }
+        } else {
+            quote!()
+        };
+        let has_grids = prog.classes.iter().any(|c| c.groups.iter().any(|g| g.geometry != Geometry::Graph));
+        let tile_text = if has_grids {
+            quote! {
+                /// What the cell of a tile shows: the pieces on it, else the tile's name.
+                fn tile_text(&self, t: rt::Id<Tile>) -> String {
+                    #on
+                    self.tile_name(t).unwrap_or_else(|| String::from("."))
                 }
             }
+        } else {
+            quote!()
         };
+        let t = if arms.is_empty() { quote!(_t) } else { quote!(t) };
         quote! {
-            /// What the cell of a tile shows.
-            fn tile_text(&self, t: rt::Id<Tile>) -> String {
-                #pieces
+            #tile_text
+
+            /// A tile's `label`, else its first attribute with a value.
+            fn tile_name(&self, #t: rt::Id<Tile>) -> Option<String> {
                 #kinds
-                String::from(".")
             }
+            #pieces_on
+            #graph_fns
+        }
+    }
+}
+
+impl Gen<'_> {
+    /// A call of a `label` function on `id`, as `Option<String>` (none when it fails or
+    /// returns null). Label functions may do anything a function may (even change the
+    /// state), so they run on a copy of the world.
+    fn label_call(&self, f: crate::hir::FuncId, id: TokenStream) -> TokenStream {
+        let n = &self.func_name[&f];
+        if self.null.ret(f) {
+            quote!(self.clone().#n(#id).ok().flatten().map(|text| text.to_string()))
+        } else {
+            quote!(self.clone().#n(#id).ok().map(|text| text.to_string()))
         }
     }
 }
