@@ -879,7 +879,8 @@ impl<'g, 'p> BodyGen<'g, 'p> {
                     Ceil => quote!(ceil),
                     _ => quote!(round),
                 };
-                unit(quote!(#v.#m()))
+                // `f64::floor(x)`, not `x.floor()`: a literal's float type would be ambiguous.
+                unit(quote!(f64::#m(#v)))
             }
             Sqrt => {
                 let v = arg(self, 0);
@@ -891,10 +892,9 @@ impl<'g, 'p> BodyGen<'g, 'p> {
             }
             Min | Max => {
                 let vals: Vec<TokenStream> = (0..args.len()).map(|i| arg(self, i)).collect();
-                let first = &vals[0];
-                let rest = &vals[1..];
                 let m = if op == Min { quote!(min) } else { quote!(max) };
-                unit(quote!(#first #(.#m(#rest))*))
+                let folded = vals[1..].iter().fold(vals[0].clone(), |acc, v| quote!(f64::#m(#acc, #v)));
+                unit(folded)
             }
             _ => unit(quote!(())),
         };
