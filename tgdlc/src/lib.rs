@@ -11,6 +11,7 @@ pub mod cli;
 pub mod codegen;
 pub mod codes;
 pub mod diagnostics;
+pub mod embed;
 pub mod hir;
 pub mod load;
 pub mod sema;
@@ -35,7 +36,7 @@ pub struct Compilation {
 impl Compilation {
     /// Checks loaded files. The checker runs only when every file could be loaded and
     /// parsed: missing definitions would only cause a cascade of unknown names.
-    fn from_loaded(sources: SourceMap, loaded: load::Loaded) -> Compilation {
+    pub(crate) fn from_loaded(sources: SourceMap, loaded: load::Loaded) -> Compilation {
         let load::Loaded { modules, mut diagnostics } = loaded;
         if diagnostics.iter().any(Diagnostic::is_error) || modules.is_empty() {
             return Compilation { sources, program: None, diagnostics };
@@ -129,6 +130,28 @@ pub fn check_source(name: &str, text: &str) -> Compilation {
 /// let rust = tgdlc::generate_file(std::path::Path::new("games/tictactoe.tgdl")).unwrap();
 /// assert!(rust.contains("pub type Game"));
 /// ```
+///
+/// # Snapshot-testing the engine of your game
+///
+/// Since the output is deterministic, a snapshot test keeps the code generated for your
+/// game under review: a change of the game or of `tgdlc` shows up as a diff to accept or
+/// reject. With [insta](https://insta.rs), in your crate's `tests/`:
+///
+/// ```no_run
+/// #[test]
+/// fn engine_of_nim() {
+///     // Relative to the crate's directory (where `cargo test` runs tests): the path is
+///     // written into the code, so keep it the same on every machine.
+///     let rust = tgdlc::generate_file(std::path::Path::new("games/nim.tgdl"))
+///         .unwrap_or_else(|errors| panic!("{errors}"));
+///     insta::assert_snapshot!("nim", rust);
+/// }
+/// ```
+///
+/// Review new snapshots with `cargo insta review` (or accept them all with
+/// `INSTA_UPDATE=always cargo test`). `tgdl!(file = "games/nim.tgdl")` embeds this same
+/// engine. In this repository, `cargo xtask snapshots` regenerates the snapshots of every
+/// `examples/*.tgdl` and `cargo xtask snapshots --check` fails when one is stale.
 // The error is the whole compilation (returned once per game): its size does not matter.
 #[allow(clippy::result_large_err)]
 pub fn generate_file(path: &Path) -> Result<String, Compilation> {

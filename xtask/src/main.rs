@@ -3,8 +3,13 @@
 
 use std::process::ExitCode;
 
+mod snapshots;
+
 /// The commands, with a one-line description each (shown by `cargo xtask help`).
-const COMMANDS: &[(&str, &str)] = &[];
+const COMMANDS: &[(&str, &str)] = &[(
+    "snapshots",
+    "regenerate the snapshots of generated code and list the changed ones (--check: fail if stale)",
+)];
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -21,6 +26,7 @@ fn main() -> ExitCode {
             }
             ExitCode::SUCCESS
         }
+        "snapshots" => snapshots::run(rest),
         other => {
             eprintln!("unknown command `{other}`; see `cargo xtask help`");
             ExitCode::from(2)

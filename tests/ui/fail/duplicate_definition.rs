@@ -1,0 +1,36 @@
+//! Two definitions with the same name.
+
+use tgdl_runtime::Game;
+
+tgdl_macros::tgdl! {
+    game Nim players 2;
+
+    class Amount { number n = 1; }
+
+    class Amount { number count = 1; }
+
+    global class Pile {
+        number stones = 15;
+
+        action take {
+            trigger PlayerChoiceEvent;
+            input Amount amount { return amount.n <= stones; }
+            effect {
+                stones -= amount.n;
+                if (stones == 0) { winner player.active(); }
+                turn.pass();
+            }
+        }
+    }
+
+    setup {
+        for (number n = 1; n <= 3; n += 1) {
+            Amount amount = new Amount() { n = n };
+        }
+    }
+}
+
+fn main() {
+    // The module still holds a `Game`: the TGDL error is the only error.
+    let _ = nim::Game::start(2, 0);
+}

@@ -1,0 +1,34 @@
+//! A filter that changes the state (filters are evaluated speculatively, to build menus).
+
+use tgdl_runtime::Game;
+
+tgdl_macros::tgdl! {
+    game Nim players 2;
+
+    class Amount { number n = 1; }
+
+    global class Pile {
+        number stones = 15;
+
+        action take {
+            trigger PlayerChoiceEvent;
+            input Amount amount { stones -= 1; return amount.n <= stones; }
+            effect {
+                stones -= amount.n;
+                if (stones == 0) { winner player.active(); }
+                turn.pass();
+            }
+        }
+    }
+
+    setup {
+        for (number n = 1; n <= 3; n += 1) {
+            Amount amount = new Amount() { n = n };
+        }
+    }
+}
+
+fn main() {
+    // The module still holds a `Game`: the TGDL error is the only error.
+    let _ = nim::Game::start(2, 0);
+}

@@ -1,0 +1,41 @@
+//! A call of a user function without one of its named arguments.
+
+use tgdl_runtime::Game;
+
+tgdl_macros::tgdl! {
+    game Nim players 2;
+
+    class Amount { number n = 1; }
+
+    global class Pile {
+        number stones = 15;
+
+        function remove {
+            function input number count;
+            function input bool loudly;
+            returns;
+            effect { stones -= count; }
+        }
+
+        action take {
+            trigger PlayerChoiceEvent;
+            input Amount amount { return amount.n <= stones; }
+            effect {
+                remove(count: amount.n);
+                if (stones == 0) { winner player.active(); }
+                turn.pass();
+            }
+        }
+    }
+
+    setup {
+        for (number n = 1; n <= 3; n += 1) {
+            Amount amount = new Amount() { n = n };
+        }
+    }
+}
+
+fn main() {
+    // The module still holds a `Game`: the TGDL error is the only error.
+    let _ = nim::Game::start(2, 0);
+}
