@@ -3,13 +3,17 @@
 
 use std::process::ExitCode;
 
+mod docs;
 mod snapshots;
 
 /// The commands, with a one-line description each (shown by `cargo xtask help`).
-const COMMANDS: &[(&str, &str)] = &[(
-    "snapshots",
-    "regenerate the snapshots of generated code and list the changed ones (--check: fail if stale)",
-)];
+const COMMANDS: &[(&str, &str)] = &[
+    ("docs", "regenerate docs/diagnostics.md from the explanations in tgdlc/src/codes.rs"),
+    (
+        "snapshots",
+        "regenerate the snapshots of generated code and list the changed ones (--check: fail if stale)",
+    ),
+];
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -26,6 +30,7 @@ fn main() -> ExitCode {
             }
             ExitCode::SUCCESS
         }
+        "docs" => docs::run(rest),
         "snapshots" => snapshots::run(rest),
         other => {
             eprintln!("unknown command `{other}`; see `cargo xtask help`");

@@ -1,239 +1,204 @@
-//! Whole-program checks on the typed program: purity of triggers, requires and filters
-//! (through the functions they call), and the creation order of global classes.
+//! Whole-program checks on the typed program: a turn's `default` must not pass the turn,
+//! objects must not create each other without end, and global classes are ordered so
+//! each is created after those its initialisers read. Purity is checked in `purity`.
 
 use super::Checker;
+use super::purity::Impurity;
 use crate::codes;
 use crate::diagnostics::Diagnostic;
-use crate::hir::{
-    Block, Builtin, ClassId, ClassKind, Expr, ExprKind, FuncId, InputMode, LocalId, StmtKind, Visibility,
-};
+use crate::hir::{Block, Builtin, ClassId, ClassKind, Expr, ExprKind, FuncId, Visibility};
 use crate::source::Span;
 use std::collections::{HashMap, HashSet};
 
-/// The first state change found in a function, and the calls that lead to it.
-#[derive(Clone)]
-struct Impurity {
-    span: Span,
-    what: String,
-    /// Call sites from the pure block down to the function holding `span`.
-    chain: Vec<(Span, String)>,
+/// A function or an action whose body a check follows.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+enum Callee {
+    Func(FuncId),
+    Action(crate::hir::ActionId),
 }
 
 impl<'a> Checker<'a> {
     pub(crate) fn check_program(&mut self) {
         self.check_purity();
+        self.check_turn_defaults();
+        self.check_creation_cycles();
         self.order_globals();
     }
 
-    fn check_purity(&mut self) {
-        let mut memo: HashMap<FuncId, Option<Impurity>> = HashMap::new();
-        let mut roots: Vec<(Block, &'static str, Vec<Expr>)> = Vec::new();
-        for a in &self.prog.actions {
-            for t in &a.triggers {
-                if let Some(b) = &t.body {
-                    roots.push((b.clone(), "trigger", Vec::new()));
-                }
-            }
-            for r in &a.requires {
-                roots.push((r.clone(), "require", Vec::new()));
-            }
-            for i in &a.inputs {
-                for f in &i.filters {
-                    roots.push((f.body.clone(), "filter", Vec::new()));
-                }
-                if let InputMode::Player { target: Some(t) } = &i.mode {
-                    roots.push((Block::default(), "input target", vec![t.clone()]));
-                }
-            }
-        }
-        let mut inner_filters = Vec::new();
-        let mut collect = |b: &Block| {
-            b.walk_stmts(&mut |s| {
-                if let StmtKind::Input(i) = &s.kind {
-                    for f in &i.filters {
-                        inner_filters.push(f.body.clone());
+    /// An attribute initialiser that creates an object whose initialisers (eventually)
+    /// create one of the first class again would create objects forever. Only `new`
+    /// written directly in initialisers counts: it always runs (a function may decide).
+    fn check_creation_cycles(&mut self) {
+        let n = self.prog.classes.len();
+        // creates[c]: the classes a new `c` creates at once, with where.
+        let creates: Vec<Vec<(ClassId, Span, String)>> = (0..n as u32)
+            .map(ClassId)
+            .map(|c| {
+                let mut out = Vec::new();
+                for &a in &self.prog.all_attrs(c) {
+                    let attr = self.prog.attr(a);
+                    if let Some(init) = &attr.init {
+                        init.walk(&mut |e| {
+                            if let ExprKind::New { class, .. } = &e.kind {
+                                out.push((*class, e.span, attr.name.clone()));
+                            }
+                        });
                     }
                 }
+                out
             })
-        };
-        for f in &self.prog.funcs {
-            for i in &f.inputs {
-                for fl in &i.filters {
-                    roots.push((fl.body.clone(), "filter", Vec::new()));
-                }
+            .collect();
+        let mut reported: HashSet<ClassId> = HashSet::new();
+        for start in (0..n as u32).map(ClassId) {
+            if reported.contains(&start) {
+                continue;
             }
-            collect(&f.body);
-        }
-        for a in &self.prog.actions {
-            collect(&a.effect);
-        }
-        collect(&self.prog.setup.body);
-        roots.extend(inner_filters.into_iter().map(|b| (b, "filter", Vec::new())));
-
-        let mut reported = HashSet::new();
-        for (block, what, exprs) in roots {
-            let found = self.impurity_in(&block, &exprs, &mut memo, &mut Vec::new());
-            if let Some(imp) = found {
-                if !reported.insert(imp.span) {
-                    continue;
-                }
-                let mut d = Diagnostic::error(imp.span, format!("{} in a {what} block", imp.what))
-                    .code(codes::IMPURE)
-                    .label("changes the state of the game");
-                for (site, name) in &imp.chain {
-                    d = d.secondary(*site, format!("called here, through `{name}`"));
-                }
-                d = d.help(format!(
-                    "a {what} is evaluated speculatively while menus are built: it may only read the state and return a value"
-                ));
-                self.error(d);
+            // Depth-first search for a path of creations back to `start`.
+            let mut path: Vec<(ClassId, Span, String)> = Vec::new();
+            let mut seen = HashSet::new();
+            if !self.creation_path(start, start, &creates, &mut path, &mut seen) {
+                continue;
             }
+            let name = |c: ClassId| self.prog.class(c).name.clone();
+            let (first_class, first_span, first_attr) = path[0].clone();
+            let mut d = Diagnostic::error(
+                first_span,
+                format!("creating a `{}` creates another `{}`, without end", name(start), name(start)),
+            )
+            .code(codes::CREATION_CYCLE)
+            .label(format!(
+                "the attribute `{first_attr}` creates a `{}` whenever a `{}` is created",
+                name(first_class),
+                name(start)
+            ));
+            let mut from = first_class;
+            for (to, span, attr) in path.iter().skip(1) {
+                d = d.secondary(
+                    *span,
+                    format!("and a `{}` creates a `{}` (attribute `{attr}`)", name(from), name(*to)),
+                );
+                from = *to;
+            }
+            for (c, _, _) in &path {
+                reported.insert(*c);
+            }
+            reported.insert(start);
+            self.error(d.help(format!(
+                "declare the attribute without a value (`{} {first_attr};` starts as null) and create the object in an effect or in `setup`",
+                name(first_class)
+            )));
         }
     }
 
-    /// The first state change reachable from a block (and extra expressions).
-    fn impurity_in(
+    /// Whether creating `from` leads to creating `target`; fills `path` with the steps.
+    fn creation_path(
         &self,
-        block: &Block,
-        exprs: &[Expr],
-        memo: &mut HashMap<FuncId, Option<Impurity>>,
-        stack: &mut Vec<FuncId>,
-    ) -> Option<Impurity> {
-        let fresh = fresh_locals(block);
-        let mut found: Option<Impurity> = None;
-        let mut calls: Vec<(FuncId, Span)> = Vec::new();
-        let note = |span: Span, what: String, found: &mut Option<Impurity>| {
-            if found.is_none() {
-                *found = Some(Impurity { span, what, chain: Vec::new() });
-            }
-        };
-        block.walk_stmts(&mut |s| match &s.kind {
-            StmtKind::Winner(_) => note(s.span, "`winner`".into(), &mut found),
-            StmtKind::Throw(_) => note(s.span, "`throw`".into(), &mut found),
-            StmtKind::Input(_) => note(s.span, "an `input`".into(), &mut found),
-            _ => {}
-        });
-        let mut visit = |e: &Expr| {
-            if let Some(what) = self.impure_expr(e, &fresh) {
-                note(e.span, what, &mut found);
-            }
-            if let ExprKind::Call { func, .. } = &e.kind {
-                calls.push((*func, e.span));
-            }
-        };
-        block.walk_exprs(&mut visit);
-        for e in exprs {
-            e.walk(&mut visit);
-        }
-        if found.is_some() {
-            return found;
-        }
-        for (f, site) in calls {
-            // Virtual calls may reach any override.
-            let mut targets = vec![f];
-            targets.extend(
-                (0..self.prog.funcs.len() as u32).map(FuncId).filter(|&g| self.overrides_transitively(g, f)),
-            );
-            for t in targets {
-                if let Some(mut imp) = self.func_impurity(t, memo, stack) {
-                    imp.chain.insert(0, (site, self.prog.func(t).name.clone()));
-                    return Some(imp);
-                }
-            }
-        }
-        None
-    }
-
-    fn overrides_transitively(&self, g: FuncId, base: FuncId) -> bool {
-        let mut cur = self.prog.func(g).overrides;
-        while let Some(o) = cur {
-            if o == base {
+        from: ClassId,
+        target: ClassId,
+        creates: &[Vec<(ClassId, Span, String)>],
+        path: &mut Vec<(ClassId, Span, String)>,
+        seen: &mut HashSet<ClassId>,
+    ) -> bool {
+        for (to, span, attr) in &creates[from.index()] {
+            path.push((*to, *span, attr.clone()));
+            if self.prog.is_subclass(*to, target) {
                 return true;
             }
-            cur = self.prog.func(o).overrides;
+            if seen.insert(*to) && self.creation_path(*to, target, creates, path, seen) {
+                return true;
+            }
+            path.pop();
         }
         false
     }
 
-    fn func_impurity(
-        &self,
-        f: FuncId,
-        memo: &mut HashMap<FuncId, Option<Impurity>>,
-        stack: &mut Vec<FuncId>,
-    ) -> Option<Impurity> {
-        if let Some(m) = memo.get(&f) {
-            return m.clone();
-        }
-        if stack.contains(&f) {
-            return None; // recursion: the cycle's other members are checked on their own
-        }
-        stack.push(f);
-        let func = self.prog.func(f);
-        let mut r = self.impurity_in(&func.body, &[], memo, stack);
-        if r.is_none() {
-            // A player or auto input inside a function asks during the call.
-            if let Some(i) = func.inputs.iter().find(|i| !matches!(i.mode, InputMode::Function { .. })) {
-                if !matches!(i.mode, InputMode::Auto) {
-                    r = Some(Impurity {
-                        span: i.span,
-                        what: "an input asked of a player".into(),
-                        chain: Vec::new(),
-                    });
-                }
+    /// `turn.pass()` runs the active turn's `default` to find the next player, so a
+    /// `default` that passes the turn (itself, or through the functions and actions it
+    /// calls) would never end.
+    fn check_turn_defaults(&mut self) {
+        let mut memo = HashMap::new();
+        let defaults: Vec<(String, FuncId)> =
+            self.prog.turns.iter().filter_map(|t| t.default.map(|f| (t.name.clone(), f))).collect();
+        for (turn, f) in defaults {
+            let body = self.prog.func(f).body.clone();
+            let Some(found) = self.pass_in(&body, &mut memo, &mut Vec::new()) else { continue };
+            let keyword = self.keyword_before(self.prog.func(f).span, "default");
+            let mut d =
+                Diagnostic::error(found.span, format!("the `default` of the turn `{turn}` passes the turn"))
+                    .code(codes::TURN_DEFAULT_PASSES)
+                    .label("passes the turn");
+            for (site, name) in &found.chain {
+                d = d.secondary(*site, format!("called here, through `{name}`"));
             }
+            self.error(
+                d.secondary(keyword, "`turn.pass()` runs this block to find the next player")
+                    .note("passing the turn here would run this block again, forever")
+                    .help("return the next player instead (`return turn.active() + 1;`) and pass the turn from an action's effect"),
+            );
         }
-        stack.pop();
-        memo.insert(f, r.clone());
-        r
     }
 
-    /// What state change an expression makes by itself, if any.
-    fn impure_expr(&self, e: &Expr, fresh: &HashSet<LocalId>) -> Option<String> {
-        let local_receiver = |args: &[Expr]| matches!(args.first(), Some(Expr { kind: ExprKind::Local(l), .. }) if fresh.contains(l));
-        match &e.kind {
-            ExprKind::Assign { target, .. } => match &target.kind {
-                ExprKind::Local(_) => None,
-                ExprKind::Index { object, .. } if matches!(&object.kind, ExprKind::Local(l) if fresh.contains(l)) => {
-                    None
+    /// The first `turn.pass()` reachable from a block, through calls of functions (and
+    /// their overrides) and of actions.
+    fn pass_in(
+        &self,
+        block: &Block,
+        memo: &mut HashMap<Callee, Option<Impurity>>,
+        stack: &mut Vec<Callee>,
+    ) -> Option<Impurity> {
+        let mut found = None;
+        let mut calls: Vec<(Callee, Span, String)> = Vec::new();
+        block.walk_exprs(&mut |e| match &e.kind {
+            // `turn.pass(p)` names the next player itself; only `turn.pass()` runs `default`.
+            ExprKind::Builtin { op: Builtin::TurnPass, args } if args.is_empty() && found.is_none() => {
+                found = Some(Impurity {
+                    span: e.span,
+                    what: "`turn.pass`".into(),
+                    label: "passes the turn",
+                    chain: Vec::new(),
+                });
+            }
+            ExprKind::Call { func, .. } => {
+                calls.push((Callee::Func(*func), e.span, self.prog.func(*func).name.clone()));
+                for g in (0..self.prog.funcs.len() as u32).map(FuncId) {
+                    if self.overrides_transitively(g, *func) {
+                        calls.push((Callee::Func(g), e.span, self.prog.func(g).name.clone()));
+                    }
                 }
-                ExprKind::Attr { attr, .. } => {
-                    Some(format!("assigning the attribute `{}`", self.prog.attr(*attr).name))
-                }
-                _ => Some("assigning an element of a shared collection".into()),
-            },
-            ExprKind::New { class, .. } => {
-                Some(format!("creating a `{}` (a new candidate for inputs)", self.prog.class(*class).name))
             }
             ExprKind::CallAction { action, .. } => {
-                Some(format!("running the action `{}`", self.prog.action(*action).name))
+                calls.push((Callee::Action(*action), e.span, self.prog.action(*action).name.clone()));
             }
-            ExprKind::Builtin { op, args } => {
-                use Builtin::*;
-                let what = match op {
-                    TurnPass => "`turn.pass`",
-                    PhaseSet => "`turn.phase.set`",
-                    TurnsUse => "`turns.use`",
-                    Roll => "`roll` (draws a random number)",
-                    Random => "`random` (draws a random number)",
-                    Log => "`log`",
-                    Assign => "`assign`",
-                    MoveTo => "`move_to`",
-                    Discard => "`discard`",
-                    GroupAdd => "`add`",
-                    Connect => "`connect`",
-                    ListShuffle | StackShuffle | DeckReshuffle => "shuffling (draws random numbers)",
-                    ListPush | ListAppend | ListClear | ListRemove | ListRemoveAt | TableClear
-                    | StackPush | StackPushFront | StackPop | StackPopFront | StackClear
-                        if !local_receiver(args) =>
-                    {
-                        "changing a shared collection"
-                    }
-                    _ => return None,
-                };
-                Some(what.to_string())
-            }
-            _ => None,
+            _ => {}
+        });
+        if found.is_some() {
+            return found;
         }
+        for (callee, site, name) in calls {
+            if let Some(m) = memo.get(&callee) {
+                if let Some(mut imp) = m.clone() {
+                    imp.chain.insert(0, (site, name));
+                    return Some(imp);
+                }
+                continue;
+            }
+            if stack.contains(&callee) {
+                continue;
+            }
+            stack.push(callee);
+            let body = match callee {
+                Callee::Func(f) => self.prog.func(f).body.clone(),
+                Callee::Action(a) => self.prog.action(a).effect.clone(),
+            };
+            let r = self.pass_in(&body, memo, stack);
+            stack.pop();
+            memo.insert(callee, r.clone());
+            if let Some(mut imp) = r {
+                imp.chain.insert(0, (site, name));
+                return Some(imp);
+            }
+        }
+        None
     }
 
     /// Orders global classes and boards so each is created after those its initialisers read.
@@ -245,13 +210,13 @@ impl<'a> Checker<'a> {
                 !cl.builtin && (cl.visibility == Visibility::Global || cl.kind == ClassKind::Board)
             })
             .collect();
-        let deps: Vec<Vec<ClassId>> = globals.iter().map(|&g| self.global_deps(g)).collect();
+        let deps: Vec<Vec<(ClassId, Span)>> = globals.iter().map(|&g| self.global_deps(g)).collect();
         let mut placed = vec![false; globals.len()];
         let mut order = Vec::new();
         while order.len() < globals.len() {
             let next = (0..globals.len()).find(|&i| {
                 !placed[i]
-                    && deps[i].iter().all(|d| {
+                    && deps[i].iter().all(|(d, _)| {
                         *d == globals[i] || globals.iter().position(|g| g == d).is_none_or(|j| placed[j])
                     })
             });
@@ -261,22 +226,53 @@ impl<'a> Checker<'a> {
                     order.push(globals[i]);
                 }
                 None => {
-                    let stuck: Vec<ClassId> =
-                        (0..globals.len()).filter(|&i| !placed[i]).map(|i| globals[i]).collect();
-                    let names: Vec<String> =
-                        stuck.iter().map(|&c| format!("`{}`", self.prog.class(c).name)).collect();
-                    let first = stuck[0];
-                    let mut d = Diagnostic::error(
-                        self.prog.class(first).span,
-                        "global classes read each other while they are created",
-                    )
-                    .code(codes::CYCLE)
-                    .note(format!("in the cycle: {}", names.join(", ")))
-                    .help("initialise one of these attributes in `setup` instead");
-                    for &c in &stuck[1..] {
-                        d = d.secondary(self.prog.class(c).span, "part of the cycle");
+                    let stuck = |c: ClassId| globals.iter().position(|&g| g == c).is_some_and(|j| !placed[j]);
+                    // Walk from the first stuck global along stuck dependencies to a cycle.
+                    let start = (0..globals.len()).find(|&i| !placed[i]).unwrap_or(0);
+                    let mut path: Vec<(usize, ClassId, Span)> = Vec::new();
+                    let mut cur = start;
+                    while let Some(&(next, at)) =
+                        deps[cur].iter().find(|(d, _)| *d != globals[cur] && stuck(*d))
+                    {
+                        if let Some(k) = path.iter().position(|(i, _, _)| *i == cur) {
+                            path.drain(..k);
+                            break;
+                        }
+                        path.push((cur, next, at));
+                        cur = globals.iter().position(|&g| g == next).unwrap_or(cur);
                     }
-                    self.error(d);
+                    let name = |c: ClassId| self.prog.class(c).name.clone();
+                    let cycle: Vec<String> = path
+                        .iter()
+                        .map(|(i, _, _)| format!("`{}`", name(globals[*i])))
+                        .chain(path.first().map(|(i, _, _)| format!("`{}`", name(globals[*i]))))
+                        .collect();
+                    let mut d = match path.first() {
+                        Some(&(i, next, at)) => Diagnostic::error(
+                            at,
+                            format!(
+                                "global classes read each other while they are created: {}",
+                                cycle.join(" → ")
+                            ),
+                        )
+                        .label(format!(
+                            "`{}` reads `{}` here while it is created",
+                            name(globals[i]),
+                            name(next)
+                        )),
+                        None => Diagnostic::error(
+                            self.prog.class(globals[start]).span,
+                            "global classes read each other while they are created",
+                        ),
+                    }
+                    .code(codes::CYCLE);
+                    for &(i, next, at) in path.iter().skip(1) {
+                        d = d.secondary(at, format!("`{}` reads `{}` here", name(globals[i]), name(next)));
+                    }
+                    self.error(
+                        d.note("global classes and boards are created before `setup`, each after the globals its attribute initialisers read")
+                            .help("break the cycle: give one of these attributes a plain value and set it in `setup`"),
+                    );
                     for (i, p) in placed.iter_mut().enumerate() {
                         if !*p {
                             *p = true;
@@ -289,78 +285,53 @@ impl<'a> Checker<'a> {
         self.prog.globals = order;
     }
 
-    /// Globals read while creating `g`: by its attribute initialisers and group defaults,
-    /// and by the functions and deck defaults they reach.
-    fn global_deps(&self, g: ClassId) -> Vec<ClassId> {
-        let mut out = Vec::new();
+    /// Globals read while creating `g` — by its attribute initialisers and group defaults,
+    /// and by the functions and deck defaults they reach — each with where `g`'s own code
+    /// reads it (the read itself, or the call or `new` in an initialiser that leads to it).
+    fn global_deps(&self, g: ClassId) -> Vec<(ClassId, Span)> {
+        let mut out: Vec<(ClassId, Span)> = Vec::new();
         let mut seen_funcs = HashSet::new();
-        let mut work: Vec<Expr> =
-            self.prog.all_attrs(g).iter().filter_map(|&a| self.prog.attr(a).init.clone()).collect();
-        let mut funcs: Vec<FuncId> = self.prog.class(g).groups.iter().filter_map(|gr| gr.default).collect();
+        // Expressions to scan, each with the span to report (`None`: the read itself).
+        let mut work: Vec<(Expr, Option<Span>)> = self
+            .prog
+            .all_attrs(g)
+            .iter()
+            .filter_map(|&a| self.prog.attr(a).init.clone())
+            .map(|e| (e, None))
+            .collect();
+        let mut funcs: Vec<(FuncId, Span)> =
+            self.prog.class(g).groups.iter().filter_map(|gr| gr.default.map(|f| (f, gr.span))).collect();
         loop {
-            while let Some(e) = work.pop() {
+            while let Some((e, origin)) = work.pop() {
                 let mut more = Vec::new();
                 e.walk(&mut |x| match &x.kind {
-                    ExprKind::Global(c) | ExprKind::BoardGroup { board: c, .. } if !out.contains(c) => {
-                        out.push(*c)
+                    ExprKind::Global(c) | ExprKind::BoardGroup { board: c, .. }
+                        if !out.iter().any(|(d, _)| d == c) =>
+                    {
+                        out.push((*c, origin.unwrap_or(x.span)));
                     }
-                    ExprKind::Call { func, .. } => funcs.push(*func),
+                    ExprKind::Call { func, .. } => funcs.push((*func, origin.unwrap_or(x.span))),
                     ExprKind::New { class, .. } => {
                         // Creating an object runs its attribute initialisers and `default`.
-                        funcs.extend(self.prog.class(*class).default);
+                        let at = origin.unwrap_or(x.span);
+                        funcs.extend(self.prog.class(*class).default.map(|f| (f, at)));
                         more.extend(
                             self.prog
                                 .all_attrs(*class)
                                 .iter()
-                                .filter_map(|&a| self.prog.attr(a).init.clone()),
+                                .filter_map(|&a| self.prog.attr(a).init.clone())
+                                .map(|e| (e, Some(at))),
                         );
                     }
                     _ => {}
                 });
                 work.extend(more);
             }
-            let Some(f) = funcs.pop() else { break };
+            let Some((f, at)) = funcs.pop() else { break };
             if seen_funcs.insert(f) {
-                self.prog.func(f).body.walk_exprs(&mut |x| work.push(x.clone()));
+                self.prog.func(f).body.walk_exprs(&mut |x| work.push((x.clone(), Some(at))));
             }
         }
         out
     }
-}
-
-/// Locals of a pure block that hold collections it created itself (so changing them
-/// changes nothing shared).
-fn fresh_locals(block: &Block) -> HashSet<LocalId> {
-    let mut fresh = HashSet::new();
-    let mut spoiled = HashSet::new();
-    let is_fresh = |e: &Expr| {
-        matches!(
-            &e.kind,
-            ExprKind::ListLit(_)
-                | ExprKind::StackLit(_)
-                | ExprKind::TableLit(_)
-                | ExprKind::Builtin {
-                    op: Builtin::ListCopy | Builtin::StackClone | Builtin::TableCopy | Builtin::PlayerAll,
-                    ..
-                }
-        )
-    };
-    block.walk_stmts(&mut |s| {
-        if let StmtKind::Let { local, init: Some(e) } = &s.kind {
-            if is_fresh(e) {
-                fresh.insert(*local);
-            }
-        }
-    });
-    block.walk_exprs(&mut |e| {
-        if let ExprKind::Assign { target, value } = &e.kind {
-            if let ExprKind::Local(l) = &target.kind {
-                if !is_fresh(value) {
-                    spoiled.insert(*l);
-                }
-            }
-        }
-    });
-    fresh.retain(|l| !spoiled.contains(l));
-    fresh
 }

@@ -1,307 +1,16 @@
-//! Calls: user functions (named arguments), actions called like functions, `base.f()`,
-//! and everything the language provides — `player.*`, `turn.*`, `turns.use`, math and
-//! chance helpers, collection and deck methods, ownership, pieces and groups.
+//! Built-in operations: `player.*`, `turn.*`, `turns.use`, math and chance helpers,
+//! `log`, collection and deck methods, ownership, pieces and groups — each checked with
+//! its positional arguments and lowered to a `Builtin`.
 
 use super::Checker;
-use super::expr::{Ns, Val};
+use super::expr::Ns;
 use crate::codes;
 use crate::diagnostics::Diagnostic;
-use crate::hir::{Builtin, ClassKind, Expr, ExprKind, FuncId, InputMode, Ty, Visibility};
+use crate::hir::{Builtin, ClassKind, Expr, ExprKind, Ty, Visibility};
 use crate::source::Span;
 use crate::syntax::ast;
 
 impl<'a> Checker<'a> {
-    pub(crate) fn call(&mut self, e: &ast::Expr, callee: &ast::Expr, args: &[ast::Arg]) -> Expr {
-        let span = e.span;
-        match &callee.kind {
-            ast::ExprKind::Name(id) => self.call_name(id, args, span),
-            ast::ExprKind::Member { object, name } => {
-                if matches!(object.kind, ast::ExprKind::Base) {
-                    return self.call_base(object.span, name, args, span);
-                }
-                match self.value(object) {
-                    Val::Ns(ns, _) => self.call_namespace(ns, name, args, span),
-                    Val::Expr(obj) => self.call_method(obj, name, args, span),
-                }
-            }
-            ast::ExprKind::Paren(inner) => self.call(e, inner, args),
-            _ => {
-                let c = self.expr(callee, None);
-                self.skip_args(args);
-                if !c.ty.is_error() {
-                    self.error(
-                        Diagnostic::error(
-                            callee.span,
-                            format!("a `{}` cannot be called", self.ty_name(&c.ty)),
-                        )
-                        .code(codes::NOT_CALLABLE)
-                        .help("only functions, actions and built-in operations are called with `( )`"),
-                    );
-                }
-                Expr::error(span)
-            }
-        }
-    }
-
-    fn skip_args(&mut self, args: &[ast::Arg]) {
-        for a in args {
-            self.expr(&a.value, None);
-        }
-    }
-
-    fn call_name(&mut self, id: &ast::Ident, args: &[ast::Arg], span: Span) -> Expr {
-        if let Some(local) = self.cx.lookup(&id.name) {
-            let ty = self.cx.locals.get(local).ty.clone();
-            self.skip_args(args);
-            self.error(
-                Diagnostic::error(
-                    id.span,
-                    format!("`{}` is a variable of type `{}`, not a function", id.name, self.ty_name(&ty)),
-                )
-                .code(codes::NOT_CALLABLE),
-            );
-            return Expr::error(span);
-        }
-        if let Some(this) = self.cx.this {
-            if let Some(f) = self.find_func(this, &id.name) {
-                let recv = Expr::new(ExprKind::This, Ty::Class(this), id.span);
-                return self.call_user(f, Some(recv), args, span, true);
-            }
-            if let Some(a) = self.find_action(this, &id.name) {
-                let recv = Expr::new(ExprKind::This, Ty::Class(this), id.span);
-                return self.call_action(a, recv, args, span);
-            }
-        }
-        // Inside a class, a built-in method of `this` may be called bare: `assign(p)`.
-        if let Some(this) = self.cx.this {
-            if THIS_METHODS.contains(&id.name.as_str()) {
-                let recv = Expr::new(ExprKind::This, Ty::Class(this), id.span);
-                return self.call_method(recv, id, args, span);
-            }
-        }
-        let ns = self.cx.namespace.clone();
-        let f = ns
-            .as_ref()
-            .and_then(|ns| self.funcs.get(&(Some(ns.clone()), id.name.clone())))
-            .or_else(|| self.funcs.get(&(None, id.name.clone())))
-            .copied();
-        if let Some(f) = f {
-            return self.call_user(f, None, args, span, false);
-        }
-        if let Some(e) = self.call_free_builtin(id, args, span) {
-            return e;
-        }
-        self.skip_args(args);
-        let mut names: Vec<String> =
-            self.funcs.keys().filter(|k| k.0.is_none()).map(|k| k.1.clone()).collect();
-        names.extend(FREE_BUILTINS.iter().map(|s| s.to_string()));
-        if let Some(this) = self.cx.this {
-            let mut cur = Some(this);
-            while let Some(c) = cur {
-                names.extend(self.prog.class(c).funcs.iter().map(|&f| self.prog.func(f).name.clone()));
-                cur = self.prog.class(c).base;
-            }
-        }
-        let mut d = Diagnostic::error(id.span, format!("cannot find function `{}`", id.name))
-            .code(codes::UNKNOWN_NAME)
-            .label("not found");
-        if let Some(s) = self.suggest(&id.name, names.iter().map(String::as_str)) {
-            d = d.help(format!("a function with a similar name exists: `{s}`"));
-        }
-        self.error(d);
-        Expr::error(span)
-    }
-
-    /// A user function: arguments are named and matched to its `function input`s.
-    pub(crate) fn call_user(
-        &mut self,
-        f: FuncId,
-        receiver: Option<Expr>,
-        args: &[ast::Arg],
-        span: Span,
-        virtual_call: bool,
-    ) -> Expr {
-        let func = self.prog.func(f).clone();
-        let mut given: Vec<Option<Expr>> = vec![None; func.inputs.len()];
-        for arg in args {
-            let Some(name) = &arg.name else {
-                self.expr(&arg.value, None);
-                let hint = func
-                    .inputs
-                    .iter()
-                    .find(|i| matches!(i.mode, InputMode::Function { .. }))
-                    .map_or(String::new(), |i| format!(": `{}({}: ...)`", func.name, i.name));
-                self.error(
-                    Diagnostic::error(arg.span, format!("`{}` takes named arguments", func.name))
-                        .code(codes::ARGUMENTS)
-                        .help(format!("write each argument as `input_name: value`{hint}")),
-                );
-                continue;
-            };
-            match func.inputs.iter().position(|i| i.name == name.name) {
-                Some(k) if matches!(func.inputs[k].mode, InputMode::Function { .. }) => {
-                    if given[k].is_some() {
-                        self.expr(&arg.value, None);
-                        self.error(
-                            Diagnostic::error(
-                                name.span,
-                                format!("the argument `{}` is given twice", name.name),
-                            )
-                            .code(codes::ARGUMENTS),
-                        );
-                        continue;
-                    }
-                    let ty = func.inputs[k].ty.clone();
-                    given[k] = Some(self.expr_as(&arg.value, &ty));
-                }
-                Some(_) => {
-                    self.expr(&arg.value, None);
-                    self.error(
-                        Diagnostic::error(name.span, format!("`{}` is chosen during the call, not passed", name.name))
-                            .code(codes::ARGUMENTS)
-                            .help("only `function input`s are arguments; the others are asked of a player or computed"),
-                    );
-                }
-                None => {
-                    self.expr(&arg.value, None);
-                    let names: Vec<&str> = func
-                        .inputs
-                        .iter()
-                        .filter(|i| matches!(i.mode, InputMode::Function { .. }))
-                        .map(|i| i.name.as_str())
-                        .collect();
-                    let mut d = Diagnostic::error(
-                        name.span,
-                        format!("`{}` has no input named `{}`", func.name, name.name),
-                    )
-                    .code(codes::ARGUMENTS);
-                    if let Some(s) = self.suggest(&name.name, names.iter().copied()) {
-                        d = d.help(format!("did you mean `{s}`?"));
-                    } else if !names.is_empty() {
-                        d = d.note(format!("its inputs are: {}", names.join(", ")));
-                    }
-                    self.error(d);
-                }
-            }
-        }
-        let mut out = Vec::new();
-        let mut missing = Vec::new();
-        for (k, input) in func.inputs.iter().enumerate() {
-            let InputMode::Function { default } = &input.mode else { continue };
-            match given[k].take() {
-                Some(e) => out.push(e),
-                None => match default {
-                    Some(d) => out.push(Expr { span, ..d.clone() }),
-                    None => {
-                        missing.push(input.name.clone());
-                        out.push(Expr::error(span));
-                    }
-                },
-            }
-        }
-        if !missing.is_empty() {
-            let list = missing.iter().map(|m| format!("`{m}`")).collect::<Vec<_>>().join(", ");
-            let example = missing.iter().map(|m| format!("{m}: ...")).collect::<Vec<_>>().join(", ");
-            self.error(
-                Diagnostic::error(
-                    span,
-                    format!(
-                        "missing argument{} {list} in the call to `{}`",
-                        plural(missing.len()),
-                        func.name
-                    ),
-                )
-                .code(codes::ARGUMENTS)
-                .secondary(func.span, "function defined here")
-                .help(format!(
-                    "pass {}: `{}({example})`",
-                    if missing.len() == 1 { "it" } else { "them" },
-                    func.name
-                )),
-            );
-        }
-        Expr::new(
-            ExprKind::Call { func: f, receiver: receiver.map(Box::new), args: out, virtual_call },
-            func.ret.clone(),
-            span,
-        )
-    }
-
-    fn call_action(
-        &mut self,
-        a: crate::hir::ActionId,
-        receiver: Expr,
-        args: &[ast::Arg],
-        span: Span,
-    ) -> Expr {
-        if let Some(first) = args.first() {
-            self.skip_args(args);
-            self.error(
-                Diagnostic::error(first.span, "an action called like a function takes no arguments")
-                    .code(codes::ARGUMENTS)
-                    .help("its inputs are chosen by players or computed when it runs"),
-            );
-        }
-        Expr::new(ExprKind::CallAction { action: a, receiver: Box::new(receiver) }, Ty::Void, span)
-    }
-
-    /// `base.f(...)`: the implementation in the base of the class where the code is written.
-    fn call_base(&mut self, base_span: Span, name: &ast::Ident, args: &[ast::Arg], span: Span) -> Expr {
-        let this = self.cx.this;
-        let base = this.and_then(|t| self.prog.class(t).base);
-        let (Some(this), Some(base)) = (this, base) else {
-            self.skip_args(args);
-            self.error(
-                Diagnostic::error(base_span, "`base` is only available in a derived class")
-                    .code(codes::MISPLACED)
-                    .help("`base.f()` calls the base class's version of `f` from a class declared `class D : B`"),
-            );
-            return Expr::error(span);
-        };
-        let recv = Expr::new(ExprKind::This, Ty::Class(this), base_span);
-        if let Some(f) = self.find_func(base, &name.name) {
-            // With no arguments, the current inputs are passed on (notes, Inheritance).
-            if args.is_empty() {
-                let func = self.prog.func(f).clone();
-                let mut out = Vec::new();
-                for input in &func.inputs {
-                    if let InputMode::Function { default } = &input.mode {
-                        match self.cx.lookup(&input.name) {
-                            Some(l) => {
-                                let ty = self.cx.locals.get(l).ty.clone();
-                                out.push(Expr::new(ExprKind::Local(l), ty, span));
-                            }
-                            None => out.push(default.clone().unwrap_or_else(|| Expr::error(span))),
-                        }
-                    }
-                }
-                return Expr::new(
-                    ExprKind::Call {
-                        func: f,
-                        receiver: Some(Box::new(recv)),
-                        args: out,
-                        virtual_call: false,
-                    },
-                    func.ret,
-                    span,
-                );
-            }
-            return self.call_user(f, Some(recv), args, span, false);
-        }
-        if let Some(a) = self.find_action(base, &name.name) {
-            return self.call_action(a, recv, args, span);
-        }
-        self.skip_args(args);
-        self.error(
-            Diagnostic::error(
-                name.span,
-                format!("the base class `{}` has no function `{}`", self.prog.class(base).name, name.name),
-            )
-            .code(codes::NO_MEMBER),
-        );
-        Expr::error(span)
-    }
-
     /// Positional arguments of a built-in, each converted to its expected type.
     fn builtin_args(&mut self, what: &str, args: &[ast::Arg], types: &[Ty], span: Span) -> Option<Vec<Expr>> {
         for a in args {
@@ -329,7 +38,12 @@ impl<'a> Checker<'a> {
                         if args.len() == 1 { "was" } else { "were" }
                     ),
                 )
-                .code(codes::ARGUMENTS),
+                .code(codes::ARGUMENTS)
+                .label(format!("expected {expected}"))
+                .help(format!(
+                    "call it as `{what}({})`",
+                    types.iter().map(|t| self.ty_name(t)).collect::<Vec<_>>().join(", ")
+                )),
             );
             return None;
         }
@@ -351,7 +65,12 @@ impl<'a> Checker<'a> {
         }
     }
 
-    fn call_free_builtin(&mut self, id: &ast::Ident, args: &[ast::Arg], span: Span) -> Option<Expr> {
+    pub(crate) fn call_free_builtin(
+        &mut self,
+        id: &ast::Ident,
+        args: &[ast::Arg],
+        span: Span,
+    ) -> Option<Expr> {
         let n = || Ty::Number;
         let e = match id.name.as_str() {
             "roll" => self.builtin(Builtin::Roll, "roll", args, &[n()], n(), span),
@@ -382,6 +101,10 @@ impl<'a> Checker<'a> {
                     return Some(Expr::error(span));
                 }
                 let v = self.expr(&args[0].value, None);
+                if v.ty == Ty::Void {
+                    self.mismatch(&v, &Ty::String);
+                    return Some(Expr::error(span));
+                }
                 let v = if v.ty == Ty::String {
                     v
                 } else {
@@ -404,7 +127,13 @@ impl<'a> Checker<'a> {
         }
     }
 
-    fn call_namespace(&mut self, ns: Ns, name: &ast::Ident, args: &[ast::Arg], span: Span) -> Expr {
+    pub(crate) fn call_namespace(
+        &mut self,
+        ns: Ns,
+        name: &ast::Ident,
+        args: &[ast::Arg],
+        span: Span,
+    ) -> Expr {
         let s = || Ty::String;
         match (&ns, name.name.as_str()) {
             (Ns::Player, "all") => self.builtin(
@@ -441,7 +170,8 @@ impl<'a> Checker<'a> {
                         if !self.turns.contains_key(t) {
                             let names: Vec<String> = self.turns.keys().cloned().collect();
                             let mut d = Diagnostic::error(*tspan, format!("there is no turn named `{t}`"))
-                                .code(codes::UNKNOWN_NAME);
+                                .code(codes::UNKNOWN_NAME)
+                                .label("no `turn` has this name");
                             if let Some(s) = self.suggest(t, names.iter().map(String::as_str)) {
                                 d = d.help(format!("a turn with a similar name exists: `{s}`"));
                             }
@@ -479,6 +209,7 @@ impl<'a> Checker<'a> {
                 self.error(
                     Diagnostic::error(name.span, format!("{} has no function `{}`", ns_word(&ns), name.name))
                         .code(codes::NO_MEMBER)
+                        .label("not found")
                         .help(format!("it has {list}")),
                 );
                 Expr::error(span)
@@ -486,7 +217,13 @@ impl<'a> Checker<'a> {
         }
     }
 
-    fn call_method(&mut self, obj: Expr, name: &ast::Ident, args: &[ast::Arg], span: Span) -> Expr {
+    pub(crate) fn call_method(
+        &mut self,
+        obj: Expr,
+        name: &ast::Ident,
+        args: &[ast::Arg],
+        span: Span,
+    ) -> Expr {
         let m = name.name.as_str();
         match obj.ty.clone() {
             Ty::Error => {
@@ -499,6 +236,22 @@ impl<'a> Checker<'a> {
                 }
                 if let Some(a) = self.find_action(c, m) {
                     return self.call_action(a, obj, args, span);
+                }
+                if let Some(attr) = self.find_attr(c, m) {
+                    self.skip_args(args);
+                    let ty = self.ty_name(&self.prog.attr(attr).ty.clone());
+                    let mut d = Diagnostic::error(
+                        name.span,
+                        format!("`{m}` is an attribute of `{}`, not a function", self.prog.class(c).name),
+                    )
+                    .code(codes::NOT_CALLABLE)
+                    .label(format!("this is a `{ty}` value"));
+                    let at = self.prog.attr(attr).span;
+                    if at != Span::default() {
+                        d = d.secondary(at, "the attribute is declared here");
+                    }
+                    self.error(d.help(format!("read it without parentheses: `.{m}`")));
+                    return Expr::error(span);
                 }
                 let class = self.prog.class(c).clone();
                 let tile = self.prog.builtins.tile;
@@ -518,15 +271,27 @@ impl<'a> Checker<'a> {
                     (ClassKind::Interactable, "move_to") => {
                         self.method(obj, Builtin::MoveTo, "move_to", args, &[Ty::Class(tile)], Ty::Void, span)
                     }
-                    (ClassKind::Interactable, "discard") => self.method(
-                        obj,
-                        Builtin::Discard,
-                        "discard",
-                        args,
-                        &[Ty::Stack(Box::new(Ty::Class(c)))],
-                        Ty::Void,
-                        span,
-                    ),
+                    (ClassKind::Interactable, "discard") => {
+                        // Any stack of the object's class or one of its bases will do.
+                        let pile = match args {
+                            [a] if a.name.is_none() => {
+                                // A look at the argument's type; it is checked (and
+                                // reported) once, below.
+                                let reported = self.diags.len();
+                                let probe = self.expr(&a.value, None);
+                                self.diags.truncate(reported);
+                                match &probe.ty {
+                                    Ty::Stack(e) if matches!(**e, Ty::Class(x) if self.prog.is_subclass(c, x)) => {
+                                        Some(probe.ty.clone())
+                                    }
+                                    _ => None,
+                                }
+                            }
+                            _ => None,
+                        };
+                        let pile = pile.unwrap_or_else(|| Ty::Stack(Box::new(Ty::Class(c))));
+                        self.method(obj, Builtin::Discard, "discard", args, &[pile], Ty::Void, span)
+                    }
                     (ClassKind::Tile, "connect") => {
                         let conn = self.prog.builtins.connection;
                         let types = if args.len() >= 2 {
@@ -553,6 +318,7 @@ impl<'a> Checker<'a> {
                             self.error(
                                 Diagnostic::error(name.span, "tiles are added to a group in its `default` block")
                                     .code(codes::MISPLACED)
+                                    .label("outside the group's `default`")
                                     .help("graph groups build themselves: `group G { geometry graph; default { this.add(new Space()); } }`"),
                             );
                         }
@@ -573,10 +339,25 @@ impl<'a> Checker<'a> {
                         }
                         match self.stack_method(obj, &elem, name, args, span) {
                             Some(e) => e,
-                            None => self.no_method(&class.name, name, args, span),
+                            None => {
+                                let known = self.class_methods(c, STACK_METHODS);
+                                self.no_method(&class.name, name, args, span, &known)
+                            }
                         }
                     }
-                    _ => self.no_method(&class.name, name, args, span),
+                    _ => {
+                        let builtins: &[&str] = match class.kind {
+                            ClassKind::Interactable => &["assign", "move_to", "discard"],
+                            ClassKind::Class | ClassKind::Deck if class.visibility != Visibility::Global => {
+                                &["assign"]
+                            }
+                            ClassKind::Tile => &["connect"],
+                            ClassKind::Group => &["at", "add"],
+                            _ => &[],
+                        };
+                        let known = self.class_methods(c, builtins);
+                        self.no_method(&class.name, name, args, span, &known)
+                    }
                 }
             }
             Ty::List(elem) => {
@@ -593,7 +374,10 @@ impl<'a> Checker<'a> {
                     "removeAt" => (Builtin::ListRemoveAt, vec![Ty::Number], t),
                     "shuffle" => (Builtin::ListShuffle, vec![], Ty::Void),
                     "copy" | "clone" => (Builtin::ListCopy, vec![], l.clone()),
-                    _ => return self.no_method(&self.ty_name(&l), name, args, span),
+                    _ => {
+                        let known: Vec<String> = LIST_METHODS.iter().map(|s| s.to_string()).collect();
+                        return self.no_method(&self.ty_name(&l), name, args, span, &known);
+                    }
                 };
                 self.method(obj, op, m, args, &types, ret, span)
             }
@@ -603,7 +387,10 @@ impl<'a> Checker<'a> {
                     "length" => (Builtin::TableLength, Ty::Number),
                     "clear" => (Builtin::TableClear, Ty::Void),
                     "copy" | "clone" => (Builtin::TableCopy, t.clone()),
-                    _ => return self.no_method(&self.ty_name(&t), name, args, span),
+                    _ => {
+                        let known: Vec<String> = TABLE_METHODS.iter().map(|s| s.to_string()).collect();
+                        return self.no_method(&self.ty_name(&t), name, args, span, &known);
+                    }
                 };
                 self.method(obj, op, m, args, &[], ret, span)
             }
@@ -611,7 +398,12 @@ impl<'a> Checker<'a> {
                 let st = Ty::Stack(elem.clone());
                 match self.stack_method(obj, &elem, name, args, span) {
                     Some(e) => e,
-                    None => self.no_method(&self.ty_name(&st), name, args, span),
+                    None => {
+                        // `reshuffle` (last) belongs to decks only.
+                        let plain = &STACK_METHODS[..STACK_METHODS.len() - 1];
+                        let known: Vec<String> = plain.iter().map(|s| s.to_string()).collect();
+                        self.no_method(&self.ty_name(&st), name, args, span, &known)
+                    }
                 }
             }
             other => {
@@ -676,19 +468,49 @@ impl<'a> Checker<'a> {
         }
     }
 
-    fn no_method(&mut self, owner: &str, name: &ast::Ident, args: &[ast::Arg], span: Span) -> Expr {
+    fn no_method(
+        &mut self,
+        owner: &str,
+        name: &ast::Ident,
+        args: &[ast::Arg],
+        span: Span,
+        known: &[String],
+    ) -> Expr {
         self.skip_args(args);
-        self.error(
+        let mut d =
             Diagnostic::error(name.span, format!("`{owner}` has no function or action `{}`", name.name))
                 .code(codes::NO_MEMBER)
-                .label("not found"),
-        );
+                .label("not found");
+        if let Some(s) = self.suggest(&name.name, known.iter().map(String::as_str)) {
+            d = d.help(format!("a function with a similar name exists: `{s}`"));
+        } else if !known.is_empty() {
+            d = d.note(format!(
+                "`{owner}` has: {}",
+                known.iter().map(|k| format!("`{k}`")).collect::<Vec<_>>().join(", ")
+            ));
+        }
+        self.error(d);
         Expr::error(span)
+    }
+
+    /// The functions and actions of a class and its bases, then the built-in methods given.
+    fn class_methods(&self, class: crate::hir::ClassId, builtins: &[&str]) -> Vec<String> {
+        let mut out = Vec::new();
+        let mut cur = Some(class);
+        while let Some(c) = cur {
+            let cl = self.prog.class(c);
+            out.extend(cl.funcs.iter().map(|&f| self.prog.func(f).name.clone()));
+            out.extend(cl.actions.iter().map(|&a| self.prog.action(a).name.clone()));
+            cur = cl.base;
+        }
+        out.extend(builtins.iter().map(|s| s.to_string()));
+        out.dedup();
+        out
     }
 }
 
 /// Built-in methods that may be called on `this` without writing it.
-const THIS_METHODS: &[&str] = &[
+pub(crate) const THIS_METHODS: &[&str] = &[
     "assign",
     "move_to",
     "discard",
@@ -705,10 +527,32 @@ const THIS_METHODS: &[&str] = &[
     "reshuffle",
 ];
 
-const FREE_BUILTINS: &[&str] =
+/// The methods of each collection (for suggestions; the spellings the checker accepts).
+const LIST_METHODS: &[&str] = &[
+    "length", "push", "add", "append", "clear", "contains", "indexOf", "remove", "removeAt", "shuffle",
+    "copy", "clone",
+];
+const TABLE_METHODS: &[&str] = &["length", "clear", "copy", "clone"];
+const STACK_METHODS: &[&str] = &[
+    "length",
+    "push",
+    "push_front",
+    "pop",
+    "pop_front",
+    "peek",
+    "peek_front",
+    "clone",
+    "copy",
+    "shuffle",
+    "clear",
+    "contains",
+    "reshuffle",
+];
+
+pub(crate) const FREE_BUILTINS: &[&str] =
     &["roll", "random", "log", "abs", "floor", "ceil", "round", "min", "max", "sqrt", "pow"];
 
-fn plural(n: usize) -> &'static str {
+pub(crate) fn plural(n: usize) -> &'static str {
     if n == 1 { "" } else { "s" }
 }
 

@@ -5,15 +5,26 @@
 //! with [`Ty::Error`] placeholders, so one mistake gives one message.
 //!
 //! Passes, in order: `declare` (every definition gets an id, inheritance is resolved),
-//! `members` of classes (attribute types, function and action signatures), bodies
-//! (`stmt`, `expr`), then whole-program checks in `analysis`.
+//! `members` of classes (attribute types; `signatures` of functions and actions; `board`
+//! groups), `bodies` (statements in `stmt`, expressions in `expr`, `operators`, `objects`,
+//! `calls` and `builtins`), then whole-program checks: `purity` and `analysis`. Every
+//! diagnostic has a stable code from `codes.rs`.
 
 mod analysis;
+mod board;
+mod bodies;
 mod builtins;
+mod calls;
 mod declare;
 mod expr;
+mod members;
+mod objects;
+mod operators;
+mod purity;
 mod scope;
+mod signatures;
 mod stmt;
+mod suggest;
 mod types;
 
 use crate::codes;
@@ -51,7 +62,8 @@ pub fn check(sources: &SourceMap, modules: &[Module]) -> (Option<Program>, Vec<D
 type NameKey = (Option<String>, String);
 
 pub(crate) struct Checker<'a> {
-    _sources: std::marker::PhantomData<&'a SourceMap>,
+    /// The text of every file, to find keywords the syntax tree has no span for.
+    pub(crate) sources: &'a SourceMap,
     pub(crate) diags: Vec<Diagnostic>,
     pub(crate) prog: Program,
     /// Classes (incl. boards and built-ins) by name.
@@ -76,7 +88,7 @@ impl<'a> Checker<'a> {
         let files = sources.files().map(|(_, f)| f.name.clone()).collect();
         let dummy = ClassId(0);
         Checker {
-            _sources: std::marker::PhantomData,
+            sources,
             diags: Vec::new(),
             prog: Program {
                 name: String::new(),
@@ -126,6 +138,19 @@ impl<'a> Checker<'a> {
 
     pub(crate) fn error(&mut self, d: Diagnostic) {
         self.diags.push(d);
+    }
+
+    /// The span of the keyword `kw` written just before `at` (`setup` before its block), or
+    /// the first character at `at` when the text does not end with it.
+    pub(crate) fn keyword_before(&self, at: Span, kw: &str) -> Span {
+        let text = &self.sources.get(at.file).text;
+        let before = text.get(..at.start as usize).unwrap_or("").trim_end();
+        if before.ends_with(kw) {
+            let start = (before.len() - kw.len()) as u32;
+            Span { start, end: start + kw.len() as u32, ..at }
+        } else {
+            Span { end: at.start.saturating_add(1).min(text.len() as u32), ..at }
+        }
     }
 
     /// `number`, `List<Card>`, `Cell` — how a type is written in TGDL.
@@ -205,6 +230,8 @@ impl<'a> Checker<'a> {
     pub(crate) fn bind_named(&mut self, name: &str, ty: Ty, span: Span) -> LocalId {
         if let Some(prev) = self.cx.lookup_in_innermost(name) {
             let prev_span = self.cx.locals.get(prev).span;
+            // Reads after this go to the new variable; do not also call the first unused.
+            self.cx.used[prev.index()] = true;
             self.error(
                 Diagnostic::error(span, format!("`{name}` is already defined in this scope"))
                     .code(codes::DUPLICATE)
@@ -212,19 +239,32 @@ impl<'a> Checker<'a> {
                     .secondary(prev_span, "first defined here")
                     .help("use a different name, or assign to the existing variable without a type"),
             );
-        } else if let Some(class) = self.cx.this {
-            if self.find_attr(class, name).is_some() {
-                self.diags.push(
-                    Diagnostic::warning(
-                        span,
-                        format!("`{name}` shadows an attribute of `{}`", self.prog.class(class).name),
-                    )
+        } else if let Some(outer) = self.cx.lookup_quiet(name) {
+            let outer_span = self.cx.locals.get(outer).span;
+            self.diags.push(
+                Diagnostic::warning(span, format!("`{name}` shadows an earlier `{name}`"))
                     .code(codes::SHADOW)
+                    .label("declared again here")
+                    .secondary(outer_span, format!("the earlier `{name}` is declared here"))
                     .help(format!(
-                        "inside this scope `{name}` is the variable; write `this.{name}` for the attribute"
+                        "inside this block `{name}` now means the new variable; choose another name to keep both visible"
                     )),
-                );
+            );
+        } else if let Some(attr) = self.cx.this.and_then(|class| self.find_attr(class, name)) {
+            let class = self.prog.attr(attr).class;
+            let mut d = Diagnostic::warning(
+                span,
+                format!("`{name}` shadows an attribute of `{}`", self.prog.class(class).name),
+            )
+            .code(codes::SHADOW)
+            .label("this variable hides the attribute");
+            let at = self.prog.attr(attr).span;
+            if at != Span::default() {
+                d = d.secondary(at, "the attribute is declared here");
             }
+            self.diags.push(d.help(format!(
+                "inside this scope `{name}` is the variable; write `this.{name}` for the attribute, or rename the variable"
+            )));
         }
         self.cx.bind(name, ty, span)
     }

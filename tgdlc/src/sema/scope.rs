@@ -29,6 +29,8 @@ pub struct BodyCx {
     pub this: Option<ClassId>,
     /// The type `return e;` must have (`None`: `return;` only).
     pub ret: Option<Ty>,
+    /// What says which type `return` needs (`returns number;`), for mismatch messages.
+    pub ret_origin: Option<(Span, String)>,
     pub loop_depth: u32,
     /// The type of `event` (the nearest common base of the watched events), if bound.
     pub event: Option<ClassId>,
@@ -38,6 +40,9 @@ pub struct BodyCx {
     pub used: Vec<bool>,
     /// Set when the body is a graph group's `default` (`this.add` is allowed).
     pub group_default: bool,
+    /// Set while checking the default value of an input of this function (it is computed
+    /// where the function is called: no other inputs, no `this`).
+    pub default_for: Option<crate::hir::FuncId>,
 }
 
 impl BodyCx {
@@ -85,6 +90,11 @@ impl BodyCx {
             self.used[id.index()] = true;
         }
         found
+    }
+
+    /// A visible local, without counting it as read.
+    pub fn lookup_quiet(&self, name: &str) -> Option<LocalId> {
+        self.scopes.iter().rev().flat_map(|s| s.iter().rev()).find(|(n, _)| n == name).map(|(_, id)| *id)
     }
 
     pub fn lookup_in_innermost(&self, name: &str) -> Option<LocalId> {

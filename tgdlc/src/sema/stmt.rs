@@ -1,273 +1,15 @@
-//! Statements and bodies: blocks and scopes, control flow, `return` rules, inputs with
-//! their filters, and the pass that checks every body of the program.
+//! Statements: blocks and scopes, control flow, `return` rules, `winner`, `throw`,
+//! `input` statements, and whether a block returns on every path.
 
 use super::Checker;
-use super::declare::Decls;
-use super::scope::{BodyCx, BodyKind};
+use super::scope::BodyKind;
 use crate::codes;
 use crate::diagnostics::Diagnostic;
-use crate::hir::{
-    self, Block, ClassId, Expr, ExprKind, FuncKind, Input, InputMode, LocalId, Stmt, StmtKind, Ty,
-};
+use crate::hir::{Block, Expr, ExprKind, Input, InputMode, LocalId, Stmt, StmtKind, Ty};
 use crate::source::Span;
 use crate::syntax::ast;
 
 impl<'a> Checker<'a> {
-    /// Checks every body: attribute initialisers, argument defaults, functions, actions,
-    /// `default` blocks and `setup`.
-    pub(crate) fn check_bodies(&mut self, decls: &Decls<'_>, modules: &[super::Module]) {
-        for &s in &modules.iter().flat_map(|m| m.ast.stray_semicolons.iter()).copied().collect::<Vec<_>>() {
-            self.diags.push(
-                Diagnostic::warning(s, "unnecessary `;` after a block")
-                    .code(codes::STRAY_SEMI)
-                    .help("constructs that end in a block take no `;`; remove it"),
-            );
-        }
-        for &(attr, a) in &decls.attrs {
-            let class = self.prog.attr(attr).class;
-            self.cx = BodyCx::new(BodyKind::Initialiser, Some(class));
-            self.cx.namespace = self.class_ns.get(&class).cloned().flatten();
-            if let Some(v) = &a.value {
-                let ty = self.prog.attr(attr).ty.clone();
-                let e = self.expr_as(v, &ty);
-                self.prog.attrs[attr.index()].init = Some(e);
-            }
-        }
-        // Argument defaults first: calls anywhere may copy them.
-        for &(fid, f) in &decls.funcs {
-            if self.prog.func(fid).overrides.is_some() {
-                continue;
-            }
-            for i in &f.inputs {
-                let Some(d) = &i.default else { continue };
-                let Some(input) = self.prog.func(fid).inputs.iter().position(|x| x.name == i.name.name)
-                else {
-                    continue;
-                };
-                self.cx = BodyCx::new(BodyKind::Initialiser, None);
-                self.cx.namespace = self.func_ns.get(&fid).cloned().flatten();
-                let ty = self.prog.func(fid).inputs[input].ty.clone();
-                let e = self.expr_as(d, &ty);
-                if let InputMode::Function { default } = &mut self.prog.funcs[fid.index()].inputs[input].mode
-                {
-                    *default = Some(e);
-                }
-            }
-        }
-        for &(fid, f) in &decls.funcs {
-            self.function_body(fid, f);
-        }
-        for &(aid, a) in &decls.actions {
-            self.action_body(aid, a);
-        }
-        for &(fid, block) in &decls.defaults {
-            self.default_body(fid, block);
-        }
-        if let Some(block) = decls.setups.first() {
-            self.cx = BodyCx::new(BodyKind::Setup, None);
-            let body = self.block(block);
-            self.warn_unused_scope();
-            let locals = std::mem::take(&mut self.cx.locals);
-            self.prog.setup = hir::Setup { locals, body, span: block.span };
-        }
-    }
-
-    fn function_body(&mut self, fid: hir::FuncId, f: &ast::FunctionDecl) {
-        let func = self.prog.func(fid).clone();
-        let ret = func.ret.clone();
-        self.cx = BodyCx::new(BodyKind::Function, func.owner).with_locals(func.locals.clone());
-        self.cx.ret = if ret == Ty::Void { None } else { Some(ret.clone()) };
-        self.cx.namespace = match func.owner {
-            Some(c) => self.class_ns.get(&c).cloned().flatten(),
-            None => self.func_ns.get(&fid).cloned().flatten(),
-        };
-        let mut inputs = func.inputs.clone();
-        if func.overrides.is_none() {
-            self.input_parts(&mut inputs, &f.inputs);
-        }
-        for i in &inputs {
-            self.cx.bind_existing(&i.name, i.local);
-            self.cx.used[i.local.index()] = true;
-        }
-        let body = match f.effects.first() {
-            Some(b) => self.block(b),
-            None => Block::default(),
-        };
-        if ret != Ty::Void && !ret.is_error() && !always_returns(&body) {
-            let at = f
-                .effects
-                .first()
-                .map_or(f.name.span, |b| Span { start: b.span.end.saturating_sub(1), ..b.span });
-            self.error(
-                Diagnostic::error(
-                    at,
-                    format!("`{}` may end without returning a `{}`", f.name.name, self.ty_name(&ret)),
-                )
-                .code(codes::RETURN)
-                .secondary(f.name.span, format!("declared to return `{}`", self.ty_name(&ret)))
-                .help("make every path end with `return value;`"),
-            );
-        }
-        self.warn_unused_scope();
-        let locals = std::mem::take(&mut self.cx.locals);
-        let fm = &mut self.prog.funcs[fid.index()];
-        fm.inputs = inputs;
-        fm.body = body;
-        fm.locals = locals;
-    }
-
-    fn action_body(&mut self, aid: hir::ActionId, a: &ast::ActionDecl) {
-        let action = self.prog.action(aid).clone();
-        let owner = action.owner;
-        let ns = self.class_ns.get(&owner).cloned().flatten();
-        // The type of `event`: the nearest common base of the watched events.
-        let mut event_ty: Option<ClassId> = None;
-        for t in &action.triggers {
-            event_ty = Some(match event_ty {
-                None => t.event,
-                Some(e) => self.common_base(e, t.event).unwrap_or(self.prog.builtins.event),
-            });
-        }
-        let event_ty = event_ty.unwrap_or(self.prog.builtins.event);
-        let mut locals = action.locals.clone();
-        // Triggers (pure, see only `this` and `event`).
-        let mut triggers = action.triggers.clone();
-        if action.overrides.is_none() {
-            for (k, t) in a.triggers.iter().enumerate() {
-                if k >= triggers.len() {
-                    break;
-                }
-                if let Some(body) = &t.body {
-                    self.cx = BodyCx::new(BodyKind::Pure, Some(owner)).with_locals(locals);
-                    self.cx.namespace = ns.clone();
-                    self.cx.event = Some(triggers[k].event);
-                    self.cx.ret = Some(Ty::Bool);
-                    triggers[k].body = Some(self.pure_block(body, "trigger"));
-                    locals = std::mem::take(&mut self.cx.locals);
-                }
-            }
-        }
-        let mut requires = action.requires.clone();
-        for r in &a.requires {
-            self.cx = BodyCx::new(BodyKind::Pure, Some(owner)).with_locals(locals);
-            self.cx.namespace = ns.clone();
-            self.cx.event = Some(event_ty);
-            self.cx.ret = Some(Ty::Bool);
-            requires.push(self.pure_block(r, "require"));
-            locals = std::mem::take(&mut self.cx.locals);
-        }
-        self.cx = BodyCx::new(BodyKind::Effect, Some(owner)).with_locals(locals);
-        self.cx.namespace = ns.clone();
-        self.cx.event = Some(event_ty);
-        let mut inputs = action.inputs.clone();
-        if action.overrides.is_none() {
-            self.input_parts(&mut inputs, &a.inputs);
-        }
-        for i in &inputs {
-            self.cx.bind_existing(&i.name, i.local);
-            self.cx.used[i.local.index()] = true;
-        }
-        self.cx.kind = BodyKind::Effect;
-        self.cx.ret = None;
-        let effect = match a.effects.first() {
-            Some(b) => self.block(b),
-            None => Block::default(),
-        };
-        self.warn_unused_scope();
-        let locals = std::mem::take(&mut self.cx.locals);
-        let am = &mut self.prog.actions[aid.index()];
-        am.inputs = inputs;
-        am.triggers = triggers;
-        am.requires = requires;
-        am.effect = effect;
-        am.locals = locals;
-    }
-
-    /// Checks a block that must return a bool on every path and change nothing.
-    fn pure_block(&mut self, b: &ast::Block, what: &str) -> Block {
-        let body = self.block(b);
-        if !always_returns(&body) {
-            self.error(
-                Diagnostic::error(
-                    Span { start: b.span.end.saturating_sub(1), ..b.span },
-                    format!("this `{what}` block may end without returning a bool"),
-                )
-                .code(codes::RETURN)
-                .help("end every path with `return true;` or `return false;`"),
-            );
-        }
-        body
-    }
-
-    /// Fills in the filters and explicit targets of declared inputs. Each filter sees the
-    /// inputs before its own, and binds the candidate to its name.
-    fn input_parts(&mut self, inputs: &mut [Input], decls: &[ast::InputDecl]) {
-        let saved_kind = self.cx.kind;
-        let saved_ret = self.cx.ret.clone();
-        for k in 0..inputs.len() {
-            let Some(decl) = decls.iter().find(|d| d.name.name == inputs[k].name) else { continue };
-            self.cx.push_scope();
-            for earlier in &inputs[..k] {
-                self.cx.bind_existing(&earlier.name, earlier.local);
-            }
-            if let ast::InputMode::Player { target: Some(t), .. } = &decl.mode {
-                self.cx.kind = BodyKind::Pure;
-                let target = self.expr_as(t, &Ty::Player);
-                inputs[k].mode = InputMode::Player { target: Some(target) };
-            }
-            let filters = self.filters(&inputs[k], decl);
-            inputs[k].filters = filters;
-            self.cx.pop_scope();
-        }
-        self.cx.kind = saved_kind;
-        self.cx.ret = saved_ret;
-    }
-
-    fn filters(&mut self, input: &Input, decl: &ast::InputDecl) -> Vec<hir::Filter> {
-        let mut out = Vec::new();
-        let cand = input.candidate_ty().clone();
-        for f in &decl.filters {
-            self.cx.push_scope();
-            let binder_name = f.name.as_ref().map_or(&decl.name.name, |n| &n.name).clone();
-            let binder_span = f.name.as_ref().map_or(decl.name.span, |n| n.span);
-            let binder = self.cx.bind(&binder_name, cand.clone(), binder_span);
-            self.cx.used[binder.index()] = true;
-            self.cx.kind = BodyKind::Pure;
-            self.cx.ret = Some(Ty::Bool);
-            let body = self.pure_block(&f.body, "filter");
-            self.cx.pop_scope();
-            out.push(hir::Filter { binder, body, span: f.span });
-        }
-        out
-    }
-
-    fn default_body(&mut self, fid: hir::FuncId, block: &ast::Block) {
-        let func = self.prog.func(fid).clone();
-        let this = match func.kind {
-            FuncKind::TurnDefault => None,
-            _ => func.owner,
-        };
-        self.cx = BodyCx::new(BodyKind::Function, this);
-        self.cx.group_default = func.kind == FuncKind::GroupDefault;
-        self.cx.ret = if func.ret == Ty::Void { None } else { Some(func.ret.clone()) };
-        let body = self.block(block);
-        if func.kind == FuncKind::TurnDefault && !always_returns(&body) {
-            self.error(
-                Diagnostic::error(
-                    Span { start: block.span.end.saturating_sub(1), ..block.span },
-                    "a turn's `default` must return the next player",
-                )
-                .code(codes::RETURN)
-                .help("end every path with `return <player>;`, e.g. `return turn.active() + 1;`"),
-            );
-        }
-        self.warn_unused_scope();
-        let locals = std::mem::take(&mut self.cx.locals);
-        let fm = &mut self.prog.funcs[fid.index()];
-        fm.body = body;
-        fm.locals = locals;
-    }
-
     pub(crate) fn block(&mut self, b: &ast::Block) -> Block {
         self.cx.push_scope();
         let mut stmts = Vec::new();
@@ -299,7 +41,7 @@ impl<'a> Checker<'a> {
     }
 
     /// Warns about locals of the innermost scope that were never read.
-    fn warn_unused_scope(&mut self) {
+    pub(crate) fn warn_unused_scope(&mut self) {
         let unused: Vec<(String, LocalId)> = self
             .cx
             .innermost()
@@ -335,8 +77,10 @@ impl<'a> Checker<'a> {
         let span = s.span;
         let kind = match &s.kind {
             ast::StmtKind::Decl { ty, name, init } => {
+                let ty_span = ty.span;
                 let ty = self.resolve_type(ty);
-                let init = init.as_ref().map(|e| self.expr_as(e, &ty));
+                let origin = (ty_span, format!("`{}` is declared as a `{}`", name.name, self.ty_name(&ty)));
+                let init = init.as_ref().map(|e| self.expr_as_because(e, &ty, origin));
                 let local = self.bind(name, ty);
                 StmtKind::Let { local, init }
             }
@@ -389,13 +133,27 @@ impl<'a> Checker<'a> {
                     }
                 };
                 if let Some(elem) = &elem {
-                    if !self.convertible(elem, &declared) {
+                    // The loop variable holds the elements themselves: the same type, or a
+                    // base class of theirs (no conversion happens per element).
+                    let fits = match (elem, &declared) {
+                        (Ty::Class(e), Ty::Class(d)) => self.prog.is_subclass(*e, *d),
+                        (Ty::Error, _) | (_, Ty::Error) => true,
+                        (e, d) => e == d,
+                    };
+                    if !fits {
                         let (e, d) = (self.ty_name(elem), self.ty_name(&declared));
-                        self.error(
+                        let mut diag =
                             Diagnostic::error(ty.span, format!("the elements are `{e}`, not `{d}`"))
                                 .code(codes::MISMATCH)
-                                .help(format!("declare the loop variable as `{e}`")),
-                        );
+                                .label(format!("the loop variable must be a `{e}`"))
+                                .secondary(list.span, format!("this is a `{}`", self.ty_name(&list.ty)))
+                                .help(format!("declare the loop variable as `{e}`"));
+                        if matches!((elem, &declared), (Ty::Player, Ty::Number) | (Ty::Number, Ty::Player)) {
+                            diag = diag.note(format!(
+                                "a `{e}` converts to a `{d}` wherever one is needed, so the body can use it as one"
+                            ));
+                        }
+                        self.error(diag);
                     }
                 }
                 self.cx.push_scope();
@@ -414,6 +172,7 @@ impl<'a> Checker<'a> {
                     self.error(
                         Diagnostic::error(span, format!("`{word}` outside of a loop"))
                             .code(codes::MISPLACED)
+                            .label("not inside a `while` or `for`")
                             .help("`break` and `continue` are used inside `while` and `for`"),
                     );
                     return None;
@@ -426,7 +185,19 @@ impl<'a> Checker<'a> {
                 let v = match v.ty {
                     Ty::Player | Ty::Error => v,
                     Ty::Number => self.coerce(v, &Ty::Player),
-                    _ => self.coerce(v, &ranking),
+                    ref t if self.convertible(t, &ranking) => self.coerce(v, &ranking),
+                    _ => {
+                        let found = self.ty_name(&v.ty);
+                        let mut d = Diagnostic::error(v.span, format!("`winner` takes a player or a ranking, not a `{found}`"))
+                            .code(codes::MISMATCH)
+                            .label(format!("this is a `{found}`"))
+                            .help("`winner p;` ends the game with `p` first; `winner {{p}, {q, r}};` ranks the players (places in order, each a list of tied players); `winner {player.all()};` is a draw");
+                        if matches!(v.ty, Ty::List(ref e) if **e == Ty::Player) {
+                            d = d.note("a `List<player>` would be ambiguous: wrap it as one place (`{players}`) or list each place");
+                        }
+                        self.error(d);
+                        Expr::error(v.span)
+                    }
                 };
                 StmtKind::Winner(v)
             }
@@ -436,12 +207,27 @@ impl<'a> Checker<'a> {
                     Ty::Class(c) if self.is_event_class(*c) => {}
                     Ty::Error => {}
                     other => {
-                        let other = self.ty_name(other);
-                        self.error(
-                            Diagnostic::error(e.span, format!("only events can be thrown, not `{other}`"))
+                        let name = self.ty_name(other);
+                        let mut d =
+                            Diagnostic::error(e.span, format!("only events can be thrown, not `{name}`"))
                                 .code(codes::EVENT)
-                                .help("declare an event with `event Name { ... }` and throw `new Name()`"),
-                        );
+                                .label(format!("this is a `{name}`"));
+                        match other {
+                            Ty::Class(c) if self.prog.class(*c).span != Span::default() => {
+                                let kind = super::declare::kind_word(self.prog.class(*c).kind);
+                                d = d
+                                    .secondary(
+                                        self.prog.class(*c).span,
+                                        format!("`{name}` is declared as a {kind} here"),
+                                    )
+                                    .help(format!("declare it as an event: `event {name} {{ ... }}`"));
+                            }
+                            _ => {
+                                d = d
+                                    .help("declare an event with `event Name { ... }` and throw `new Name()`")
+                            }
+                        }
+                        self.error(d);
                     }
                 }
                 StmtKind::Throw(v)
@@ -462,12 +248,24 @@ impl<'a> Checker<'a> {
 
     fn return_stmt(&mut self, value: Option<&ast::Expr>, span: Span) -> StmtKind {
         match (self.cx.ret.clone(), value) {
-            (Some(ty), Some(v)) => StmtKind::Return(Some(self.expr_as(v, &ty))),
+            (Some(ty), Some(v)) => {
+                let e = self.expr(v, Some(&ty));
+                if e.ty.is_error() || self.convertible(&e.ty, &ty) {
+                    return StmtKind::Return(Some(self.coerce(e, &ty)));
+                }
+                let mut d = self.mismatch_diag(&e, &ty);
+                if let Some((at, why)) = self.cx.ret_origin.clone() {
+                    d = d.secondary(at, why);
+                }
+                self.error(d);
+                StmtKind::Return(Some(Expr::error(e.span)))
+            }
             (Some(ty), None) => {
                 let ty = self.ty_name(&ty);
                 self.error(
                     Diagnostic::error(span, format!("`return;` without a value, but a `{ty}` is expected"))
                         .code(codes::RETURN)
+                        .label(format!("a `{ty}` is needed here"))
                         .help(format!("return a `{ty}`: `return value;`")),
                 );
                 StmtKind::Return(None)
@@ -487,7 +285,9 @@ impl<'a> Checker<'a> {
                         "declare `returns T;` to return a value, or write `return;`",
                     ),
                 };
-                self.error(Diagnostic::error(e.span, msg).code(codes::RETURN).help(help));
+                self.error(
+                    Diagnostic::error(e.span, msg).code(codes::RETURN).label("remove this value").help(help),
+                );
                 StmtKind::Return(None)
             }
             (None, None) => StmtKind::Return(None),
@@ -531,9 +331,11 @@ impl<'a> Checker<'a> {
         };
         let kind = self.cx.kind;
         let ret = self.cx.ret.clone();
+        let origin = self.cx.ret_origin.clone();
         input.filters = self.filters(&input, decl);
         self.cx.kind = kind;
         self.cx.ret = ret;
+        self.cx.ret_origin = origin;
         input.local = self.bind(&decl.name, ty);
         Some(StmtKind::Input(input))
     }

@@ -30,6 +30,7 @@ impl<'a> Checker<'a> {
                                         format!("`{}` is a turn, not a type", name.name),
                                     )
                                     .code(codes::UNKNOWN_TYPE)
+                                    .label("a turn")
                                     .help(
                                         "turns are switched with `turns.use(\"Name\")`; they are not values",
                                     ),
@@ -104,6 +105,12 @@ impl<'a> Checker<'a> {
     }
 
     pub(crate) fn mismatch(&mut self, e: &Expr, to: &Ty) {
+        let d = self.mismatch_diag(e, to);
+        self.error(d);
+    }
+
+    /// The "mismatched types" diagnostic, for callers that add context to it.
+    pub(crate) fn mismatch_diag(&self, e: &Expr, to: &Ty) -> Diagnostic {
         let found = self.ty_name(&e.ty);
         let expected = self.ty_name(to);
         let mut d =
@@ -115,9 +122,17 @@ impl<'a> Checker<'a> {
                 d = d.help(format!("`{found}` is a base of `{expected}`: convert with `... as {expected}` (null if it is not one)"));
             }
             (Ty::Void, _) => {
-                d = d
-                    .label("this has no value".to_string())
-                    .help("only expressions with a value can be used here");
+                d = Diagnostic::error(e.span, format!("expected a `{expected}`, but this has no value"))
+                    .code(codes::MISMATCH)
+                    .label("this has no value");
+                d = if let ExprKind::Call { func, .. } = &e.kind {
+                    d.help(format!(
+                        "`{}` is declared `returns;`: declare `returns {expected};` and return a value, or call it as a statement",
+                        self.prog.func(*func).name
+                    ))
+                } else {
+                    d.help("only expressions with a value can be used here")
+                };
             }
             (_, Ty::String) if e.ty.is_value() => {
                 d = d.help("to make text, concatenate with a string: `\"\" + value`");
@@ -127,7 +142,7 @@ impl<'a> Checker<'a> {
             }
             _ => {}
         }
-        self.error(d);
+        d
     }
 
     /// The nearest common base of two classes, if they share a hierarchy.

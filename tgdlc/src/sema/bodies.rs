@@ -1,0 +1,311 @@
+//! The pass over every body of the program: attribute initialisers, argument defaults,
+//! functions, actions (triggers, requires, inputs with their filters, effect), `default`
+//! blocks and `setup`, each checked in its own context (`BodyCx`).
+
+use super::Checker;
+use super::declare::Decls;
+use super::scope::{BodyCx, BodyKind};
+use super::stmt::always_returns;
+use crate::codes;
+use crate::diagnostics::Diagnostic;
+use crate::hir::{self, Block, ClassId, FuncKind, Input, InputMode, Ty};
+use crate::source::Span;
+use crate::syntax::ast;
+
+impl<'a> Checker<'a> {
+    /// Checks every body: attribute initialisers, argument defaults, functions, actions,
+    /// `default` blocks and `setup`.
+    pub(crate) fn check_bodies(&mut self, decls: &Decls<'_>, modules: &[super::Module]) {
+        for &s in &modules.iter().flat_map(|m| m.ast.stray_semicolons.iter()).copied().collect::<Vec<_>>() {
+            self.diags.push(
+                Diagnostic::warning(s, "unnecessary `;` after a block")
+                    .code(codes::STRAY_SEMI)
+                    .help("constructs that end in a block take no `;`; remove it"),
+            );
+        }
+        for &(attr, a) in &decls.attrs {
+            let class = self.prog.attr(attr).class;
+            self.cx = BodyCx::new(BodyKind::Initialiser, Some(class));
+            self.cx.namespace = self.class_ns.get(&class).cloned().flatten();
+            if let Some(v) = &a.value {
+                let ty = self.prog.attr(attr).ty.clone();
+                let at = a.ty.as_ref().map_or(a.name.span, |t| t.span);
+                let origin = (at, format!("`{}` is declared as a `{}`", a.name.name, self.ty_name(&ty)));
+                let e = self.expr_as_because(v, &ty, origin);
+                self.prog.attrs[attr.index()].init = Some(e);
+            }
+        }
+        // Argument defaults first: calls anywhere may copy them.
+        for &(fid, f) in &decls.funcs {
+            if self.prog.func(fid).overrides.is_some() {
+                continue;
+            }
+            for i in &f.inputs {
+                let Some(d) = &i.default else { continue };
+                let Some(input) = self.prog.func(fid).inputs.iter().position(|x| x.name == i.name.name)
+                else {
+                    continue;
+                };
+                self.cx = BodyCx::new(BodyKind::Initialiser, None);
+                self.cx.default_for = Some(fid);
+                self.cx.namespace = match self.prog.func(fid).owner {
+                    Some(c) => self.class_ns.get(&c).cloned().flatten(),
+                    None => self.func_ns.get(&fid).cloned().flatten(),
+                };
+                let ty = self.prog.func(fid).inputs[input].ty.clone();
+                let e = self.expr_as(d, &ty);
+                if let InputMode::Function { default } = &mut self.prog.funcs[fid.index()].inputs[input].mode
+                {
+                    *default = Some(e);
+                }
+            }
+        }
+        for &(fid, f) in &decls.funcs {
+            self.function_body(fid, f);
+        }
+        for &(aid, a) in &decls.actions {
+            self.action_body(aid, a);
+        }
+        for &(fid, block) in &decls.defaults {
+            self.default_body(fid, block);
+        }
+        if let Some(block) = decls.setups.first() {
+            self.cx = BodyCx::new(BodyKind::Setup, None);
+            let body = self.block(block);
+            self.warn_unused_scope();
+            let locals = std::mem::take(&mut self.cx.locals);
+            self.prog.setup = hir::Setup { locals, body, span: block.span };
+        }
+    }
+
+    pub(crate) fn function_body(&mut self, fid: hir::FuncId, f: &ast::FunctionDecl) {
+        let func = self.prog.func(fid).clone();
+        let ret = func.ret.clone();
+        self.cx = BodyCx::new(BodyKind::Function, func.owner).with_locals(func.locals.clone());
+        self.cx.ret = if ret == Ty::Void { None } else { Some(ret.clone()) };
+        self.cx.ret_origin = match (f.returns.first(), func.overrides) {
+            (Some((_, at)), _) => Some((*at, format!("`{}` returns `{}`", f.name.name, self.ty_name(&ret)))),
+            (None, Some(base)) => Some((
+                self.prog.func(base).span,
+                format!("the base function returns `{}`", self.ty_name(&ret)),
+            )),
+            (None, None) => None,
+        };
+        self.cx.namespace = match func.owner {
+            Some(c) => self.class_ns.get(&c).cloned().flatten(),
+            None => self.func_ns.get(&fid).cloned().flatten(),
+        };
+        let mut inputs = func.inputs.clone();
+        if func.overrides.is_none() {
+            self.input_parts(&mut inputs, &f.inputs);
+        }
+        for i in &inputs {
+            self.cx.bind_existing(&i.name, i.local);
+            self.cx.used[i.local.index()] = true;
+        }
+        let body = match f.effects.first() {
+            Some(b) => self.block(b),
+            None => Block::default(),
+        };
+        if ret != Ty::Void && !ret.is_error() && !always_returns(&body) {
+            let at = f
+                .effects
+                .first()
+                .map_or(f.name.span, |b| Span { start: b.span.end.saturating_sub(1), ..b.span });
+            let declared = f.returns.first().map_or(f.name.span, |(_, s)| *s);
+            let (msg, label) = match f.effects.first() {
+                Some(_) => (
+                    format!("`{}` may end without returning a `{}`", f.name.name, self.ty_name(&ret)),
+                    "a path reaches the end of the effect here",
+                ),
+                None => (
+                    format!(
+                        "`{}` has no `effect` block to return a `{}` from",
+                        f.name.name,
+                        self.ty_name(&ret)
+                    ),
+                    "no `effect` in this function",
+                ),
+            };
+            self.error(
+                Diagnostic::error(at, msg)
+                    .code(codes::RETURN)
+                    .label(label)
+                    .secondary(declared, format!("declared to return `{}`", self.ty_name(&ret)))
+                    .help("make every path end with `return value;`"),
+            );
+        }
+        self.warn_unused_scope();
+        let locals = std::mem::take(&mut self.cx.locals);
+        let fm = &mut self.prog.funcs[fid.index()];
+        fm.inputs = inputs;
+        fm.body = body;
+        fm.locals = locals;
+    }
+
+    pub(crate) fn action_body(&mut self, aid: hir::ActionId, a: &ast::ActionDecl) {
+        let action = self.prog.action(aid).clone();
+        let owner = action.owner;
+        let ns = self.class_ns.get(&owner).cloned().flatten();
+        // The type of `event`: the nearest common base of the watched events.
+        let mut event_ty: Option<ClassId> = None;
+        for t in &action.triggers {
+            event_ty = Some(match event_ty {
+                None => t.event,
+                Some(e) => self.common_base(e, t.event).unwrap_or(self.prog.builtins.event),
+            });
+        }
+        let event_ty = event_ty.unwrap_or(self.prog.builtins.event);
+        let mut locals = action.locals.clone();
+        // Triggers (pure, see only `this` and `event`).
+        let mut triggers = action.triggers.clone();
+        if action.overrides.is_none() {
+            for (k, t) in a.triggers.iter().enumerate() {
+                if k >= triggers.len() {
+                    break;
+                }
+                if let Some(body) = &t.body {
+                    self.cx = BodyCx::new(BodyKind::Pure, Some(owner)).with_locals(locals);
+                    self.cx.namespace = ns.clone();
+                    self.cx.event = Some(triggers[k].event);
+                    self.cx.ret = Some(Ty::Bool);
+                    self.cx.ret_origin = Some((t.event.span, "a `trigger` block returns a `bool`".into()));
+                    triggers[k].body = Some(self.pure_block(body, "trigger"));
+                    locals = std::mem::take(&mut self.cx.locals);
+                }
+            }
+        }
+        let mut requires = action.requires.clone();
+        for r in &a.requires {
+            self.cx = BodyCx::new(BodyKind::Pure, Some(owner)).with_locals(locals);
+            self.cx.namespace = ns.clone();
+            self.cx.event = Some(event_ty);
+            self.cx.ret = Some(Ty::Bool);
+            let keyword = self.keyword_before(r.span, "require");
+            self.cx.ret_origin = Some((keyword, "a `require` block returns a `bool`".into()));
+            requires.push(self.pure_block(r, "require"));
+            locals = std::mem::take(&mut self.cx.locals);
+        }
+        self.cx = BodyCx::new(BodyKind::Effect, Some(owner)).with_locals(locals);
+        self.cx.namespace = ns.clone();
+        self.cx.event = Some(event_ty);
+        let mut inputs = action.inputs.clone();
+        if action.overrides.is_none() {
+            self.input_parts(&mut inputs, &a.inputs);
+        }
+        for i in &inputs {
+            self.cx.bind_existing(&i.name, i.local);
+            self.cx.used[i.local.index()] = true;
+        }
+        self.cx.kind = BodyKind::Effect;
+        self.cx.ret = None;
+        let effect = match a.effects.first() {
+            Some(b) => self.block(b),
+            None => Block::default(),
+        };
+        self.warn_unused_scope();
+        let locals = std::mem::take(&mut self.cx.locals);
+        let am = &mut self.prog.actions[aid.index()];
+        am.inputs = inputs;
+        am.triggers = triggers;
+        am.requires = requires;
+        am.effect = effect;
+        am.locals = locals;
+    }
+
+    /// Checks a block that must return a bool on every path and change nothing.
+    pub(crate) fn pure_block(&mut self, b: &ast::Block, what: &str) -> Block {
+        let body = self.block(b);
+        if !always_returns(&body) {
+            self.error(
+                Diagnostic::error(
+                    Span { start: b.span.end.saturating_sub(1), ..b.span },
+                    format!("this `{what}` block may end without returning a bool"),
+                )
+                .code(codes::RETURN)
+                .label("a path reaches the end of the block here")
+                .help("end every path with `return true;` or `return false;`"),
+            );
+        }
+        body
+    }
+
+    /// Fills in the filters and explicit targets of declared inputs. Each filter sees the
+    /// inputs before its own, and binds the candidate to its name.
+    pub(crate) fn input_parts(&mut self, inputs: &mut [Input], decls: &[ast::InputDecl]) {
+        let saved_kind = self.cx.kind;
+        let saved_ret = self.cx.ret.clone();
+        let saved_origin = self.cx.ret_origin.clone();
+        for k in 0..inputs.len() {
+            let Some(decl) = decls.iter().find(|d| d.name.name == inputs[k].name) else { continue };
+            self.cx.push_scope();
+            for earlier in &inputs[..k] {
+                self.cx.bind_existing(&earlier.name, earlier.local);
+            }
+            if let ast::InputMode::Player { target: Some(t), .. } = &decl.mode {
+                self.cx.kind = BodyKind::Pure;
+                let target = self.expr_as(t, &Ty::Player);
+                inputs[k].mode = InputMode::Player { target: Some(target) };
+            }
+            let filters = self.filters(&inputs[k], decl);
+            inputs[k].filters = filters;
+            self.cx.pop_scope();
+        }
+        self.cx.kind = saved_kind;
+        self.cx.ret = saved_ret;
+        self.cx.ret_origin = saved_origin;
+    }
+
+    pub(crate) fn filters(&mut self, input: &Input, decl: &ast::InputDecl) -> Vec<hir::Filter> {
+        let mut out = Vec::new();
+        let cand = input.candidate_ty().clone();
+        for f in &decl.filters {
+            self.cx.push_scope();
+            let binder_name = f.name.as_ref().map_or(&decl.name.name, |n| &n.name).clone();
+            let binder_span = f.name.as_ref().map_or(decl.name.span, |n| n.span);
+            let binder = self.cx.bind(&binder_name, cand.clone(), binder_span);
+            self.cx.used[binder.index()] = true;
+            self.cx.kind = BodyKind::Pure;
+            self.cx.ret = Some(Ty::Bool);
+            let at = f.keyword_span.unwrap_or(decl.name.span);
+            self.cx.ret_origin =
+                Some((at, format!("a filter returns a `bool`: whether `{binder_name}` may be chosen")));
+            let body = self.pure_block(&f.body, "filter");
+            self.cx.pop_scope();
+            out.push(hir::Filter { binder, body, span: f.span });
+        }
+        out
+    }
+
+    pub(crate) fn default_body(&mut self, fid: hir::FuncId, block: &ast::Block) {
+        let func = self.prog.func(fid).clone();
+        let this = match func.kind {
+            FuncKind::TurnDefault => None,
+            _ => func.owner,
+        };
+        self.cx = BodyCx::new(BodyKind::Function, this);
+        self.cx.group_default = func.kind == FuncKind::GroupDefault;
+        self.cx.ret = if func.ret == Ty::Void { None } else { Some(func.ret.clone()) };
+        if func.kind == FuncKind::TurnDefault {
+            let keyword = self.keyword_before(block.span, "default");
+            self.cx.ret_origin = Some((keyword, "a turn's `default` returns the next `player`".into()));
+        }
+        let body = self.block(block);
+        if func.kind == FuncKind::TurnDefault && !always_returns(&body) {
+            self.error(
+                Diagnostic::error(
+                    Span { start: block.span.end.saturating_sub(1), ..block.span },
+                    "a turn's `default` must return the next player",
+                )
+                .code(codes::RETURN)
+                .label("a path reaches the end of the block here")
+                .help("end every path with `return <player>;`, e.g. `return turn.active() + 1;`"),
+            );
+        }
+        self.warn_unused_scope();
+        let locals = std::mem::take(&mut self.cx.locals);
+        let fm = &mut self.prog.funcs[fid.index()];
+        fm.body = body;
+        fm.locals = locals;
+    }
+}

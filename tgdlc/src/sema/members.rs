@@ -1,0 +1,442 @@
+//! The members of classes: attribute types, methods and actions (with their `override`s
+//! checked against the bases), stack element types, `default` blocks and turn defaults.
+
+use super::Checker;
+use super::declare::{Decls, kind_word};
+use crate::codes;
+use crate::diagnostics::Diagnostic;
+use crate::hir::{
+    self, ActionId, Attr, BuiltinAttr, ClassId, ClassKind, Func, FuncId, FuncKind, Locals, Ty, Visibility,
+};
+use crate::source::Span;
+use crate::syntax::ast;
+
+impl<'a> Checker<'a> {
+    /// Builds attributes, function and action signatures of every class, turn defaults,
+    /// board groups (headers), and top-level function signatures.
+    pub(crate) fn declare_members<'m>(&mut self, decls: &mut Decls<'m>) {
+        // Built-in attributes of user roots, by kind and visibility.
+        let classes = decls.classes.clone();
+        for &(id, _) in &classes {
+            let class = self.prog.class(id);
+            if class.base.is_some() {
+                continue;
+            }
+            let (kind, vis) = (class.kind, class.visibility);
+            if matches!(kind, ClassKind::Class | ClassKind::Interactable | ClassKind::Deck) {
+                match vis {
+                    Visibility::Local => {
+                        self.builtin_attr(id, "owner", Ty::Player, BuiltinAttr::Owner, false);
+                    }
+                    Visibility::Group => {
+                        self.builtin_attr(
+                            id,
+                            "members",
+                            Ty::List(Box::new(Ty::Player)),
+                            BuiltinAttr::Members,
+                            false,
+                        );
+                    }
+                    Visibility::Global => {}
+                }
+            }
+            if kind == ClassKind::Interactable {
+                let tile = self.prog.builtins.tile;
+                self.builtin_attr(id, "tile", Ty::Class(tile), BuiltinAttr::Tile, false);
+                self.builtin_attr(id, "discarded", Ty::Bool, BuiltinAttr::Discarded, false);
+            }
+        }
+        // Members in declaration order; bases are declared before derived classes can
+        // look them up because lookups happen in the body pass.
+        for &(id, c) in &classes {
+            // Types in an imported file's members are looked up in its namespace first.
+            self.cx.namespace = self.class_ns.get(&id).cloned().flatten();
+            for member in &c.members {
+                self.declare_member(id, c, member, decls);
+            }
+            let class = self.prog.class(id);
+            if class.kind == ClassKind::Deck && class.element.is_none() {
+                let inherited = class.base.and_then(|b| self.prog.class(b).element.clone());
+                match inherited {
+                    Some(t) => self.prog.classes[id.index()].element = Some(t),
+                    None => self.error(
+                        Diagnostic::error(
+                            c.head_span,
+                            format!("the stack `{}` does not say what it holds", c.name.name),
+                        )
+                        .code(codes::MISPLACED)
+                        .label("no `returns` tag in this stack")
+                        .help("add `returns Card;` (the interactable it holds) to its block"),
+                    ),
+                }
+            }
+            if self.prog.class(id).kind == ClassKind::Deck {
+                if let Some(elem) = self.prog.class(id).element.clone() {
+                    if self.prog.class(id).base.is_none() {
+                        self.builtin_attr(
+                            id,
+                            "discard_stack",
+                            Ty::Stack(Box::new(elem)),
+                            BuiltinAttr::DiscardStack,
+                            false,
+                        );
+                    }
+                }
+            }
+            if self.prog.class(id).kind == ClassKind::Board {
+                let group = self.prog.builtins.group;
+                self.builtin_attr(
+                    id,
+                    "groups",
+                    Ty::Table(Box::new(Ty::Class(group))),
+                    BuiltinAttr::Groups,
+                    false,
+                );
+            }
+        }
+        self.cx.namespace = None;
+        for (tid, c) in decls.turns.clone() {
+            for member in &c.members {
+                match member {
+                    ast::Member::Default(block) => {
+                        if self.prog.turns[tid.0 as usize].default.is_some() {
+                            self.error(
+                                Diagnostic::error(block.span, "a turn has one `default` block")
+                                    .code(codes::DUPLICATE)
+                                    .help("merge the two blocks"),
+                            );
+                            continue;
+                        }
+                        let f = self.add_func(Func {
+                            name: format!("{}_default", c.name.name),
+                            kind: FuncKind::TurnDefault,
+                            owner: None,
+                            inputs: Vec::new(),
+                            ret: Ty::Player,
+                            locals: Locals::default(),
+                            body: hir::Block::default(),
+                            overrides: None,
+                            span: block.span,
+                        });
+                        self.prog.turns[tid.0 as usize].default = Some(f);
+                        decls.defaults.push((f, block));
+                    }
+                    other => {
+                        self.misplaced_member(other, "a turn", "a turn holds only a `default { ... }` block")
+                    }
+                }
+            }
+        }
+        // Top-level functions only: methods got their signature with their class.
+        for (fid, f) in decls.funcs.clone() {
+            if self.prog.func(fid).owner.is_none() {
+                self.cx.namespace = self.func_ns.get(&fid).cloned().flatten();
+                self.function_signature(fid, f, None);
+            }
+        }
+        self.cx.namespace = None;
+    }
+
+    fn declare_member<'m>(
+        &mut self,
+        id: ClassId,
+        c: &'m ast::ClassDecl,
+        member: &'m ast::Member,
+        decls: &mut Decls<'m>,
+    ) {
+        let kind = self.prog.class(id).kind;
+        let class_name = c.name.name.clone();
+        match member {
+            ast::Member::Attribute(a) => {
+                if kind == ClassKind::Board || kind == ClassKind::Group {
+                    // Boards may hold attributes like any global class.
+                }
+                if let Some(prev) = self.member_defined(id, &a.name.name) {
+                    self.duplicate_member(&a.name, prev, &class_name);
+                    return;
+                }
+                let ty = match &a.ty {
+                    Some(t) => self.resolve_type(t),
+                    None => {
+                        self.error(
+                            Diagnostic::error(
+                                a.name.span,
+                                format!("the attribute `{}` has no type", a.name.name),
+                            )
+                            .code(codes::MISPLACED)
+                            .help("add `returns T;` inside the attribute block"),
+                        );
+                        Ty::Error
+                    }
+                };
+                let attr = self.add_attr(Attr {
+                    name: a.name.name.clone(),
+                    class: id,
+                    ty,
+                    init: None,
+                    builtin: None,
+                    writable: true,
+                    span: a.name.span,
+                });
+                decls.attrs.push((attr, a));
+            }
+            ast::Member::Function(f) => {
+                if kind == ClassKind::Group {
+                    return;
+                }
+                let Ok(overrides) = self.check_override(id, &f.name, f.override_span, false) else {
+                    return;
+                };
+                if overrides.is_none() && f.override_span.is_none() {
+                    if let Some(prev) = self.member_defined(id, &f.name.name) {
+                        self.duplicate_member(&f.name, prev, &class_name);
+                        return;
+                    }
+                }
+                let fid = self.add_func(Func {
+                    name: f.name.name.clone(),
+                    kind: FuncKind::User,
+                    owner: Some(id),
+                    inputs: Vec::new(),
+                    ret: Ty::Void,
+                    locals: Locals::default(),
+                    body: hir::Block::default(),
+                    overrides: overrides.and_then(|o| o.func()),
+                    span: f.name.span,
+                });
+                self.prog.classes[id.index()].funcs.push(fid);
+                self.function_signature(fid, f, overrides.and_then(|o| o.func()));
+                decls.funcs.push((fid, f));
+            }
+            ast::Member::Action(a) => {
+                if matches!(
+                    kind,
+                    ClassKind::Tile | ClassKind::Connection | ClassKind::Event | ClassKind::Deck
+                ) {
+                    self.error(
+                        Diagnostic::error(a.name.span, format!("a {} cannot have actions", kind_word(kind)))
+                            .code(codes::MISPLACED)
+                            .label(format!("an action in a {}", kind_word(kind)))
+                            .help("actions belong to classes, interactables and boards; put this one on a class"),
+                    );
+                    return;
+                }
+                let Ok(overrides) = self.check_override(id, &a.name, a.override_span, true) else {
+                    return;
+                };
+                if overrides.is_none() && a.override_span.is_none() {
+                    if let Some(prev) = self.member_defined(id, &a.name.name) {
+                        self.duplicate_member(&a.name, prev, &class_name);
+                        return;
+                    }
+                }
+                let aid = self.action_signature(id, a, overrides.and_then(|o| o.action()));
+                self.prog.classes[id.index()].actions.push(aid);
+                decls.actions.push((aid, a));
+            }
+            ast::Member::Returns(t, span) => {
+                if kind != ClassKind::Deck {
+                    self.error(
+                        Diagnostic::error(*span, "`returns` here only makes sense in a `stack`")
+                            .code(codes::MISPLACED)
+                            .help("write `returns T;` inside a function, or the type before an attribute: `number x = 0;`"),
+                    );
+                    return;
+                }
+                let ty = self.resolve_type(t);
+                if self.prog.class(id).element.is_some() {
+                    self.error(
+                        Diagnostic::error(*span, "a stack says once what it holds")
+                            .code(codes::DUPLICATE)
+                            .help("keep one `returns` tag"),
+                    );
+                }
+                self.prog.classes[id.index()].element = Some(ty);
+            }
+            ast::Member::Default(block) => {
+                if kind != ClassKind::Deck {
+                    self.error(
+                        Diagnostic::error(Span { end: block.span.start, ..block.span }, format!("a {} has no `default` block", kind_word(kind)))
+                            .code(codes::MISPLACED)
+                            .help("`default` belongs to stacks, turns and board groups; initialise attributes where they are declared"),
+                    );
+                    return;
+                }
+                if self.prog.class(id).default.is_some() {
+                    self.error(
+                        Diagnostic::error(block.span, "a stack has one `default` block")
+                            .code(codes::DUPLICATE)
+                            .help("merge the two blocks"),
+                    );
+                    return;
+                }
+                let f = self.add_func(Func {
+                    name: "default".into(),
+                    kind: FuncKind::DeckDefault,
+                    owner: Some(id),
+                    inputs: Vec::new(),
+                    ret: Ty::Void,
+                    locals: Locals::default(),
+                    body: hir::Block::default(),
+                    overrides: None,
+                    span: block.span,
+                });
+                self.prog.classes[id.index()].default = Some(f);
+                decls.defaults.push((f, block));
+            }
+            ast::Member::Group(g) => {
+                if kind != ClassKind::Board {
+                    self.error(
+                        Diagnostic::error(g.name.span, "a `group` of tiles belongs in a `board`")
+                            .code(codes::MISPLACED)
+                            .help("move this group into a `board { ... }` definition"),
+                    );
+                    return;
+                }
+                self.declare_group(id, g, decls);
+            }
+        }
+    }
+
+    fn misplaced_member(&mut self, member: &ast::Member, place: &str, help: &str) {
+        let span = match member {
+            ast::Member::Attribute(a) => a.span,
+            ast::Member::Function(f) => f.name.span,
+            ast::Member::Action(a) => a.name.span,
+            ast::Member::Returns(_, s) => *s,
+            ast::Member::Default(b) => b.span,
+            ast::Member::Group(g) => g.name.span,
+        };
+        self.error(
+            Diagnostic::error(span, format!("not allowed in {place}")).code(codes::MISPLACED).help(help),
+        );
+    }
+
+    fn duplicate_member(&mut self, name: &ast::Ident, prev: Span, class: &str) {
+        self.error(
+            Diagnostic::error(name.span, format!("`{class}` already has a member named `{}`", name.name))
+                .code(codes::DUPLICATE)
+                .label("defined again here")
+                .secondary(prev, "first defined here")
+                .help("rename one of them (to replace a base class's function or action, write `override`)"),
+        );
+    }
+
+    /// The span of a member with this name in the class or its bases.
+    fn member_defined(&self, class: ClassId, name: &str) -> Option<Span> {
+        let mut cur = Some(class);
+        while let Some(c) = cur {
+            let cl = self.prog.class(c);
+            for &a in &cl.attrs {
+                if self.prog.attr(a).name == name {
+                    return Some(self.prog.attr(a).span);
+                }
+            }
+            for &f in &cl.funcs {
+                if self.prog.func(f).name == name {
+                    return Some(self.prog.func(f).span);
+                }
+            }
+            for &a in &cl.actions {
+                if self.prog.action(a).name == name {
+                    return Some(self.prog.action(a).span);
+                }
+            }
+            cur = cl.base;
+        }
+        None
+    }
+
+    /// Validates `override` against the base chain: `Ok(Some)` for a valid override,
+    /// `Ok(None)` for a new member (also after reporting an `override` of nothing), `Err`
+    /// when the member hides a base member (reported; the member is left out).
+    fn check_override(
+        &mut self,
+        class: ClassId,
+        name: &ast::Ident,
+        override_span: Option<Span>,
+        is_action: bool,
+    ) -> Result<Option<Overridden>, ()> {
+        let base = self.prog.class(class).base;
+        let find = |this: &Self, action: bool| {
+            base.and_then(|b| {
+                if action {
+                    this.find_action(b, &name.name).map(Overridden::Action)
+                } else {
+                    this.find_func(b, &name.name).map(Overridden::Func)
+                }
+            })
+        };
+        let found = find(self, is_action);
+        let (what, article) = if is_action { ("action", "an") } else { ("function", "a") };
+        let span_of = |this: &Self, o: Overridden| match o {
+            Overridden::Func(f) => this.prog.func(f).span,
+            Overridden::Action(a) => this.prog.action(a).span,
+        };
+        match (override_span, found) {
+            (Some(_), Some(f)) => Ok(Some(f)),
+            (Some(o), None) => {
+                let mut d = Diagnostic::error(o.to(name.span), format!("`{}` overrides nothing", name.name))
+                    .code(codes::INHERITANCE);
+                if let Some(other) = find(self, !is_action) {
+                    let (other_what, other_article) =
+                        if is_action { ("function", "a") } else { ("action", "an") };
+                    d = d
+                        .label(format!(
+                            "the base has {other_article} {other_what} `{}`, not {article} {what}",
+                            name.name
+                        ))
+                        .secondary(span_of(self, other), format!("the base's {other_what} is defined here"))
+                        .help(format!("write `override {other_what} {}`", name.name));
+                } else if base.is_none() {
+                    d = d
+                        .label(format!("`{}` has no base class", self.prog.class(class).name))
+                        .help("remove `override`, or derive the class from the one whose member it replaces: `class D : B`");
+                } else {
+                    d = d
+                        .label(format!("no base class has {article} {what} with this name"))
+                        .help("remove `override`, or check the name against the base class");
+                }
+                self.error(d);
+                Ok(None)
+            }
+            (None, Some(f)) => {
+                let prev = span_of(self, f);
+                self.error(
+                    Diagnostic::error(name.span, format!("`{}` hides the {what} of a base class", name.name))
+                        .code(codes::INHERITANCE)
+                        .label(format!("same name as the base class's {what}"))
+                        .secondary(prev, "defined in the base here")
+                        .help(format!(
+                            "write `override {what} {}` to replace it (an override contains only an `effect`), or choose another name",
+                            name.name
+                        )),
+                );
+                Err(())
+            }
+            (None, None) => Ok(None),
+        }
+    }
+}
+
+#[derive(Clone, Copy)]
+pub(crate) enum Overridden {
+    Func(FuncId),
+    Action(ActionId),
+}
+
+impl Overridden {
+    pub(crate) fn func(self) -> Option<FuncId> {
+        match self {
+            Overridden::Func(f) => Some(f),
+            Overridden::Action(_) => None,
+        }
+    }
+
+    pub(crate) fn action(self) -> Option<ActionId> {
+        match self {
+            Overridden::Action(a) => Some(a),
+            Overridden::Func(_) => None,
+        }
+    }
+}
