@@ -20,6 +20,7 @@ fn main() {
 /// modules and a table `NAME` of `Kind`s listing them.
 fn generate(dir: &Path, out: &Path, kind: &str, table_name: &str, attributes: &str) -> String {
     println!("cargo::rerun-if-changed={}", dir.display());
+    watch_modules(dir);
     let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
         .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
         .filter_map(|e| e.ok().map(|e| e.path()))
@@ -56,4 +57,22 @@ fn generate(dir: &Path, out: &Path, kind: &str, table_name: &str, attributes: &s
 /// Checks and generates one game: the same pipeline as `tgdlc emit`.
 fn tgdlc_load(path: &Path) -> Result<String, String> {
     tgdlc::generate_file(path).map_err(|c| c.render(false))
+}
+
+/// Rebuild when a module the games import changes: the `.tgdl` files of the
+/// subdirectories (`examples/lib/`, `tests/programs/modules/`).
+fn watch_modules(dir: &Path) {
+    let Ok(entries) = std::fs::read_dir(dir) else { return };
+    for path in entries.filter_map(|e| e.ok().map(|e| e.path())) {
+        if path.is_dir() {
+            println!("cargo::rerun-if-changed={}", path.display());
+            for file in
+                std::fs::read_dir(&path).into_iter().flatten().filter_map(|e| e.ok().map(|e| e.path()))
+            {
+                if file.extension().is_some_and(|x| x == "tgdl") {
+                    println!("cargo::rerun-if-changed={}", file.display());
+                }
+            }
+        }
+    }
 }

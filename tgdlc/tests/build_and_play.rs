@@ -109,3 +109,21 @@ fn a_human_can_play_at_the_terminal() {
     assert!(text.contains("1) place Cell(0, 0)"), "options are numbered with readable labels:\n{text}");
     assert!(text.lines().last().unwrap_or_default().starts_with("result: "), "{text}");
 }
+
+#[test]
+fn a_new_project_checks_and_plays() {
+    let dir = temp_dir("new");
+    let project = dir.join("nim-game");
+    let (_, err, code) = stdout_of(tgdlc().arg("new").arg(&project));
+    assert_eq!(code, 0, "new failed:\n{err}");
+    let main = project.join("main.tgdl");
+    let (_, err, code) = stdout_of(tgdlc().arg("check").arg(&main));
+    assert_eq!(code, 0, "the scaffold does not check:\n{err}");
+    // The main file imports a module of its own (`can_take` decides the menu).
+    let (out, err, code) =
+        stdout_of(tgdlc().arg("play").arg(&main).args(["--seats", "random", "--seed", "4", "-v"]));
+    assert_eq!(code, 0, "{err}");
+    assert!(out.lines().last().is_some_and(|l| l.starts_with("result: player")), "{out}");
+    assert!(out.contains(" left"), "every move logs what is left:\n{out}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -75,7 +75,8 @@ impl<'p> Gen<'p> {
         }
         let mut called = false;
         let mut visit = |e: &crate::hir::Expr| {
-            called |= matches!(e.kind, ExprKind::CallAction { action, .. } if action == a)
+            called |= matches!(e.kind, ExprKind::CallAction { action, .. }
+                if super::repr::root_action(self.prog, action) == a)
         };
         for f in &self.prog.funcs {
             f.body.walk_exprs(&mut visit);
@@ -136,6 +137,8 @@ impl<'p> Gen<'p> {
 
     /// Calling an action like a function: it runs now if its requires hold.
     pub(super) fn call_action_now(&self, a: ActionId, this: Option<TokenStream>) -> TokenStream {
+        // An override is reached through the action it overrides (which dispatches).
+        let a = super::repr::root_action(self.prog, a);
         let this = this.unwrap_or_else(|| quote!(()));
         let allowed = self.allowed_call(a, &this, &quote!(None));
         let f = self.asked_fn(a);
@@ -151,6 +154,9 @@ impl<'p> Gen<'p> {
 
     fn action_fns(&self, a: ActionId) -> TokenStream {
         let action = self.prog.action(a);
+        if action.overrides.is_some() {
+            return self.override_effect_fn(a);
+        }
         let owner = action.owner;
         let name = &self.action_name[&a];
         let title = format!("{}.{}", self.prog.class(owner).name, action.name);
@@ -244,9 +250,11 @@ impl<'p> Gen<'p> {
         }
         let (effect, ends) = b.body(&action.effect, &action.locals);
         let done = if ends { quote!() } else { quote!(Ok(())) };
+        let dispatch = self.override_dispatch(a, &b);
         let all_blocks: Vec<&Block> = blocks.clone();
-        let used_this =
-            all_blocks.iter().any(|bl| uses_this(bl)) || action.inputs.iter().any(input_uses_this);
+        let used_this = !dispatch.is_empty()
+            || all_blocks.iter().any(|bl| uses_this(bl))
+            || action.inputs.iter().any(input_uses_this);
         let used_event = all_blocks.iter().any(|bl| uses_event(bl));
         let tp = self.this_param(
             owner,
@@ -254,7 +262,7 @@ impl<'p> Gen<'p> {
                 || self.visibility(owner) != Visibility::Global
                     && action.inputs.iter().any(|i| matches!(i.mode, InputMode::Player { target: None })),
         );
-        let ep = if used_event {
+        let ep = if used_event || !dispatch.is_empty() {
             quote!(event: Option<rt::Id<Event>>)
         } else {
             quote!(_event: Option<rt::Id<Event>>)
@@ -266,6 +274,7 @@ impl<'p> Gen<'p> {
             #[doc = #doc]
             fn #f(&mut self, #tp #(#params),*) -> rt::Flow<()> {
                 #(#asks)*
+                #dispatch
                 #effect
                 #done
             }
@@ -299,6 +308,116 @@ impl<'p> Gen<'p> {
         }
         let _ = name;
         quote!(#(#out)*)
+    }
+
+    /// Actions overriding `a` (directly or not).
+    fn action_overriders(&self, a: ActionId) -> Vec<ActionId> {
+        (0..self.prog.actions.len() as u32)
+            .map(ActionId)
+            .filter(|&o| o != a && super::repr::root_action(self.prog, o) == a)
+            .collect()
+    }
+
+    /// In the run of an overridden action, once its inputs are known: the effect of the
+    /// most derived override for the object's class, when there is one (the requires,
+    /// triggers and inputs are the base action's).
+    fn override_dispatch(&self, a: ActionId, b: &BodyGen) -> TokenStream {
+        let overriders = self.action_overriders(a);
+        let owner = self.prog.action(a).owner;
+        let Some(h) = self.hierarchy(owner) else { return quote!() };
+        if overriders.is_empty() || h.kind_enum.is_none() {
+            return quote!();
+        }
+        let arena = &h.arena;
+        let inputs: Vec<Ident> = self.prog.action(a).inputs.iter().map(|i| b.local_name(i.local)).collect();
+        let mut arms = Vec::new();
+        for (class, _) in &h.variants {
+            // The override of the nearest class on the way up from `class`.
+            let mut cur = Some(*class);
+            let found = loop {
+                let Some(c) = cur else { break None };
+                if let Some(&o) = overriders.iter().find(|&&o| self.prog.action(o).owner == c) {
+                    break Some(o);
+                }
+                if c == owner {
+                    break None;
+                }
+                cur = self.prog.class(c).base;
+            };
+            if let Some(o) = found {
+                let pattern = self.variant_pattern(h, *class);
+                let f = self.run_fn(o);
+                arms.push((pattern, quote!(return self.#f(this, event, #(#inputs),*))));
+            }
+        }
+        match arms.as_slice() {
+            [] => quote!(),
+            [(pattern, run)] => quote! {
+                // Overridden: objects of a derived class run their own effect.
+                if let #pattern = self.#arena[this].kind {
+                    #run;
+                }
+            },
+            _ => {
+                let arms = arms.iter().map(|(p, r)| quote!(#p => #r,));
+                quote! {
+                    // Overridden: objects of a derived class run their own effect.
+                    #[allow(unreachable_patterns)]
+                    match self.#arena[this].kind {
+                        #(#arms)*
+                        _ => {}
+                    }
+                }
+            }
+        }
+    }
+
+    /// An overriding action: its effect only, run by the overridden action's run once the
+    /// inputs are known (see `override_dispatch`).
+    fn override_effect_fn(&self, a: ActionId) -> TokenStream {
+        let action = self.prog.action(a);
+        let owner = action.owner;
+        let mut b = BodyGen::new(
+            self,
+            Owner::Action(a),
+            &action.locals,
+            &[&action.effect],
+            self.this_of(owner),
+            Ret::Unit,
+        );
+        b.event = Some((ident("event"), true));
+        let mut params = Vec::new();
+        for input in &action.inputs {
+            let mut read = false;
+            action
+                .effect
+                .walk_exprs(&mut |e| read |= matches!(e.kind, ExprKind::Local(l) if l == input.local));
+            let n = b.local_name(input.local);
+            let n = if read { n } else { format_ident!("_{}", n.to_string().trim_start_matches("r#")) };
+            let t = b.local_ty(input.local, &action.locals);
+            params.push(quote!(#n: #t));
+        }
+        let (effect, ends) = b.body(&action.effect, &action.locals);
+        let done = if ends { quote!() } else { quote!(Ok(())) };
+        let tp = self.this_param(owner, uses_this(&action.effect));
+        let ep = if uses_event(&action.effect) {
+            quote!(event: Option<rt::Id<Event>>)
+        } else {
+            quote!(_event: Option<rt::Id<Event>>)
+        };
+        let f = self.run_fn(a);
+        let doc = format!(
+            " `{}.{}` (an override): its effect, for objects of its class.",
+            self.prog.class(owner).name,
+            action.name
+        );
+        quote! {
+            #[doc = #doc]
+            fn #f(&mut self, #tp #ep, #(#params),*) -> rt::Flow<()> {
+                #effect
+                #done
+            }
+        }
     }
 
     /// The active player's menu: every action triggered by `PlayerChoiceEvent` whose
@@ -1149,10 +1268,25 @@ fn all_of(a: Option<TokenStream>, b: Option<TokenStream>) -> Option<TokenStream>
     }
 }
 
-/// `body`, run only when `test` holds (always, without a test).
+/// `body`, run only when `test` holds (always, without a test). A test holding a
+/// labelled block (an inlined filter) is bound first: blocks read badly in conditions.
 fn guarded(test: Option<TokenStream>, body: TokenStream) -> TokenStream {
     match test {
+        Some(t) if has_label(&t) => quote!({
+            let accepted = #t;
+            if accepted { #body }
+        }),
         Some(t) => quote!(if #t { #body }),
         None => body,
     }
+}
+
+/// Whether tokens contain a lifetime (here: the label of an inlined block).
+fn has_label(ts: &TokenStream) -> bool {
+    use proc_macro2::TokenTree;
+    ts.clone().into_iter().any(|t| match t {
+        TokenTree::Punct(p) => p.as_char() == '\'',
+        TokenTree::Group(g) => has_label(&g.stream()),
+        _ => false,
+    })
 }

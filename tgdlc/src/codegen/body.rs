@@ -494,8 +494,8 @@ impl<'g, 'p> BodyGen<'g, 'p> {
             }
             StmtKind::Return(value) => match (&self.ret.clone(), value) {
                 (Ret::Value(_, nullable), Some(v)) => {
-                    let v = self.repr(v, *nullable);
-                    quote!(return Ok(#v);)
+                    let v = ok_tail(self.repr(v, *nullable));
+                    quote!(return #v;)
                 }
                 _ => quote!(return Ok(());),
             },

@@ -496,6 +496,13 @@ impl<'g, 'p> BodyGen<'g, 'p> {
                     let v = c.ts;
                     quote!(rt::Str::from(rt::value::fmt_number(#v)))
                 }
+                // Object labels read the world: a value that needs it mutably comes first.
+                (ty, null) if needs_mut(inner) => {
+                    let t = self.temp("value");
+                    let v = c.ts;
+                    let text = self.text(quote!(#t), ty, null);
+                    quote!({ let #t = #v; rt::Str::from(#text) })
+                }
                 (ty, null) => {
                     let text = self.text(c.ts, ty, null);
                     quote!(rt::Str::from(#text))
@@ -521,6 +528,12 @@ impl<'g, 'p> BodyGen<'g, 'p> {
                 (Ty::String | Ty::Bool, false) => v,
                 (Ty::Number, false) => quote!(rt::value::fmt_number(#v)),
                 (Ty::Player, false) => quote!(#v.0),
+                // Object labels read the world: a value that needs it mutably comes first.
+                (ty, null) if needs_mut(inner) => {
+                    let t = self.temp("value");
+                    lets.push(quote!(let #t = #v;));
+                    self.text(quote!(#t), ty, null)
+                }
                 (ty, null) => self.text(v, ty, null),
             };
             let name = self.temp("text");

@@ -717,13 +717,20 @@ impl<'p> Gen<'p> {
 
     /// `blank_<class>()`: a new object of each instantiable user class, attributes blank.
     fn blank_constructors(&self) -> TokenStream {
+        // Only classes some `new` creates (a base class may exist only to be derived from).
+        let mut created = std::collections::HashSet::new();
+        self.prog.walk_exprs(&mut |e| {
+            if let crate::hir::ExprKind::New { class, .. } = &e.kind {
+                created.insert(*class);
+            }
+        });
         let mut out = Vec::new();
         for h in &self.hierarchies {
             let root = self.prog.class(h.root);
             if root.builtin {
                 continue;
             }
-            for (class, _) in &h.variants {
+            for (class, _) in h.variants.iter().filter(|(c, _)| created.contains(c)) {
                 let name = format_ident!("blank_{}", snake(&self.prog.class(*class).name));
                 let strukt = &h.strukt;
                 let mut fields = Vec::new();

@@ -36,10 +36,32 @@ pub fn generate(prog: &Program, sources: &crate::source::SourceMap) -> String {
         prog.files.first().map_or("?", String::as_str)
     );
     match syn::parse2::<syn::File>(tokens.clone()) {
-        Ok(file) => header + &prettyplease::unparse(&file),
+        Ok(mut file) => {
+            let text = prettyplease::unparse(&file);
+            if drop_unused_helpers(&mut file, &text) {
+                header + &prettyplease::unparse(&file)
+            } else {
+                header + &text
+            }
+        }
         // A generator bug; show the tokens so it can be diagnosed rather than panicking.
         Err(e) => format!("// tgdlc internal error: generated code does not parse: {e}\n{tokens}"),
     }
+}
+
+/// Removes the location helpers no generated code calls (`loc_in` when no rule in an
+/// imported file can fail): an unused function is a compiler warning.
+/// `text` is the file pretty-printed (calls read `loc_in(`); returns whether one went.
+fn drop_unused_helpers(file: &mut syn::File, text: &str) -> bool {
+    let before = file.items.len();
+    file.items.retain(|item| match item {
+        syn::Item::Fn(f) if f.sig.ident == "loc_in" => {
+            // One occurrence is the definition itself.
+            text.matches("loc_in(").count() > 1
+        }
+        _ => true,
+    });
+    file.items.len() != before
 }
 
 /// Names the module uses at top level that user-derived names must not take.

@@ -34,6 +34,8 @@ pub struct Nullability {
     nullable: HashSet<Slot>,
     /// The top of each function's override chain: overrides share inputs and result.
     family: Vec<FuncId>,
+    /// The same for actions: an overriding action shares the inputs of the one it overrides.
+    action_family: Vec<ActionId>,
 }
 
 impl Nullability {
@@ -47,7 +49,8 @@ impl Nullability {
                 f
             })
             .collect();
-        let mut n = Nullability { nullable: HashSet::new(), family };
+        let action_family = (0..prog.actions.len() as u32).map(|i| root_action(prog, ActionId(i))).collect();
+        let mut n = Nullability { nullable: HashSet::new(), family, action_family };
         // Seeds: object attributes, optional inputs, declarations without a value.
         for (i, a) in prog.attrs.iter().enumerate() {
             if a.builtin.is_none() && !a.ty.is_value() {
@@ -67,16 +70,20 @@ impl Nullability {
     fn owner_family(&self, owner: Owner) -> Owner {
         match owner {
             Owner::Func(f) => Owner::Func(self.family[f.index()]),
+            Owner::Action(a) => Owner::Action(self.action_family[a.index()]),
             o => o,
         }
     }
 
     fn local_slot(&self, prog: &Program, owner: Owner, l: LocalId) -> Slot {
         // Inputs of an override are those of its family root.
-        if let Owner::Func(f) = owner {
-            if l.index() < prog.func(f).inputs.len() {
-                return Slot::Local(self.owner_family(owner), l);
-            }
+        let inputs = match owner {
+            Owner::Func(f) => prog.func(f).inputs.len(),
+            Owner::Action(a) => prog.action(a).inputs.len(),
+            Owner::Setup => 0,
+        };
+        if l.index() < inputs {
+            return Slot::Local(self.owner_family(owner), l);
         }
         Slot::Local(owner, l)
     }
@@ -357,4 +364,13 @@ pub fn group_is_full(prog: &Program, group: &Expr) -> bool {
         }
         _ => false,
     }
+}
+
+/// The action at the top of an override chain (the one whose inputs, requires and
+/// triggers an overriding action inherits).
+pub fn root_action(prog: &Program, mut a: ActionId) -> ActionId {
+    while let Some(o) = prog.action(a).overrides {
+        a = o;
+    }
+    a
 }
