@@ -53,13 +53,19 @@ pub struct Question {
     pub prompt: String,
 }
 
+thread_local! {
+    /// The phase of a new game, shared by the games of one thread: starting a game then
+    /// allocates no string, and threads never touch each other's reference count.
+    static NO_PHASE: Str = str_of("");
+}
+
 impl Core {
     pub fn new(players: u32, seed: u64) -> Core {
         Core {
             players,
             active: Player(0),
             turn: 0,
-            phase: str_of(""),
+            phase: NO_PHASE.with(Str::clone),
             rng: Rng::new(seed),
             log: Vec::new(),
             outcome: None,
@@ -101,22 +107,38 @@ impl Core {
     }
 
     /// `roll(n)`: a whole number in `1..=n`.
+    #[inline]
     pub fn roll(&mut self, n: f64, loc: Loc) -> Flow<f64> {
         let n = crate::value::count(n, 1.0, loc)?;
         Ok((self.rng.below(n) + 1) as f64)
     }
 
     /// `random()`: a number in `[0, 1)`.
+    #[inline]
     pub fn random(&mut self) -> f64 {
         self.rng.unit()
     }
 
     /// `winner ...;`: records the ranking and stops the game.
     pub fn win<T>(&mut self, ranking: &[Vec<Player>]) -> Flow<T> {
-        self.outcome = Some(Outcome::from_ranking(ranking, self.players));
+        let outcome = match ranking {
+            // `winner p;`, the usual end: built directly, with the fewest allocations.
+            [first] if first.len() == 1 && first[0].0 < self.players => {
+                let p = first[0].0;
+                let rest: Vec<u32> = (0..self.players).filter(|&q| q != p).collect();
+                let places = if rest.is_empty() { vec![vec![p]] } else { vec![vec![p], rest] };
+                Outcome { places }
+            }
+            _ => Outcome::from_ranking(ranking, self.players),
+        };
+        debug_assert_eq!(outcome, Outcome::from_ranking(ranking, self.players));
+        self.outcome = Some(outcome);
         Err(Stop::game_over())
     }
 
+    /// A number as a player (player arithmetic wraps). Called on every `turn.pass()`:
+    /// inlined into generated code, which is another crate.
+    #[inline]
     pub fn wrap_player(&self, r: f64) -> Player {
         Player::wrap(r, self.players)
     }
@@ -202,13 +224,22 @@ impl<R: Rules> Engine<R> {
         }
     }
 
+    /// Puts the next decision after a run: the turn menu when it finished, else what
+    /// stopped it.
     fn settle(&mut self, result: Flow<()>, origin: Origin<R::Move>, base: Option<R>, answers: Vec<Pick>) {
         self.options.clear();
         self.pending = None;
-        let Err(stop) = result else {
-            self.build_menu();
-            return;
-        };
+        match result {
+            Ok(()) => self.build_menu(),
+            Err(stop) => self.stopped(stop, origin, base, answers),
+        }
+    }
+
+    /// A run stopped before its end: the game is over, failed, or waits for an input.
+    /// Rare (once per game, or once per input), so kept out of the path of a plain move.
+    #[cold]
+    #[inline(never)]
+    fn stopped(&mut self, stop: Stop, origin: Origin<R::Move>, base: Option<R>, answers: Vec<Pick>) {
         match stop.into_reason() {
             StopReason::GameOver => self.status = Status::Over,
             StopReason::Error(e) => self.fail(e),
@@ -232,24 +263,32 @@ impl<R: Rules> Engine<R> {
         }
     }
 
+    /// Builds the active player's menu into `self.options` (empty before the call).
+    #[inline]
     fn build_menu(&mut self) {
-        let mut options = std::mem::take(&mut self.options);
-        let result = self.world.menu(&mut options);
-        self.options = options;
+        match self.world.menu(&mut self.options) {
+            Ok(()) if !self.options.is_empty() => self.status = Status::Decide(self.world.core().active),
+            result => self.no_menu(result),
+        }
+    }
+
+    /// Building the menu failed, or found no option: a rule error.
+    #[cold]
+    #[inline(never)]
+    fn no_menu(&mut self, result: Flow<()>) {
         match result.map_err(Stop::into_reason) {
             Err(StopReason::Error(e)) => self.fail(e),
             Err(StopReason::GameOver | StopReason::Suspend) => self.fail(RuleError::new(
                 self.world.turn_location(),
                 "internal error: building the menu tried to end the game or ask an input",
             )),
-            Ok(()) if self.options.is_empty() => {
+            Ok(()) => {
                 let core = self.world.core();
                 let phase =
                     if core.phase.is_empty() { String::new() } else { format!(" in phase '{}'", core.phase) };
                 let msg = format!("no legal action for player {}{phase}", core.active.0);
                 self.fail(RuleError::new(self.world.turn_location(), msg));
             }
-            Ok(()) => self.status = Status::Decide(self.world.core().active),
         }
     }
 
@@ -277,7 +316,8 @@ impl<R: Rules> Game for Engine<R> {
         let mut engine = Engine {
             world,
             pending: None,
-            options: Vec::new(),
+            // Room for most menus, so playouts rarely grow it.
+            options: Vec::with_capacity(16),
             status: Status::Over,
             error: None,
             decisions: 0,
@@ -303,12 +343,24 @@ impl<R: Rules> Game for Engine<R> {
         if !matches!(self.status, Status::Decide(_)) {
             return Err(ApplyError::NotDeciding);
         }
-        let choice =
-            *self.options.get(index).ok_or(ApplyError::OutOfRange { index, options: self.options.len() })?;
+        let Some(&choice) = self.options.get(index) else {
+            return Err(ApplyError::OutOfRange { index, options: self.options.len() });
+        };
         self.decisions += 1;
         match choice {
+            // The hot path of every playout: a move that cannot ask an input needs no copy
+            // of the world and no replay state (no input is pending while moves are offered).
+            Choice::Move(mv) if !R::may_ask(&mv) => {
+                debug_assert!(self.pending.is_none());
+                let result = self.run(Origin::Move(mv));
+                self.options.clear();
+                match result {
+                    Ok(()) => self.build_menu(),
+                    Err(stop) => self.stopped(stop, Origin::Move(mv), None, Vec::new()),
+                }
+            }
             Choice::Move(mv) => {
-                let base = if R::may_ask(&mv) { Some(self.world.clone()) } else { None };
+                let base = Some(self.world.clone());
                 let result = self.run(Origin::Move(mv));
                 self.settle(result, Origin::Move(mv), base, Vec::new());
             }

@@ -410,8 +410,10 @@ pub fn random_playout<G: Game>(game: &mut G, agents: &mut [RandomAgent], max_dec
             return (decisions, true);
         }
         let n = game.options().len();
-        let seats = agents.len().max(1);
-        let Some(agent) = agents.get_mut(p.0 as usize % seats) else {
+        // `agents[p]`, without a division when every seat has its agent (the usual case).
+        let seat = p.0 as usize;
+        let seat = if seat < agents.len() { seat } else { seat % agents.len().max(1) };
+        let Some(agent) = agents.get_mut(seat) else {
             break;
         };
         let Some(index) = agent.pick(n) else {
@@ -525,10 +527,14 @@ fn progress_bar(opts: &SimOptions) -> Option<indicatif::ProgressBar> {
         return None;
     }
     let bar = indicatif::ProgressBar::new(opts.games);
+    // Fits an 80-column terminal; the rate in whole games.
     if let Ok(style) =
-        indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} games, {per_sec}, {eta} left")
+        indicatif::ProgressStyle::with_template("{bar:30} {pos}/{len} games, {rate}, {eta} left")
     {
-        bar.set_style(style);
+        let rate = |state: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
+            let _ = write!(w, "{:.0} games/s", state.per_sec());
+        };
+        bar.set_style(style.with_key("rate", rate));
     }
     Some(bar)
 }

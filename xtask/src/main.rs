@@ -3,11 +3,13 @@
 
 use std::process::ExitCode;
 
+mod bench;
 mod docs;
 mod snapshots;
 
 /// The commands, with a one-line description each (shown by `cargo xtask help`).
 const COMMANDS: &[(&str, &str)] = &[
+    ("bench", "measure engines and compiler; print (or --write) docs/performance.md's table"),
     ("docs", "regenerate docs/diagnostics.md from the explanations in tgdlc/src/codes.rs"),
     (
         "snapshots",
@@ -30,6 +32,7 @@ fn main() -> ExitCode {
             }
             ExitCode::SUCCESS
         }
+        "bench" => bench::run(rest),
         "docs" => docs::run(rest),
         "snapshots" => snapshots::run(rest),
         other => {
