@@ -13,7 +13,9 @@ fn main() {
     let examples = generate(&root.join("examples"), &out, "Example", "EXAMPLES", "");
     let programs =
         generate(&root.join("tests/programs"), &out, "Program", "PROGRAMS", "#[allow(clippy::all)]\n");
-    std::fs::write(out.join("examples.rs"), examples + &programs).expect("OUT_DIR is writable");
+    // The large program of the compiler benchmarks: a whole game that must also run.
+    let data = generate(&root.join("tests/data"), &out, "Program", "DATA", "");
+    std::fs::write(out.join("examples.rs"), examples + &programs + &data).expect("OUT_DIR is writable");
 }
 
 /// Generates every `.tgdl` file of `dir` into a module of `OUT_DIR` and returns the

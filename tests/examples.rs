@@ -244,3 +244,14 @@ fn the_dice_race_and_the_map_game_end_for_every_player_count() {
         }
     }
 }
+
+#[test]
+fn the_large_program_plays_to_its_end() {
+    let large = tgdl_tests::DATA.iter().find(|p| p.name == "large").expect("tests/data/large.tgdl");
+    for players in 2..=4 {
+        for seed in 0..30 {
+            let ending = (large.playout)(players, seed, 10_000);
+            assert!(matches!(ending, Ending::Over { .. }), "{players} players, seed {seed}: {ending:?}");
+        }
+    }
+}

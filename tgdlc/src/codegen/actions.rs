@@ -762,6 +762,10 @@ impl<'p> Gen<'p> {
                 continue;
             }
             let global = self.is_global(id);
+            // Objects of a class only derived from are never initialised as that class.
+            if !global && !self.created.contains(&id) {
+                continue;
+            }
             if !global && self.hierarchy(id).is_none() {
                 continue;
             }
@@ -1268,25 +1272,15 @@ fn all_of(a: Option<TokenStream>, b: Option<TokenStream>) -> Option<TokenStream>
     }
 }
 
-/// `body`, run only when `test` holds (always, without a test). A test holding a
-/// labelled block (an inlined filter) is bound first: blocks read badly in conditions.
+/// `body`, run only when `test` holds (always, without a test). A test holding a block
+/// (an inlined filter, hoisted values) is bound first: blocks read badly in conditions.
 fn guarded(test: Option<TokenStream>, body: TokenStream) -> TokenStream {
     match test {
-        Some(t) if has_label(&t) => quote!({
+        Some(t) if super::expr::has_block(&t) => quote!({
             let accepted = #t;
             if accepted { #body }
         }),
         Some(t) => quote!(if #t { #body }),
         None => body,
     }
-}
-
-/// Whether tokens contain a lifetime (here: the label of an inlined block).
-fn has_label(ts: &TokenStream) -> bool {
-    use proc_macro2::TokenTree;
-    ts.clone().into_iter().any(|t| match t {
-        TokenTree::Punct(p) => p.as_char() == '\'',
-        TokenTree::Group(g) => has_label(&g.stream()),
-        _ => false,
-    })
 }

@@ -99,7 +99,10 @@ impl<'g, 'p> BodyGen<'g, 'p> {
             Owner::Setup => Vec::new(),
         };
         for i in inputs {
-            reads.insert(i.local);
+            // A function input the body never reads is just a parameter: `_x` then.
+            if !matches!(i.mode, InputMode::Function { .. }) {
+                reads.insert(i.local);
+            }
             reads.extend(i.filters.iter().map(|f| f.binder));
         }
         // Locals the program never reads are named `_x`, as Rust expects.
@@ -209,6 +212,10 @@ impl<'g, 'p> BodyGen<'g, 'p> {
                 let c = self.value(cond);
                 let (t, _) = self.body(then_branch, locals);
                 let (e, _) = self.body(else_branch, locals);
+                if super::expr::has_block(&c) {
+                    let v = self.temp("condition");
+                    return Some(quote!({ let #v = #c; if #v { #t } else { #e } }));
+                }
                 Some(quote!(if #c { #t } else { #e }))
             }
             _ => None,
@@ -237,9 +244,11 @@ impl<'g, 'p> BodyGen<'g, 'p> {
         self.loops.push(LoopInfo::plain(label));
         let b = self.block(body, locals);
         self.loops.pop();
+        // Strings are shared, not copied: the loop variable holds a clone of the `Arc`.
+        let clone = if list.ty.element() == Some(&Ty::String) { quote!(.clone()) } else { quote!() };
         let item = match (elem_nullable, nullable) {
-            (false, true) => quote!(Some(self.#arena[#l].items[#k])),
-            _ => quote!(self.#arena[#l].items[#k]),
+            (false, true) => quote!(Some(self.#arena[#l].items[#k]#clone)),
+            _ => quote!(self.#arena[#l].items[#k]#clone),
         };
         let m = if self.mutable.contains(&local) { quote!(mut) } else { quote!() };
         quote! {
@@ -385,8 +394,15 @@ impl<'g, 'p> BodyGen<'g, 'p> {
             }
             StmtKind::If { cond, then_branch, else_branch } => {
                 let c = self.value(cond);
+                // A condition holding a block is computed first.
+                let (bind, c) = if super::expr::has_block(&c) {
+                    let t = self.temp("condition");
+                    (quote!(let #t = #c;), quote!(#t))
+                } else {
+                    (quote!(), c)
+                };
                 let t = self.block(then_branch, locals);
-                if else_branch.stmts.is_empty() {
+                let ts = if else_branch.stmts.is_empty() {
                     quote!(if #c { #t })
                 } else if let [crate::hir::Stmt { kind: StmtKind::If { .. }, .. }] =
                     else_branch.stmts.as_slice()
@@ -396,7 +412,8 @@ impl<'g, 'p> BodyGen<'g, 'p> {
                 } else {
                     let e = self.block(else_branch, locals);
                     quote!(if #c { #t } else { #e })
-                }
+                };
+                if bind.is_empty() { ts } else { quote!({ #bind #ts }) }
             }
             StmtKind::While { cond, body } if self.while_null_test(cond).is_some() => {
                 self.narrowing_while(s, cond, body, locals)
@@ -408,17 +425,35 @@ impl<'g, 'p> BodyGen<'g, 'p> {
                 let b = self.block(body, locals);
                 self.loops.pop();
                 // `while (true)` is a `loop`: Rust then knows it only ends by `break`/`return`.
-                let head = if matches!(cond.kind, crate::hir::ExprKind::Bool(true)) {
-                    quote!(loop)
+                let c = if matches!(cond.kind, crate::hir::ExprKind::Bool(true)) {
+                    None
                 } else {
-                    let c = self.value(cond);
-                    quote!(while #c)
+                    Some(self.value(cond))
                 };
-                quote! {
-                    #head {
-                        self.core.tick(#tick)?;
-                        #b
-                    }
+                match c {
+                    None => quote! {
+                        loop {
+                            self.core.tick(#tick)?;
+                            #b
+                        }
+                    },
+                    // A condition holding a block is computed at the top of each round.
+                    Some(c) if super::expr::has_block(&c) => quote! {
+                        loop {
+                            let go_on = #c;
+                            if !go_on {
+                                break;
+                            }
+                            self.core.tick(#tick)?;
+                            #b
+                        }
+                    },
+                    Some(c) => quote! {
+                        while #c {
+                            self.core.tick(#tick)?;
+                            #b
+                        }
+                    },
                 }
             }
             StmtKind::For { init, cond, step, body } => {
@@ -490,7 +525,12 @@ impl<'g, 'p> BodyGen<'g, 'p> {
             StmtKind::Return(Some(v)) if self.break_with.is_some() => {
                 let label = self.break_with.clone().expect("checked");
                 let v = self.value(v);
-                quote!(break #label #v;)
+                // `break 'l { .. }` reads like a labelled block: parenthesise a block value.
+                let starts_with_block = matches!(
+                    v.clone().into_iter().next(),
+                    Some(proc_macro2::TokenTree::Group(g)) if g.delimiter() == proc_macro2::Delimiter::Brace
+                );
+                if starts_with_block { quote!(break #label (#v);) } else { quote!(break #label #v;) }
             }
             StmtKind::Return(value) => match (&self.ret.clone(), value) {
                 (Ret::Value(_, nullable), Some(v)) => {
@@ -746,8 +786,9 @@ impl<'p> Gen<'p> {
         }
         out.push(self.dispatchers());
         quote! {
-            // A game may store a value it never reads again; that is not an error.
-            #[allow(unused_assignments)]
+            // A game may store a value it never reads again, and define functions its
+            // rules never call (in a library it imports, say): neither is an error.
+            #[allow(unused_assignments, dead_code)]
             impl World {
                 #(#out)*
             }

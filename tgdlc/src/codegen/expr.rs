@@ -1178,6 +1178,25 @@ fn wrap_unit(lets: Vec<TokenStream>, ts: TokenStream) -> TokenStream {
     if lets.is_empty() { ts } else { quote!({ #(#lets)* #ts; }) }
 }
 
+/// Whether expression tokens contain a block (`{ let v = ..; .. }`, a labelled block)
+/// outside macro arguments (`matches!(k, A { .. })` is fine): an `if` or `while`
+/// condition holding one is bound to a variable first.
+pub(super) fn has_block(ts: &TokenStream) -> bool {
+    use proc_macro2::{Delimiter, TokenTree};
+    let tokens: Vec<TokenTree> = ts.clone().into_iter().collect();
+    tokens.iter().enumerate().any(|(i, t)| match t {
+        TokenTree::Punct(p) => p.as_char() == '\'',
+        TokenTree::Group(g) if g.delimiter() == Delimiter::Brace => true,
+        TokenTree::Group(g) => {
+            let macro_args = i >= 2
+                && matches!(&tokens[i - 1], TokenTree::Punct(p) if p.as_char() == '!')
+                && matches!(&tokens[i - 2], TokenTree::Ident(_));
+            !macro_args && has_block(&g.stream())
+        }
+        _ => false,
+    })
+}
+
 /// Whether an expression reads the local `l` anywhere inside it.
 pub(super) fn reads(e: &Expr, l: crate::hir::LocalId) -> bool {
     let mut found = false;

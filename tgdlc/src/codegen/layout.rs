@@ -175,9 +175,14 @@ impl<'p> Gen<'p> {
                 }
             }
             let kdoc = format!(" The classes of `{}` objects.", root.name);
+            // A class may exist only to be derived from: its variant is never built.
+            let abstract_classes =
+                h.variants.iter().any(|(c, _)| !self.prog.class(*c).builtin && !self.created.contains(c));
+            let allow = if abstract_classes { quote!(#[allow(dead_code)]) } else { quote!() };
             kind_tokens = quote! {
                 #[doc = #kdoc]
                 #[derive(Clone, Debug, PartialEq)]
+                #allow
                 pub enum #kind { #(#variants)* }
             };
             // Accessors for attributes stored in variants.
@@ -233,8 +238,13 @@ impl<'p> Gen<'p> {
                 if h.variants.len() > 1 { " and the classes deriving from it" } else { "" }
             )
         };
-        let impl_block =
-            if accessors.is_empty() { quote!() } else { quote!(impl #strukt { #(#accessors)* }) };
+        // Accessors are the data's API (for code using the engine too): the rules need
+        // not read every attribute.
+        let impl_block = if accessors.is_empty() {
+            quote!()
+        } else {
+            quote!(#[allow(dead_code)] impl #strukt { #(#accessors)* })
+        };
         quote! {
             #[doc = #doc]
             #[derive(Clone, Debug, PartialEq)]
@@ -717,13 +727,8 @@ impl<'p> Gen<'p> {
 
     /// `blank_<class>()`: a new object of each instantiable user class, attributes blank.
     fn blank_constructors(&self) -> TokenStream {
-        // Only classes some `new` creates (a base class may exist only to be derived from).
-        let mut created = std::collections::HashSet::new();
-        self.prog.walk_exprs(&mut |e| {
-            if let crate::hir::ExprKind::New { class, .. } = &e.kind {
-                created.insert(*class);
-            }
-        });
+        // Only classes the game creates (a base class may exist only to be derived from).
+        let created = &self.created;
         let mut out = Vec::new();
         for h in &self.hierarchies {
             let root = self.prog.class(h.root);

@@ -139,6 +139,9 @@ pub(crate) struct Gen<'p> {
     /// Regular groups the game indexes by name (`Board.group[i][j]`, `.at(i, j)`) → the
     /// constant describing their grid, so those lookups need no access to the world.
     pub grid_consts: BTreeMap<(ClassId, usize), Ident>,
+    /// Classes whose objects the game creates: with `new`, or as tiles of board grids.
+    /// (Others exist only to be derived from.)
+    pub created: std::collections::HashSet<ClassId>,
 }
 
 impl<'p> Gen<'p> {
@@ -326,6 +329,17 @@ impl<'p> Gen<'p> {
             }
         }
         let static_tiles = static_tiles(prog);
+        let mut created: std::collections::HashSet<ClassId> = prog
+            .classes
+            .iter()
+            .flat_map(|c| &c.groups)
+            .flat_map(|g| g.cells.iter().flatten().flatten().copied())
+            .collect();
+        prog.walk_exprs(&mut |e| {
+            if let crate::hir::ExprKind::New { class, .. } = &e.kind {
+                created.insert(*class);
+            }
+        });
         let mut grid_consts = BTreeMap::new();
         prog.walk_exprs(&mut |e| {
             use crate::hir::{Builtin, ExprKind};
@@ -346,6 +360,7 @@ impl<'p> Gen<'p> {
             keeps_tiles,
             static_tiles,
             grid_consts,
+            created,
             null,
             hierarchies,
             hierarchy_of,

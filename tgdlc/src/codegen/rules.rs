@@ -537,7 +537,8 @@ impl<'p> Gen<'p> {
             let attr = prog.attr(a);
             let field = &self.attr_field[&a];
             let read = if self.attr_on_root(a) {
-                quote!(Ok::<_, rt::Stop>(self.#arena[id].#field.clone()))
+                let clone = if attr.ty == Ty::String { quote!(.clone()) } else { quote!() };
+                quote!(Ok::<_, rt::Stop>(self.#arena[id].#field #clone))
             } else {
                 quote!(self.#arena[id].#field())
             };
@@ -545,15 +546,13 @@ impl<'p> Gen<'p> {
             let text = match (&attr.ty, nullable) {
                 (Ty::Number, false) => quote!(rt::value::fmt_number(v)),
                 (Ty::Number, true) => quote!(v.map_or(String::from("null"), rt::value::fmt_number)),
-                (Ty::Player, false) => quote!(v.0.to_string()),
+                (Ty::Player, false) => quote!(v.0),
                 (Ty::Player, true) => quote!(v.map_or(String::from("null"), |p| p.0.to_string())),
-                (_, false) => quote!(v.to_string()),
+                (_, false) => quote!(v),
                 (_, true) => quote!(v.map_or(String::from("null"), |x| x.to_string())),
             };
-            let label = format!("{}: ", attr.name);
-            parts.push(
-                quote!(match #read { Ok(v) => format!("{}{}", #label, #text), Err(_) => String::new() }),
-            );
+            let template = format!("{}: {{}}", attr.name);
+            parts.push(quote!(match #read { Ok(v) => format!(#template, #text), Err(_) => String::new() }));
         }
         quote!(format!("{}({})", #name, [#(#parts),*].join(", ")))
     }
@@ -685,9 +684,11 @@ impl<'p> Gen<'p> {
                 let arena = self.collection_arena(ty);
                 let elem_null = self.null.elem(self.prog, ty);
                 let item = self.value_text(quote!(item), elem, elem_null);
+                // Strings are read through a reference; the other items are `Copy`.
+                let binding = if **elem == Ty::String { quote!(item) } else { quote!(&item) };
                 quote!({
                     let mut items: Vec<String> = Vec::new();
-                    for item in self.#arena[x].items.iter().take(12).cloned() {
+                    for #binding in self.#arena[x].items.iter().take(12) {
                         items.push(#item);
                     }
                     let more = if self.#arena[x].items.len() > 12 { ", ..." } else { "" };
@@ -696,10 +697,11 @@ impl<'p> Gen<'p> {
             }
             Ty::Table(elem) => {
                 let arena = self.collection_arena(ty);
-                let item = self.value_text(quote!(item), elem, false);
+                // Strings are read through the reference; the other items are `Copy`.
+                let read = if **elem == Ty::String { quote!(item) } else { quote!(*item) };
+                let item = self.value_text(read, elem, false);
                 quote!({
                     let items: Vec<String> = self.#arena[x].entries.iter().take(12).map(|(key, item)| {
-                        let item = item.clone();
                         format!("{}: {}", key.describe(), #item)
                     }).collect();
                     format!("{{{}}}", items.join(", "))
