@@ -70,6 +70,20 @@ pub fn render_view(view: &View) -> String {
                     let _ = writeln!(out, "  {name}: {value}");
                 }
             }
+            Section::List { title, items } => {
+                heading(&mut out, title);
+                // Comma-separated, wrapped to the width of a terminal.
+                let mut line = String::from(" ");
+                for (i, item) in items.iter().enumerate() {
+                    let piece = if i + 1 < items.len() { format!(" {item},") } else { format!(" {item}") };
+                    if line.len() + piece.len() > 80 && line.len() > 1 {
+                        let _ = writeln!(out, "{line}");
+                        line = String::from(" ");
+                    }
+                    line.push_str(&piece);
+                }
+                let _ = writeln!(out, "{}", if items.is_empty() { "  (none)" } else { &line });
+            }
         }
     }
     out
@@ -271,6 +285,23 @@ board:
         };
         let expected = "\nmap:\n  a  -> bb, c\n  bb -> (none)\n\nscore:\n  player 0: 3\n";
         assert_eq!(render_view(&view), expected);
+    }
+
+    #[test]
+    fn lists_wrap_at_the_terminal_width() {
+        let items: Vec<String> = (1..=13).map(|i| format!("{i} of hearts")).collect();
+        let view = View {
+            sections: vec![
+                Section::List { title: "hand".into(), items },
+                Section::List { title: "empty".into(), items: Vec::new() },
+            ],
+            ..View::default()
+        };
+        let text = render_view(&view);
+        assert!(text.starts_with("\nhand:\n  1 of hearts, 2 of hearts,"), "{text}");
+        assert!(text.lines().all(|l| l.len() <= 80), "{text}");
+        assert!(text.contains("13 of hearts\n"), "{text}");
+        assert!(text.ends_with("empty:\n  (none)\n"), "{text}");
     }
 
     #[test]

@@ -20,6 +20,8 @@ pub enum Section {
     Graph { title: String, nodes: Vec<(String, Vec<String>)> },
     /// Attributes of an object (a global class, a pile, a hand).
     Attributes { title: String, items: Vec<(String, String)> },
+    /// Objects listed by name (the cards in a player's hand).
+    List { title: String, items: Vec<String> },
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -1099,14 +1099,26 @@ impl<'g, 'p> BodyGen<'g, 'p> {
             }
             let none = if input.optional { quote!(None) } else { quote!(#fail) };
             let some = if nullable { quote!(Some(#cand)) } else { quote!(#cand) };
-            let take = guarded(accept, quote!(found = Some(#cand); break;));
-            return quote!({
-                let mut found = None;
-                for #cand in #iter {
-                    #take
+            // The first candidate that passes.
+            return match &accept {
+                None => {
+                    // An array of candidates (`[true, false]`) is made an iterator first.
+                    let array = matches!(iter.clone().into_iter().next(),
+                        Some(proc_macro2::TokenTree::Group(g)) if g.delimiter() == proc_macro2::Delimiter::Bracket);
+                    let first = if array { quote!(#iter.into_iter().next()) } else { quote!(#iter.next()) };
+                    quote!(match #first { Some(#cand) => #some, None => #none })
                 }
-                match found { Some(#cand) => #some, None => #none }
-            });
+                Some(_) => {
+                    let take = guarded(accept, quote!(found = Some(#cand); break;));
+                    quote!({
+                        let mut found = None;
+                        for #cand in #iter {
+                            #take
+                        }
+                        match found { Some(#cand) => #some, None => #none }
+                    })
+                }
+            };
         }
         let target = self.input_target(input);
         let prompt = format!("choose {} for `{}`", input.name, self.prompt_owner());

@@ -632,9 +632,14 @@ impl<'g, 'p> BodyGen<'g, 'p> {
         } else {
             quote!(self.#inner[place].items.clone())
         };
+        // A list in a variable is read in place; another expression is computed first.
+        let (bind, list) = match syn::parse2::<Ident>(h.clone()) {
+            Ok(name) => (quote!(), quote!(#name)),
+            Err(_) => (quote!(let ranking_list = #h;), quote!(ranking_list)),
+        };
         quote!({
-            let places = #h;
-            self.#outer[places].items.iter().cloned()#get_list
+            #bind
+            self.#outer[#list].items.iter().cloned()#get_list
                 .map(|place| #players)
                 .collect::<Vec<_>>()
         })

@@ -368,7 +368,10 @@ impl<'p> Gen<'p> {
             .collect();
         quote! {
             /// A move of the turn menu: an action on an object, with the inputs chosen with it.
+            /// Variants are named class then action (`RulesPlace`), even when one class holds
+            /// every action.
             #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+            #[allow(clippy::enum_variant_names)]
             pub enum Move { #(#variants)* }
         }
     }

@@ -49,16 +49,15 @@ pub fn generate(prog: &Program, sources: &crate::source::SourceMap) -> String {
     }
 }
 
-/// Removes the location helpers no generated code calls (`loc_in` when no rule in an
-/// imported file can fail): an unused function is a compiler warning.
+/// Removes the helpers no generated code uses (`loc_in` when no rule in an imported file
+/// can fail, `PLAYER_CHOICE` in a game without moves): an unused item is a warning.
 /// `text` is the file pretty-printed (calls read `loc_in(`); returns whether one went.
 fn drop_unused_helpers(file: &mut syn::File, text: &str) -> bool {
     let before = file.items.len();
+    // One occurrence is the definition itself.
     file.items.retain(|item| match item {
-        syn::Item::Fn(f) if f.sig.ident == "loc_in" => {
-            // One occurrence is the definition itself.
-            text.matches("loc_in(").count() > 1
-        }
+        syn::Item::Fn(f) if f.sig.ident == "loc_in" => text.matches("loc_in(").count() > 1,
+        syn::Item::Const(c) if c.ident == "PLAYER_CHOICE" => text.matches("PLAYER_CHOICE").count() > 1,
         _ => true,
     });
     file.items.len() != before

@@ -522,6 +522,10 @@ impl<'p> Gen<'p> {
             let label = self.label_call(f, quote!(id));
             return quote!(#label.unwrap_or_else(|| format!("{}#{}", #name, id.index())));
         }
+        // A deck shows what everyone can see: its size, and the top of its discards.
+        if prog.class(prog.class(class).root).kind == ClassKind::Deck {
+            return self.deck_label(class, h);
+        }
         let attrs: Vec<crate::hir::AttrId> = prog
             .all_attrs(class)
             .into_iter()
@@ -557,7 +561,72 @@ impl<'p> Gen<'p> {
         quote!(format!("{}({})", #name, [#(#parts),*].join(", ")))
     }
 
-    /// What a player sees: board groups as grids, global classes' attributes.
+    /// `12 cards; discards: 3, 7 of hearts on top` (the draw pile's top stays hidden).
+    fn deck_label(&self, class: ClassId, h: &super::Hierarchy) -> TokenStream {
+        let prog = self.prog;
+        let root = prog.class(class).root;
+        let arena = &h.arena;
+        let Some(elem) = prog.class(root).element.clone() else { return quote!(String::from("deck")) };
+        let stacks = self.collection_arena(&Ty::Stack(Box::new(elem.clone())));
+        let discard = self.builtin_field(root, crate::hir::BuiltinAttr::DiscardStack);
+        let top = match elem {
+            Ty::Class(c) => match self.hierarchy(c) {
+                Some(eh) => {
+                    let tag = eh.tag;
+                    quote!(self.object_label(#tag, top.index() as u32))
+                }
+                None => quote!(String::from("?")),
+            },
+            _ => quote!(String::from("?")),
+        };
+        quote!({
+            let deck = &self.#arena[id];
+            let size = self.#stacks[deck.items].items.len();
+            let discards = &self.#stacks[deck.#discard].items;
+            match discards.back() {
+                Some(&top) => format!("{size} cards; discards: {}, {} on top", discards.len(), #top),
+                None => format!("{size} cards; no discards"),
+            }
+        })
+    }
+
+    /// A player's hand: the pieces they own that are neither discarded nor on a tile,
+    /// shown to the active player (the one at the terminal when it is their turn).
+    fn hand_section(&self) -> Option<TokenStream> {
+        let prog = self.prog;
+        let mut lists = Vec::new();
+        for ph in &self.hierarchies {
+            if prog.class(ph.root).kind != ClassKind::Interactable || prog.class(ph.root).builtin {
+                continue;
+            }
+            let pa = &ph.arena;
+            let tag = ph.tag;
+            let owner = self.builtin_field(ph.root, crate::hir::BuiltinAttr::Owner);
+            let tile = self.builtin_field(ph.root, crate::hir::BuiltinAttr::Tile);
+            let discarded = self.builtin_field(ph.root, crate::hir::BuiltinAttr::Discarded);
+            lists.push(quote! {
+                for (id, piece) in self.#pa.iter() {
+                    if piece.#owner == Some(self.core.active) && piece.#tile.is_none() && !piece.#discarded {
+                        hand.push(self.object_label(#tag, id.index() as u32));
+                    }
+                }
+            });
+        }
+        if lists.is_empty() {
+            return None;
+        }
+        Some(quote! {
+            let mut hand: Vec<String> = Vec::new();
+            #(#lists)*
+            if !hand.is_empty() {
+                let title = format!("hand of player {}", self.core.active.0);
+                sections.push(rt::view::Section::List { title, items: hand });
+            }
+        })
+    }
+
+    /// What a player sees: board groups as grids, global classes' attributes, the active
+    /// player's hand.
     fn view_fn(&self) -> TokenStream {
         let prog = self.prog;
         let mut sections = Vec::new();
@@ -643,10 +712,17 @@ impl<'p> Gen<'p> {
             let title = &class.name;
             sections.push(quote!(rt::view::Section::Attributes { title: String::from(#title), items: Vec::from([#(#items),*]) }));
         }
+        let hand = self.hand_section();
         let tile_text = self.tile_text_fn();
         let name = &prog.name;
         // `Vec::from([..])` rather than `vec![..]`: prettyplease formats the elements.
-        let sections_decl = quote!(let sections: Vec<rt::view::Section> = Vec::from([#(#sections),*]););
+        let sections_decl = match &hand {
+            Some(hand) => quote! {
+                let mut sections: Vec<rt::view::Section> = Vec::from([#(#sections),*]);
+                #hand
+            },
+            None => quote!(let sections: Vec<rt::view::Section> = Vec::from([#(#sections),*]);),
+        };
         quote! {
             /// What a player at the terminal sees.
             fn game_view(&self) -> rt::view::View {

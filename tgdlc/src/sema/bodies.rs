@@ -284,6 +284,11 @@ impl<'a> Checker<'a> {
             _ => func.owner,
         };
         self.cx = BodyCx::new(BodyKind::Function, this);
+        // Names resolve in the namespace of the file the block is written in.
+        self.cx.namespace = match func.owner {
+            Some(c) => self.class_ns.get(&c).cloned().flatten(),
+            None => self.func_ns.get(&fid).cloned().flatten(),
+        };
         self.cx.group_default = func.kind == FuncKind::GroupDefault;
         self.cx.ret = if func.ret == Ty::Void { None } else { Some(func.ret.clone()) };
         if func.kind == FuncKind::TurnDefault {
