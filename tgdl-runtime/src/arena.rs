@@ -78,10 +78,22 @@ impl<'de, T> Deserialize<'de> for Id<T> {
 }
 
 /// Objects of one type, in creation order.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, PartialEq, Serialize, Deserialize)]
 #[serde(transparent)]
 pub struct Arena<T> {
     items: Vec<T>,
+}
+
+// By hand, for `clone_from`: restarting a game copies the empty world into the old one's
+// allocations instead of allocating anew.
+impl<T: Clone> Clone for Arena<T> {
+    fn clone(&self) -> Self {
+        Arena { items: self.items.clone() }
+    }
+
+    fn clone_from(&mut self, source: &Self) {
+        self.items.clone_from(&source.items);
+    }
 }
 
 impl<T> Default for Arena<T> {

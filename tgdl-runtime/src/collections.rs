@@ -11,7 +11,7 @@ use serde::{Deserialize, Serialize};
 use std::collections::VecDeque;
 
 /// `List<T>`: indexed, insertion-ordered.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, PartialEq, Serialize, Deserialize)]
 #[serde(transparent)]
 pub struct List<T> {
     pub items: Vec<T>,
@@ -115,7 +115,7 @@ impl Key {
 
 /// `Table<T>`: an associative array keeping insertion order. Never holds null values:
 /// assigning null removes the key.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, PartialEq, Serialize, Deserialize)]
 pub struct Table<T> {
     pub entries: Vec<(Key, T)>,
 }
@@ -171,7 +171,7 @@ pub fn key<K>(k: Option<K>, loc: Loc) -> Flow<K> {
 }
 
 /// `Stack<T>`: the top is the back. Never holds null: pushing null does nothing.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, PartialEq, Serialize, Deserialize)]
 #[serde(transparent)]
 pub struct Stack<T> {
     pub items: VecDeque<T>,
@@ -234,6 +234,39 @@ impl<T: Clone + PartialEq> Stack<T> {
 
     pub fn shuffle(&mut self, rng: &mut Rng) {
         rng.shuffle(self.items.make_contiguous());
+    }
+}
+
+impl<T: Clone> Clone for List<T> {
+    fn clone(&self) -> Self {
+        List { items: self.items.clone() }
+    }
+
+    /// Reuses this collection's allocation (see `Arena`'s `clone_from`).
+    fn clone_from(&mut self, source: &Self) {
+        self.items.clone_from(&source.items);
+    }
+}
+
+impl<T: Clone> Clone for Stack<T> {
+    fn clone(&self) -> Self {
+        Stack { items: self.items.clone() }
+    }
+
+    /// Reuses this collection's allocation (see `Arena`'s `clone_from`).
+    fn clone_from(&mut self, source: &Self) {
+        self.items.clone_from(&source.items);
+    }
+}
+
+impl<T: Clone> Clone for Table<T> {
+    fn clone(&self) -> Self {
+        Table { entries: self.entries.clone() }
+    }
+
+    /// Reuses this collection's allocation (see `Arena`'s `clone_from`).
+    fn clone_from(&mut self, source: &Self) {
+        self.entries.clone_from(&source.entries);
     }
 }
 

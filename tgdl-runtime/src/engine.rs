@@ -31,8 +31,9 @@ pub struct Core {
     pub rng: Rng,
     pub log: Vec<String>,
     pub outcome: Option<Outcome>,
-    /// Loop iterations in the current decision, against `step_limit`.
-    pub steps: u64,
+    /// Loop iterations left in the current decision (from `step_limit`, counting down:
+    /// one decrement and one test per iteration).
+    pub steps_left: u64,
     pub step_limit: u64,
     pub replay: Replay,
 }
@@ -69,7 +70,7 @@ impl Core {
             rng: Rng::new(seed),
             log: Vec::new(),
             outcome: None,
-            steps: 0,
+            steps_left: DEFAULT_STEP_LIMIT,
             step_limit: DEFAULT_STEP_LIMIT,
             replay: Replay::default(),
         }
@@ -90,10 +91,10 @@ impl Core {
     /// Counts one loop iteration; a loop that never ends becomes a located error.
     #[inline]
     pub fn tick(&mut self, loc: Loc) -> Flow<()> {
-        self.steps += 1;
-        if self.steps > self.step_limit {
+        if self.steps_left == 0 {
             return self.endless(loc);
         }
+        self.steps_left -= 1;
         Ok(())
     }
 
@@ -121,17 +122,26 @@ impl Core {
 
     /// `winner ...;`: records the ranking and stops the game.
     pub fn win<T>(&mut self, ranking: &[Vec<Player>]) -> Flow<T> {
-        let outcome = match ranking {
-            // `winner p;`, the usual end: built directly, with the fewest allocations.
-            [first] if first.len() == 1 && first[0].0 < self.players => {
-                let p = first[0].0;
-                let rest: Vec<u32> = (0..self.players).filter(|&q| q != p).collect();
-                let places = if rest.is_empty() { vec![vec![p]] } else { vec![vec![p], rest] };
-                Outcome { places }
+        match ranking {
+            [first] if first.len() == 1 => self.win_player(first[0]),
+            _ => {
+                self.outcome = Some(Outcome::from_ranking(ranking, self.players));
+                Err(Stop::game_over())
             }
-            _ => Outcome::from_ranking(ranking, self.players),
+        }
+    }
+
+    /// `winner p;`, the usual end: `p` first, everyone else second, built directly with
+    /// the fewest allocations.
+    pub fn win_player<T>(&mut self, p: Player) -> Flow<T> {
+        let outcome = if p.0 < self.players {
+            let rest: Vec<u32> = (0..self.players).filter(|&q| q != p.0).collect();
+            let places = if rest.is_empty() { vec![vec![p.0]] } else { vec![vec![p.0], rest] };
+            Outcome { places }
+        } else {
+            Outcome::from_ranking(&[vec![p]], self.players)
         };
-        debug_assert_eq!(outcome, Outcome::from_ranking(ranking, self.players));
+        debug_assert_eq!(outcome, Outcome::from_ranking(&[vec![p]], self.players));
         self.outcome = Some(outcome);
         Err(Stop::game_over())
     }
@@ -159,6 +169,12 @@ pub trait Rules: Clone + Debug + Send + Sync + 'static {
 
     /// An empty world around `core`.
     fn new(core: Core) -> Self;
+
+    /// Makes this world an empty one around `core`, as `new` would, reusing its
+    /// allocations (a playout loop restarts one game many times).
+    fn reset(&mut self, core: Core) {
+        *self = Self::new(core);
+    }
     fn core(&self) -> &Core;
     fn core_mut(&mut self) -> &mut Core;
 
@@ -209,7 +225,23 @@ pub struct Engine<R: Rules> {
     decisions: u64,
 }
 
+/// The player count is within the game directive's bounds.
+fn check_players<R: Rules>(players: u32) -> Result<(), StartError> {
+    let info = R::info();
+    if players < info.min_players || players > info.max_players {
+        return Err(StartError::Players { given: players, min: info.min_players, max: info.max_players });
+    }
+    Ok(())
+}
+
 impl<R: Rules> Engine<R> {
+    /// Runs `setup` on a fresh world and puts the first decision.
+    fn run_setup(&mut self) {
+        let base = if R::SETUP_MAY_ASK { Some(self.world.clone()) } else { None };
+        let result = self.run(Origin::Setup);
+        self.settle(result, Origin::Setup, base, Vec::new());
+    }
+
     /// The world: the game's state as the rules see it.
     pub fn world(&self) -> &R {
         &self.world
@@ -217,7 +249,8 @@ impl<R: Rules> Engine<R> {
 
     /// Runs (or re-runs) a move or the setup from the current world.
     fn run(&mut self, origin: Origin<R::Move>) -> Flow<()> {
-        self.world.core_mut().steps = 0;
+        let core = self.world.core_mut();
+        core.steps_left = core.step_limit;
         match origin {
             Origin::Setup => self.world.setup(),
             Origin::Move(mv) => self.world.play(mv),
@@ -307,14 +340,9 @@ impl<R: Rules> Game for Engine<R> {
     }
 
     fn start(players: u32, seed: u64) -> Result<Self, StartError> {
-        let info = R::info();
-        if players < info.min_players || players > info.max_players {
-            return Err(StartError::Players { given: players, min: info.min_players, max: info.max_players });
-        }
-        let world = R::new(Core::new(players, seed));
-        let base = if R::SETUP_MAY_ASK { Some(world.clone()) } else { None };
+        check_players::<R>(players)?;
         let mut engine = Engine {
-            world,
+            world: R::new(Core::new(players, seed)),
             pending: None,
             // Room for most menus, so playouts rarely grow it.
             options: Vec::with_capacity(16),
@@ -322,9 +350,19 @@ impl<R: Rules> Game for Engine<R> {
             error: None,
             decisions: 0,
         };
-        let result = engine.run(Origin::Setup);
-        engine.settle(result, Origin::Setup, base, Vec::new());
+        engine.run_setup();
         Ok(engine)
+    }
+
+    fn restart(&mut self, players: u32, seed: u64) -> Result<(), StartError> {
+        check_players::<R>(players)?;
+        self.world.reset(Core::new(players, seed));
+        self.pending = None;
+        self.status = Status::Over;
+        self.error = None;
+        self.decisions = 0;
+        self.run_setup();
+        Ok(())
     }
 
     fn players(&self) -> u32 {

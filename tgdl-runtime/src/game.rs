@@ -185,6 +185,13 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// A new game; `setup` has run and the first decision is ready.
     fn start(players: u32, seed: u64) -> Result<Self, StartError>;
 
+    /// Turns this value into the game `start(players, seed)` would give. Engines may
+    /// reuse their allocations (a playout loop restarts one game many times).
+    fn restart(&mut self, players: u32, seed: u64) -> Result<(), StartError> {
+        *self = Self::start(players, seed)?;
+        Ok(())
+    }
+
     fn players(&self) -> u32;
 
     fn status(&self) -> Status;

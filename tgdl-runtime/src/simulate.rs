@@ -431,21 +431,33 @@ fn run_range<G: Game>(opts: &SimOptions, range: std::ops::Range<u64>) -> Tally {
     let players = opts.players as usize;
     let mut tally = Tally::new(players);
     let mut agents: Vec<RandomAgent> = Vec::with_capacity(players);
+    // One game, restarted for each seed: its allocations are reused.
+    let mut current: Option<G> = None;
     for i in range {
         let seed = Rng::derive_seed(opts.seed, i);
         agents.clear();
         agents.extend((0..opts.players).map(|p| RandomAgent::new(seat_seed(seed, p))));
-        match G::start(opts.players, seed) {
-            Ok(mut game) => {
-                let (decisions, unfinished) = random_playout(&mut game, &mut agents, opts.max_decisions);
-                if !unfinished && matches!(game.status(), Status::Decide(_)) {
-                    let message = "internal error: the engine offered no option it would apply";
-                    tally.error(i, seed, G::info().source.to_string(), message.to_string());
-                } else {
-                    tally.record(i, seed, &game, decisions, unfinished);
-                }
+        let started = match current.as_mut() {
+            Some(game) => game.restart(opts.players, seed),
+            None => G::start(opts.players, seed).map(|game| {
+                current = Some(game);
+            }),
+        };
+        let game = match (started, current.as_mut()) {
+            (Ok(()), Some(game)) => game,
+            (Err(e), _) => {
+                tally.error(i, seed, G::info().source.to_string(), e.to_string());
+                continue;
             }
-            Err(e) => tally.error(i, seed, G::info().source.to_string(), e.to_string()),
+            // A game that started is in `current`.
+            (Ok(()), None) => continue,
+        };
+        let (decisions, unfinished) = random_playout(game, &mut agents, opts.max_decisions);
+        if !unfinished && matches!(game.status(), Status::Decide(_)) {
+            let message = "internal error: the engine offered no option it would apply";
+            tally.error(i, seed, G::info().source.to_string(), message.to_string());
+        } else {
+            tally.record(i, seed, game, decisions, unfinished);
         }
     }
     tally

@@ -823,6 +823,8 @@ impl<'p> Gen<'p> {
         let to = self.builtin_field(self.prog.builtins.connection, crate::hir::BuiltinAttr::To);
         let forward = self.blank_connection(self.prog.builtins.connection, quote!(Some(to)));
         let backward = self.blank_connection(self.prog.builtins.connection, quote!(Some(from)));
+        let ch = self.hierarchy(self.prog.builtins.connection).expect("connections are used");
+        let copy = if self.hierarchy_is_copy(ch) { quote!(self.#ca[c]) } else { quote!(self.#ca[c].clone()) };
         quote! {
             /// `from.connect(to[, with])`: links two tiles both ways; `with` is used for
             /// `from → to` and a copy of it for `to → from`.
@@ -831,7 +833,7 @@ impl<'p> Gen<'p> {
                 let (forward, backward) = match with {
                     Some(c) => {
                         self.#ca[c].#to = Some(to);
-                        let mut copy = self.#ca[c].clone();
+                        let mut copy = #copy;
                         copy.#to = Some(from);
                         (c, self.#ca.alloc(copy))
                     }

@@ -195,6 +195,7 @@ impl<'g, 'p> BodyGen<'g, 'p> {
                 }
                 _ => quote!(Ok(())),
             }),
+            StmtKind::Winner(e) if e.ty == Ty::Player => Some(self.win_player(e)),
             StmtKind::Winner(e) => {
                 let ranking = self.ranking(e);
                 Some(if super::expr::needs_mut(e) {
@@ -552,6 +553,10 @@ impl<'g, 'p> BodyGen<'g, 'p> {
                 Some(LoopInfo { step: Some(label), .. }) => quote!(break #label;),
                 _ => quote!(continue;),
             },
+            StmtKind::Winner(e) if e.ty == Ty::Player => {
+                let win = self.win_player(e);
+                quote!(return #win;)
+            }
             StmtKind::Winner(e) => {
                 let ranking = self.ranking(e);
                 // The ranking may call functions: compute it before borrowing the core.
@@ -605,6 +610,19 @@ impl<'g, 'p> BodyGen<'g, 'p> {
             Ty::Stack(_) => quote!({ #lets self.#arena[#h].items.iter().cloned().collect::<Vec<_>>() }),
             _ if lets.is_empty() => quote!(self.#arena[#h].items.clone()),
             _ => quote!({ #lets self.#arena[#h].items.clone() }),
+        }
+    }
+
+    /// `winner p;`: one player first, everyone else second.
+    fn win_player(&mut self, e: &Expr) -> TokenStream {
+        let p = self.value(e);
+        if super::expr::needs_mut(e) {
+            quote!({
+                let winner = #p;
+                self.core.win_player(winner)
+            })
+        } else {
+            quote!(self.core.win_player(#p))
         }
     }
 

@@ -152,6 +152,11 @@ impl<'p> Gen<'p> {
                 pub items: rt::Id<#stack>,
             });
         }
+        let derive = if self.hierarchy_is_copy(h) {
+            quote!(Clone, Copy, Debug, PartialEq)
+        } else {
+            quote!(Clone, Debug, PartialEq)
+        };
         let mut kind_tokens = quote!();
         let mut accessors = Vec::new();
         if let Some(kind) = &h.kind_enum {
@@ -181,7 +186,7 @@ impl<'p> Gen<'p> {
             let allow = if abstract_classes { quote!(#[allow(dead_code)]) } else { quote!() };
             kind_tokens = quote! {
                 #[doc = #kdoc]
-                #[derive(Clone, Debug, PartialEq)]
+                #[derive(#derive)]
                 #allow
                 pub enum #kind { #(#variants)* }
             };
@@ -247,11 +252,18 @@ impl<'p> Gen<'p> {
         };
         quote! {
             #[doc = #doc]
-            #[derive(Clone, Debug, PartialEq)]
+            #[derive(#derive)]
             pub struct #strukt { #(#fields)* }
             #kind_tokens
             #impl_block
         }
+    }
+
+    /// Whether every attribute of a hierarchy is a plain value (no string, which is
+    /// shared through a reference count): its objects are then `Copy`, and cloning or
+    /// resetting a world copies their arena as one block of memory.
+    pub(super) fn hierarchy_is_copy(&self, h: &Hierarchy) -> bool {
+        self.prog.attrs.iter().all(|a| self.prog.class(a.class).root != h.root || a.ty != Ty::String)
     }
 
     fn global_struct(&self, c: ClassId) -> TokenStream {
@@ -320,6 +332,20 @@ impl<'p> Gen<'p> {
             #[derive(Clone, Debug, PartialEq)]
             pub struct World { #(#fields)* }
         }
+    }
+
+    /// The fields of `World` besides `core`, in declaration order.
+    fn world_fields(&self) -> Vec<proc_macro2::Ident> {
+        let mut out: Vec<proc_macro2::Ident> = self.hierarchies.iter().map(|h| h.arena.clone()).collect();
+        if self.uses_tiles {
+            out.push(format_ident!("groups"));
+        }
+        out.extend(self.collections.values().map(|(f, _)| f.clone()));
+        out.extend(self.globals.values().map(|(_, f)| f.clone()));
+        if self.has_queue() {
+            out.push(format_ident!("queue"));
+        }
+        out
     }
 
     /// Whether the game throws events (and so needs the queue of triggered runs).
@@ -459,16 +485,28 @@ impl<'p> Gen<'p> {
         let build = self.build_boards();
         let blanks = self.blank_constructors();
         let marks = if self.menu_allocates() { self.marks() } else { quote!() };
+        let reset_fields = self.world_fields();
         quote! {
             impl World {
                 /// An empty world: arenas, boards with blank tiles, and global classes with
                 /// their attributes not yet initialised (that happens in `setup`). Built
                 /// once per process and cloned: every game starts from the same layout.
                 pub fn new(core: rt::Core) -> World {
-                    static EMPTY: std::sync::OnceLock<World> = std::sync::OnceLock::new();
-                    let mut world = EMPTY.get_or_init(|| World::build(rt::Core::new(1, 0))).clone();
+                    let mut world = World::empty().clone();
                     world.core = core;
                     world
+                }
+
+                /// Makes this world the empty one around `core`, reusing its allocations.
+                pub fn reset(&mut self, core: rt::Core) {
+                    let empty = World::empty();
+                    #(self.#reset_fields.clone_from(&empty.#reset_fields);)*
+                    self.core = core;
+                }
+
+                fn empty() -> &'static World {
+                    static EMPTY: std::sync::OnceLock<World> = std::sync::OnceLock::new();
+                    EMPTY.get_or_init(|| World::build(rt::Core::new(1, 0)))
                 }
 
                 fn build(core: rt::Core) -> World {

@@ -157,6 +157,10 @@ impl<'p> Gen<'p> {
                     World::new(core)
                 }
 
+                fn reset(&mut self, core: rt::Core) {
+                    World::reset(self, core)
+                }
+
                 fn core(&self) -> &rt::Core {
                     &self.core
                 }
