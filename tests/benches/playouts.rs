@@ -23,16 +23,18 @@ use tgdl_runtime::simulate::random_playout;
 /// Games per measured iteration: game `i` has seed `Rng::derive_seed(0, i)`.
 const BATCH: u64 = 1000;
 
-/// Plays games `0..games` with every seat random, as `simulate --seed 0` seeds them;
-/// returns the total number of decisions (so the work cannot be optimised away).
+/// Plays games `0..games` with every seat random, as `simulate --seed 0` seeds them (and,
+/// like it, restarting one game value: an engine may reuse its allocations); returns the
+/// total number of decisions (so the work cannot be optimised away).
 fn playouts<G: Game>(games: u64) -> u64 {
     let mut agents: Vec<RandomAgent> = Vec::with_capacity(2);
     let mut decisions = 0;
+    let mut game = G::start(2, 0).expect("a two-player game");
     for i in 0..games {
         let seed = Rng::derive_seed(0, i);
         agents.clear();
         agents.extend((0..2).map(|p| RandomAgent::new(seat_seed(seed, p))));
-        let mut game = G::start(2, seed).expect("a two-player game");
+        game.restart(2, seed).expect("a two-player game");
         decisions += random_playout(&mut game, &mut agents, u64::MAX).0;
         black_box(&game);
     }
