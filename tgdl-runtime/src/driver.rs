@@ -160,6 +160,12 @@ pub fn play_game<G: Game>(
     }
     let human = seats.iter().any(|s| s.is_human());
     let echo = config.verbose || human;
+    if config.verbose {
+        // What `setup` logged, before the first decision.
+        for line in game.log() {
+            writeln!(out, "  {line}")?;
+        }
+    }
     let replayed: &[TraceDecision] = replay.map_or(&[], |t| &t.decisions);
     let mut decisions: Vec<TraceDecision> = Vec::new();
     let mut seats_asked = false;

@@ -474,6 +474,11 @@ impl<'g, 'p> BodyGen<'g, 'p> {
     /// `"x: " + n + "!"` as `format!("x: {}!", ..)`. Each operand is shown as TGDL prints
     /// it; a null operand prints `null` instead of failing.
     fn concatenation(&mut self, e: &Expr) -> TokenStream {
+        self.concatenation_as(e, false)
+    }
+
+    /// The concatenation as a `String` (`as_string`) or an `rt::Str`.
+    fn concatenation_as(&mut self, e: &Expr, as_string: bool) -> TokenStream {
         fn flatten<'e>(e: &'e Expr, out: &mut Vec<&'e Expr>) {
             match &e.kind {
                 ExprKind::Binary { op: BinaryOp::Concat, lhs, rhs } => {
@@ -494,18 +499,18 @@ impl<'g, 'p> BodyGen<'g, 'p> {
             return match (&inner.ty, c.null) {
                 (Ty::Number, false) => {
                     let v = c.ts;
-                    quote!(rt::Str::from(rt::value::fmt_number(#v)))
+                    wrap_str(quote!(rt::value::fmt_number(#v)), as_string)
                 }
                 // Object labels read the world: a value that needs it mutably comes first.
                 (ty, null) if needs_mut(inner) => {
                     let t = self.temp("value");
                     let v = c.ts;
-                    let text = self.text(quote!(#t), ty, null);
-                    quote!({ let #t = #v; rt::Str::from(#text) })
+                    let text = wrap_str(self.text(quote!(#t), ty, null), as_string);
+                    quote!({ let #t = #v; #text })
                 }
                 (ty, null) => {
                     let text = self.text(c.ts, ty, null);
-                    quote!(rt::Str::from(#text))
+                    wrap_str(text, as_string)
                 }
             };
         }
@@ -541,16 +546,18 @@ impl<'g, 'p> BodyGen<'g, 'p> {
             lets.push(quote!(let #name = #shown;));
         }
         if lets.is_empty() {
-            return quote!(rt::Str::from(#format));
+            return if as_string { quote!(String::from(#format)) } else { quote!(rt::Str::from(#format)) };
         }
         if lets.len() == 1 && format == "{text}" {
             // A single piece without literal text needs no `format!`.
             let only = &lets[0];
-            return quote!({ #only rt::Str::from(text.to_string()) });
+            let text = wrap_str(quote!(text.to_string()), as_string);
+            return quote!({ #only #text });
         }
+        let text = wrap_str(quote!(format!(#format)), as_string);
         quote!({
             #(#lets)*
-            rt::Str::from(format!(#format))
+            #text
         })
     }
 
@@ -828,6 +835,9 @@ impl<'g, 'p> BodyGen<'g, 'p> {
         if !receiver_free {
             return self.collection_builtin(e, op, args, l);
         }
+        if op == Log {
+            return Code { ts: self.log_line(&args[0]), null: false };
+        }
         // Arguments are used inside calls on the world: bind those that need it first.
         let values: Vec<(TokenStream, bool)> = args.iter().map(|a| (self.value(a), needs_mut(a))).collect();
         let (lets, vals) = self.hoist(values, false);
@@ -912,6 +922,28 @@ impl<'g, 'p> BodyGen<'g, 'p> {
             _ => unit(quote!(())),
         };
         Code { ts: wrap(lets, code.ts), null: code.null }
+    }
+
+    /// `log(e)`: the line is built as a `String` (a concatenation straight from
+    /// `format!`) and pushed onto the game's log.
+    fn log_line(&mut self, e: &Expr) -> TokenStream {
+        let line = match &e.kind {
+            ExprKind::Binary { op: BinaryOp::Concat, .. } => self.concatenation_as(e, true),
+            ExprKind::String(text) => quote!(String::from(#text)),
+            _ => {
+                let v = self.value(e);
+                quote!(#v.to_string())
+            }
+        };
+        if needs_mut(e) {
+            // The line may call functions on the world: build it before borrowing the log.
+            quote!({
+                let line = #line;
+                self.core.log.push(line);
+            })
+        } else {
+            quote!(self.core.log.push(#line))
+        }
     }
 
     /// Operations with a receiver: collections, decks, objects, groups.
@@ -1176,6 +1208,11 @@ fn wrap(lets: Vec<TokenStream>, ts: TokenStream) -> TokenStream {
 /// Like [`wrap`] for statements that produce no value.
 fn wrap_unit(lets: Vec<TokenStream>, ts: TokenStream) -> TokenStream {
     if lets.is_empty() { ts } else { quote!({ #(#lets)* #ts; }) }
+}
+
+/// A `String` expression as itself (`as_string`) or as an `rt::Str`.
+fn wrap_str(text: TokenStream, as_string: bool) -> TokenStream {
+    if as_string { text } else { quote!(rt::Str::from(#text)) }
 }
 
 /// Whether expression tokens contain a block (`{ let v = ..; .. }`, a labelled block)
