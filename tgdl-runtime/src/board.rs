@@ -49,11 +49,19 @@ impl Shape {
     /// The cell (`row * columns + column`) of `G[i][j]` / `G.at(i, j)`, if inside the grid.
     #[inline(always)]
     pub const fn cell(self, i: f64, j: f64) -> Option<usize> {
-        // `as` truncates toward zero (NaN becomes 0); a negative index wraps to a huge
-        // unsigned one, so one comparison per axis checks both ends.
+        // `as` truncates toward zero (NaN becomes 0, huge values saturate).
+        self.cell_i64(i as i64, j as i64)
+    }
+
+    /// [`Shape::cell`] of whole coordinates (the compiler keeps coordinates that are
+    /// always small whole numbers as `i64`: no conversion from a double per lookup).
+    #[inline(always)]
+    pub const fn cell_i64(self, i: i64, j: i64) -> Option<usize> {
+        // A negative index wraps to a huge unsigned one, so one comparison per axis
+        // checks both ends.
         let (c, r) = match self.geometry {
-            Geometry::HexRows => (j as i64 as u64, i as i64 as u64),
-            _ => (i as i64 as u64, j as i64 as u64),
+            Geometry::HexRows => (j as u64, i as u64),
+            _ => (i as u64, j as u64),
         };
         if c < self.columns as u64 && r < self.rows as u64 {
             Some(r as usize * self.columns + c as usize)
@@ -108,6 +116,30 @@ impl<T, E> Group<T, E> {
     #[inline]
     pub fn at(&self, i: f64, j: f64) -> Option<Id<T>> {
         self.shape().cell(i, j).and_then(|k| self.cells[k])
+    }
+
+    /// [`Group::index`] with whole coordinates.
+    #[inline]
+    pub fn index_i64(&self, i: i64, j: i64, loc: Loc) -> Flow<Option<Id<T>>> {
+        match self.shape().cell_i64(i, j) {
+            Some(k) => Ok(self.cells[k]),
+            None => self.shape().outside(&self.name, i as f64, j as f64, loc),
+        }
+    }
+
+    /// [`Group::tile`] with whole coordinates.
+    #[inline]
+    pub fn tile_i64(&self, i: i64, j: i64, loc: Loc) -> Flow<Id<T>> {
+        match self.shape().cell_i64(i, j).and_then(|k| self.cells[k]) {
+            Some(t) => Ok(t),
+            None => self.shape().outside(&self.name, i as f64, j as f64, loc),
+        }
+    }
+
+    /// [`Group::at`] with whole coordinates.
+    #[inline]
+    pub fn at_i64(&self, i: i64, j: i64) -> Option<Id<T>> {
+        self.shape().cell_i64(i, j).and_then(|k| self.cells[k])
     }
 }
 
@@ -181,6 +213,33 @@ impl<T> Grid<T> {
         match self.shape.cell(i, j).and_then(|k| self.tile_of(k)) {
             Some(t) => Ok(t),
             None => self.shape.outside(self.name, i, j, loc),
+        }
+    }
+
+    /// [`Grid::at`] with whole coordinates.
+    #[inline(always)]
+    pub fn at_i64(&self, i: i64, j: i64) -> Option<Id<T>> {
+        match self.shape.cell_i64(i, j) {
+            Some(k) => self.tile_of(k),
+            None => None,
+        }
+    }
+
+    /// [`Grid::index`] with whole coordinates.
+    #[inline(always)]
+    pub fn index_i64(&self, i: i64, j: i64, loc: Loc) -> Flow<Option<Id<T>>> {
+        match self.shape.cell_i64(i, j) {
+            Some(k) => Ok(self.tile_of(k)),
+            None => self.shape.outside(self.name, i as f64, j as f64, loc),
+        }
+    }
+
+    /// [`Grid::tile`] with whole coordinates.
+    #[inline(always)]
+    pub fn tile_i64(&self, i: i64, j: i64, loc: Loc) -> Flow<Id<T>> {
+        match self.shape.cell_i64(i, j).and_then(|k| self.tile_of(k)) {
+            Some(t) => Ok(t),
+            None => self.shape.outside(self.name, i as f64, j as f64, loc),
         }
     }
 }

@@ -36,6 +36,28 @@ pub struct Core {
     pub steps_left: u64,
     pub step_limit: u64,
     pub replay: Replay,
+    /// Allocations of the previous game's outcome, reused by the next `winner`.
+    pub spare: Spare,
+}
+
+/// Allocations kept from a finished game for the next one, so that playouts do not
+/// allocate an outcome per game. Not part of the game's state: every spare equals every
+/// other, and a clone has none.
+#[derive(Debug, Default)]
+pub struct Spare {
+    places: Vec<Vec<u32>>,
+}
+
+impl Clone for Spare {
+    fn clone(&self) -> Spare {
+        Spare::default()
+    }
+}
+
+impl PartialEq for Spare {
+    fn eq(&self, _: &Spare) -> bool {
+        true
+    }
 }
 
 /// Answers to the inputs of the move being run, and the question it stopped at.
@@ -73,6 +95,21 @@ impl Core {
             steps_left: DEFAULT_STEP_LIMIT,
             step_limit: DEFAULT_STEP_LIMIT,
             replay: Replay::default(),
+            spare: Spare::default(),
+        }
+    }
+
+    /// Takes what `old` (the core of a finished game) allocated and this game can reuse:
+    /// its outcome's vectors and its log's buffer.
+    pub fn recycle(&mut self, old: &mut Core) {
+        if let Some(outcome) = old.outcome.take() {
+            self.spare.places = outcome.places;
+        } else {
+            self.spare.places = std::mem::take(&mut old.spare.places);
+        }
+        if self.log.is_empty() {
+            self.log = std::mem::take(&mut old.log);
+            self.log.clear();
         }
     }
 
@@ -135,8 +172,17 @@ impl Core {
     /// the fewest allocations.
     pub fn win_player<T>(&mut self, p: Player) -> Flow<T> {
         let outcome = if p.0 < self.players {
-            let rest: Vec<u32> = (0..self.players).filter(|&q| q != p.0).collect();
-            let places = if rest.is_empty() { vec![vec![p.0]] } else { vec![vec![p.0], rest] };
+            // The places of the last game's outcome, refilled: no allocation in playouts.
+            let mut places = std::mem::take(&mut self.spare.places);
+            let count = if self.players > 1 { 2 } else { 1 };
+            places.truncate(count);
+            places.resize_with(count, Vec::new);
+            places[0].clear();
+            places[0].push(p.0);
+            if count == 2 {
+                places[1].clear();
+                places[1].extend((0..self.players).filter(|&q| q != p.0));
+            }
             Outcome { places }
         } else {
             Outcome::from_ranking(&[vec![p]], self.players)
@@ -356,7 +402,9 @@ impl<R: Rules> Game for Engine<R> {
 
     fn restart(&mut self, players: u32, seed: u64) -> Result<(), StartError> {
         check_players::<R>(players)?;
-        self.world.reset(Core::new(players, seed));
+        let mut core = Core::new(players, seed);
+        core.recycle(self.world.core_mut());
+        self.world.reset(core);
         self.pending = None;
         self.status = Status::Over;
         self.error = None;

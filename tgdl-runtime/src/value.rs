@@ -134,6 +134,26 @@ pub fn count(n: f64, min: f64, loc: Loc) -> Flow<u64> {
     }
 }
 
+/// A whole number kept as an `i64` (see [`whole`]) as the number it is. A function
+/// rather than `as f64` in generated code: `x as f64 < y` does not parse.
+#[inline(always)]
+pub const fn number(n: i64) -> f64 {
+    n as f64
+}
+
+/// A number the compiler keeps as an `i64` (a whole number within ±2^52). Generated code
+/// only calls this where its analysis could not show it; a value that is not such a
+/// number is an internal error rather than a silently truncated one.
+#[cold]
+pub fn whole(n: f64, loc: Loc) -> Flow<i64> {
+    const LIMIT: f64 = (1u64 << 52) as f64;
+    if n.fract() == 0.0 && n.abs() <= LIMIT {
+        Ok(n as i64)
+    } else {
+        fail(loc, format!("internal error: {} was expected to be a whole number", fmt_number(n)))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

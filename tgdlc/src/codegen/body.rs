@@ -147,7 +147,12 @@ impl<'g, 'p> BodyGen<'g, 'p> {
     }
 
     pub fn local_ty(&self, l: LocalId, locals: &Locals) -> TokenStream {
-        self.g.rust_ty(&locals.get(l).ty, self.local_nullable(l))
+        self.g.local_rust_ty(self.owner, l, &locals.get(l).ty)
+    }
+
+    /// Whether a number local is stored as an `i64` (see `codegen::whole`).
+    pub fn local_whole(&self, l: LocalId) -> bool {
+        self.g.local_whole(self.owner, l)
     }
 
     /// `loc(line, column)` for a span: where a rule error is reported.
@@ -364,6 +369,10 @@ impl<'g, 'p> BodyGen<'g, 'p> {
                 let nullable = self.local_nullable(*local);
                 let m = if self.mutable.contains(local) { quote!(mut) } else { quote!() };
                 match init {
+                    Some(e) if self.local_whole(*local) => {
+                        let v = self.whole(e);
+                        quote!(let #m #name: #ty = #v;)
+                    }
                     Some(e) => {
                         let v = self.repr(e, nullable);
                         quote!(let #m #name: #ty = #v;)
@@ -1014,7 +1023,7 @@ impl<'p> Gen<'p> {
                 .filter(|i| matches!(i.mode, InputMode::Function { .. }))
                 .map(|i| {
                     let n = ident(&snake(&i.name));
-                    let t = self.rust_ty(&i.ty, self.local_nullable(Owner::Func(id), i.local));
+                    let t = self.local_rust_ty(Owner::Func(id), i.local, &i.ty);
                     quote!(#n: #t)
                 })
                 .collect();

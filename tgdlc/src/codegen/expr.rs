@@ -36,6 +36,52 @@ impl<'g, 'p> BodyGen<'g, 'p> {
     }
 
     /// The expression as `Option<T>` (`nullable`) or `T`.
+    /// Whether `e` is a whole number computed as an `i64` (see `codegen::whole`).
+    pub(super) fn is_whole(&self, e: &Expr) -> bool {
+        self.g.whole.range(self.g.prog, &self.g.null, self.owner, e).is_some()
+    }
+
+    /// A whole-number expression as an `i64` (see `codegen::whole`): literals, whole
+    /// locals, tile coordinates, and `+ - *` of those.
+    pub(super) fn whole(&mut self, e: &Expr) -> TokenStream {
+        if !self.is_whole(e) {
+            // The analysis only stores whole values in whole slots; a double here would be
+            // a compiler bug, and truncating it would hide it.
+            let v = self.value(e);
+            let l = self.loc(e.span);
+            return quote!(rt::value::whole(#v, #l)?);
+        }
+        match &e.kind {
+            ExprKind::Number(n) => {
+                let lit = Literal::i64_unsuffixed(n.abs() as i64);
+                if *n < 0.0 { group(quote!(-#lit)) } else { quote!(#lit) }
+            }
+            ExprKind::Local(l) => {
+                let n = self.local_name(*l);
+                quote!(#n)
+            }
+            ExprKind::Attr { object, attr } => self.attr_read_as(object, *attr, true).ts,
+            ExprKind::Unary { operand, .. } => {
+                let v = self.whole(operand);
+                group(quote!(-#v))
+            }
+            ExprKind::Binary { op, lhs, rhs } => {
+                let a = self.whole(lhs);
+                let b = self.whole(rhs);
+                match op {
+                    BinaryOp::Add => group(quote!(#a + #b)),
+                    BinaryOp::Sub => group(quote!(#a - #b)),
+                    _ => group(quote!(#a * #b)),
+                }
+            }
+            _ => {
+                let v = self.value(e);
+                let l = self.loc(e.span);
+                quote!(rt::value::whole(#v, #l)?)
+            }
+        }
+    }
+
     pub fn repr(&mut self, e: &Expr, nullable: bool) -> TokenStream {
         if matches!(e.kind, ExprKind::Null) {
             return if nullable {
@@ -83,6 +129,9 @@ impl<'g, 'p> BodyGen<'g, 'p> {
             ExprKind::Null => Code { ts: quote!(None), null: true },
             ExprKind::Local(l) => {
                 let n = self.aliases.get(l).cloned().unwrap_or_else(|| self.local_name(*l));
+                if self.local_whole(*l) {
+                    return Code { ts: quote!(rt::value::number(#n)), null: false };
+                }
                 let null = self.local_nullable(*l) && !self.narrowed.contains(l);
                 let ts = if e.ty == Ty::String { quote!(#n.clone()) } else { quote!(#n) };
                 Code { ts, null }
@@ -124,9 +173,13 @@ impl<'g, 'p> BodyGen<'g, 'p> {
                     .filter(|i| matches!(i.mode, crate::hir::InputMode::Function { .. }))
                     .collect();
                 for (input, arg) in params.iter().zip(args) {
-                    let nullable =
-                        g.local_nullable(super::repr::Owner::Func(self.family(*func)), input.local);
-                    values.push((self.repr(arg, nullable), needs_mut(arg)));
+                    let callee = super::repr::Owner::Func(self.family(*func));
+                    let v = if g.local_whole(callee, input.local) {
+                        self.whole(arg)
+                    } else {
+                        self.repr(arg, g.local_nullable(callee, input.local))
+                    };
+                    values.push((v, needs_mut(arg)));
                 }
                 let (lets, vals) = self.hoist(values, false);
                 let null = f.ret != Ty::Void && g.null.ret(*func);
@@ -280,9 +333,15 @@ impl<'g, 'p> BodyGen<'g, 'p> {
     }
 
     fn attr_read(&mut self, object: &Expr, attr: crate::hir::AttrId) -> Code {
+        self.attr_read_as(object, attr, false)
+    }
+
+    /// An attribute's value; with `whole`, tile coordinates as the `i64` they are stored as.
+    fn attr_read_as(&mut self, object: &Expr, attr: crate::hir::AttrId, whole: bool) -> Code {
         let g = self.g;
         let prog = g.prog;
         let a = prog.attr(attr);
+        let coordinate = matches!(a.builtin, Some(BuiltinAttr::X | BuiltinAttr::Y));
         let null = g.null.attr(prog, attr);
         let clone = if a.ty == Ty::String { quote!(.clone()) } else { quote!() };
         match a.builtin {
@@ -338,6 +397,8 @@ impl<'g, 'p> BodyGen<'g, 'p> {
         } else {
             quote!(self.#arena[#o].#field()?)
         };
+        // Tile coordinates are stored whole (see `codegen::whole`).
+        let ts = if coordinate && !whole { quote!(rt::value::number(#ts)) } else { ts };
         Code { ts: wrap(lets, ts), null }
     }
 
@@ -350,7 +411,11 @@ impl<'g, 'p> BodyGen<'g, 'p> {
         match &target.kind {
             ExprKind::Local(l) => {
                 let n = self.local_name(*l);
-                let v = self.repr(value, self.local_nullable(*l));
+                let v = if self.local_whole(*l) {
+                    self.whole(value)
+                } else {
+                    self.repr(value, self.local_nullable(*l))
+                };
                 quote!(#n = #v)
             }
             ExprKind::Attr { object, attr } => {
@@ -448,7 +513,8 @@ impl<'g, 'p> BodyGen<'g, 'p> {
             }
             _ => return None,
         };
-        let v = self.value(rhs);
+        let whole = matches!(target.kind, ExprKind::Local(l) if self.local_whole(l));
+        let v = if whole { self.whole(rhs) } else { self.value(rhs) };
         if needs_mut(rhs) {
             let t = self.temp("value");
             Some(quote!({ let #t = #v; #place #sym #t; }))
@@ -636,6 +702,25 @@ impl<'g, 'p> BodyGen<'g, 'p> {
 
     fn binary(&mut self, e: &Expr, op: BinaryOp, lhs: &Expr, rhs: &Expr) -> Code {
         let l = self.loc(e.span);
+        // Whole numbers compare as the integers they are stored as.
+        if matches!(
+            op,
+            BinaryOp::Lt | BinaryOp::Gt | BinaryOp::Le | BinaryOp::Ge | BinaryOp::Eq | BinaryOp::Ne
+        ) && self.is_whole(lhs)
+            && self.is_whole(rhs)
+        {
+            let a = self.whole(lhs);
+            let b = self.whole(rhs);
+            let ts = match op {
+                BinaryOp::Lt => quote!(#a < #b),
+                BinaryOp::Gt => quote!(#a > #b),
+                BinaryOp::Le => quote!(#a <= #b),
+                BinaryOp::Ge => quote!(#a >= #b),
+                BinaryOp::Eq => quote!(#a == #b),
+                _ => quote!(#a != #b),
+            };
+            return Code { ts: group(ts), null: false };
+        }
         let ts = match op {
             BinaryOp::Eq | BinaryOp::Ne => {
                 let eq = op == BinaryOp::Eq;
@@ -746,12 +831,14 @@ impl<'g, 'p> BodyGen<'g, 'p> {
             } else {
                 quote!()
             };
-            quote!(Tile { group: this, x: 0.0, y: 0.0, #connections kind: #kind })
+            let flat = g.flat_blank_fields(h);
+            quote!(Tile { group: this, x: 0, y: 0, #connections #flat kind: #kind })
         } else if prog.class(class).root == prog.builtins.connection {
             g.blank_connection(class, quote!(None))
         } else if prog.class(class).root == prog.builtins.event {
             let kind = g.blank_kind(h, class);
-            quote!(Event { kind: #kind })
+            let flat = g.flat_blank_fields(h);
+            quote!(Event { #flat kind: #kind })
         } else {
             let f = format_ident!("blank_{}", snake(&prog.class(class).name));
             quote!(self.#f())
@@ -972,12 +1059,15 @@ impl<'g, 'p> BodyGen<'g, 'p> {
             None
         };
         let elem_null = g.null.elem(prog, &coll_ty);
+        // Grid coordinates that are whole numbers index without conversions.
+        let grid_whole = matches!(op, GroupAt | GroupIndex) && args[1..].iter().all(|a| self.is_whole(a));
         let mut vals = vec![(recv_code, needs_mut(recv))];
         for (i, a) in args.iter().enumerate().skip(1) {
             let v = match op {
                 ListPush | ListContains | ListIndexOf | ListRemove => self.repr(a, elem_null),
                 StackPush | StackPushFront => self.repr(a, true),
                 Assign => self.repr(a, true),
+                GroupAt | GroupIndex if grid_whole => self.whole(a),
                 _ => self.value(a),
             };
             let _ = i;
@@ -1074,12 +1164,17 @@ impl<'g, 'p> BodyGen<'g, 'p> {
                     Some(grid) => quote!(#grid),
                     None => quote!(self.groups[#h]),
                 };
+                let (at, tile, index) = if grid_whole {
+                    (quote!(at_i64), quote!(tile_i64), quote!(index_i64))
+                } else {
+                    (quote!(at), quote!(tile), quote!(index))
+                };
                 match op {
-                    GroupAt => Code { ts: quote!(#group.at(#a1, #a2)), null: true },
+                    GroupAt => Code { ts: quote!(#group.#at(#a1, #a2)), null: true },
                     _ if super::repr::group_is_full(prog, recv) => {
-                        Code { ts: quote!(#group.tile(#a1, #a2, #l)?), null: false }
+                        Code { ts: quote!(#group.#tile(#a1, #a2, #l)?), null: false }
                     }
-                    _ => Code { ts: quote!(#group.index(#a1, #a2, #l)?), null: true },
+                    _ => Code { ts: quote!(#group.#index(#a1, #a2, #l)?), null: true },
                 }
             }
             GroupAdd => {
@@ -1090,8 +1185,8 @@ impl<'g, 'p> BodyGen<'g, 'p> {
                     let tiles = rt::error::some(self.groups[#h].tiles, #l)?;
                     let position = self.#la[tiles].len();
                     self.#ta[#a1].group = #h;
-                    self.#ta[#a1].x = position;
-                    self.#ta[#a1].y = 0.0;
+                    self.#ta[#a1].x = position as i64;
+                    self.#ta[#a1].y = 0;
                     self.#la[tiles].push(#item);
                 }))
             }

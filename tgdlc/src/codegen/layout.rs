@@ -126,13 +126,18 @@ impl<'p> Gen<'p> {
     /// The Rust type of an attribute's field.
     pub(super) fn attr_ty(&self, a: AttrId) -> TokenStream {
         let attr = self.prog.attr(a);
+        if matches!(attr.builtin, Some(BuiltinAttr::X | BuiltinAttr::Y)) {
+            // Coordinates are whole numbers (see `codegen::whole`).
+            return quote!(i64);
+        }
         self.rust_ty(&attr.ty, self.null.attr(self.prog, a))
     }
 
-    /// Whether `attr` lives on the root struct (else in a variant, behind an accessor).
+    /// Whether `attr` lives on the root struct (else in a variant, behind an accessor):
+    /// attributes of the root class, and of every class of a flat hierarchy.
     pub(super) fn attr_on_root(&self, a: AttrId) -> bool {
         let attr = self.prog.attr(a);
-        self.prog.class(attr.class).root == attr.class
+        self.prog.class(attr.class).root == attr.class || self.hierarchy(attr.class).is_some_and(|h| h.flat)
     }
 
     fn hierarchy_types(&self, h: &Hierarchy) -> TokenStream {
@@ -160,13 +165,26 @@ impl<'p> Gen<'p> {
         let mut kind_tokens = quote!();
         let mut accessors = Vec::new();
         if let Some(kind) = &h.kind_enum {
-            fields.push(quote! {
-                /// Which class this object is, with the attributes of that class.
-                pub kind: #kind,
-            });
+            if h.flat {
+                for a in self.flat_attrs(h) {
+                    let name = &self.attr_field[&a];
+                    let ty = self.attr_ty(a);
+                    let doc = attr_doc(self, a);
+                    fields.push(quote! { #[doc = #doc] pub #name: #ty, });
+                }
+                fields.push(quote! {
+                    /// Which class this object is.
+                    pub kind: #kind,
+                });
+            } else {
+                fields.push(quote! {
+                    /// Which class this object is, with the attributes of that class.
+                    pub kind: #kind,
+                });
+            }
             let mut variants = Vec::new();
             for (class, v) in &h.variants {
-                let attrs = self.variant_attrs(h.root, *class);
+                let attrs = if h.flat { Vec::new() } else { self.variant_attrs(h.root, *class) };
                 let doc = format!(" `{}`", self.prog.class(*class).name);
                 if attrs.is_empty() {
                     variants.push(quote! { #[doc = #doc] #v, });
@@ -209,6 +227,24 @@ impl<'p> Gen<'p> {
                     .map(|(_, v)| v)
                     .collect();
                 let read = if a.ty == Ty::String { quote!(#name.clone()) } else { quote!(*#name) };
+                if h.flat {
+                    // The checker knows the class: the attribute is there.
+                    let doc = format!(" `{}.{}`", self.prog.class(a.class).name, a.name);
+                    let field =
+                        if a.ty == Ty::String { quote!(self.#name.clone()) } else { quote!(self.#name) };
+                    accessors.push(quote! {
+                        #[doc = #doc]
+                        #[inline(always)]
+                        pub fn #name(&self) -> rt::Flow<#ty> {
+                            Ok(#field)
+                        }
+                        #[inline(always)]
+                        pub fn #name_mut(&mut self) -> rt::Flow<&mut #ty> {
+                            Ok(&mut self.#name)
+                        }
+                    });
+                    continue;
+                }
                 let doc = format!(
                     " `{}.{}` (an error if this object is not a `{}`).",
                     self.prog.class(a.class).name,
@@ -478,8 +514,10 @@ impl<'p> Gen<'p> {
         }
         let choice_variant = self
             .hierarchy(self.prog.builtins.event)
-            .and_then(|h| h.kind_enum.clone().map(|k| quote!(#k::PlayerChoice)))
-            .map(|k| quote!(Event { kind: #k }))
+            .and_then(|h| {
+                let flat = self.flat_blank_fields(h);
+                h.kind_enum.clone().map(|k| quote!(Event { #flat kind: #k::PlayerChoice }))
+            })
             .unwrap_or_else(|| quote!(Event {}));
         let boards = if self.uses_tiles { quote!(world.build_boards();) } else { quote!() };
         let build = self.build_boards();
@@ -568,6 +606,7 @@ impl<'p> Gen<'p> {
         }
         let tile_h = self.hierarchy(self.prog.builtins.tile).expect("tiles are used");
         let tile_arena = &tile_h.arena;
+        let tile_flat = self.flat_blank_fields(tile_h);
         let tiles_list = self.collection_arena(&Ty::List(Box::new(Ty::Class(self.prog.builtins.tile))));
         // Groups keep a list of their tiles only for games that read `G.tiles`.
         let (tiles_decl, tiles_push, tiles_value) = if self.keeps_tiles {
@@ -679,9 +718,10 @@ impl<'p> Gen<'p> {
                     #connections_alloc
                     let tile = self.#tile_arena.alloc(Tile {
                         group,
-                        x: (i % columns) as f64,
-                        y: (i / columns) as f64,
+                        x: (i % columns) as i64,
+                        y: (i / columns) as i64,
                         #connections_field
+                        #tile_flat
                         kind,
                     });
                     layout.push(Some(tile));
@@ -717,7 +757,8 @@ impl<'p> Gen<'p> {
             let kind = self.blank_kind(h, class);
             fields.push(quote!(kind: #kind));
         }
-        quote!(Connection { #(#fields),* })
+        let flat = self.flat_blank_fields(h);
+        quote!(Connection { #flat #(#fields),* })
     }
 
     /// The field of a built-in attribute of a root class.
@@ -734,12 +775,37 @@ impl<'p> Gen<'p> {
         ident("missing_builtin_attribute")
     }
 
+    /// The attributes of a flat hierarchy's classes, stored on its root struct.
+    pub(super) fn flat_attrs(&self, h: &Hierarchy) -> Vec<AttrId> {
+        (0..self.prog.attrs.len() as u32)
+            .map(AttrId)
+            .filter(|&a| {
+                let attr = self.prog.attr(a);
+                h.flat
+                    && attr.class != h.root
+                    && self.prog.class(attr.class).root == h.root
+                    && attr.builtin != Some(BuiltinAttr::Active)
+            })
+            .collect()
+    }
+
+    /// `a: blank, ..` for the class attributes of a flat hierarchy (nothing otherwise):
+    /// every object has them all, blank.
+    pub(super) fn flat_blank_fields(&self, h: &Hierarchy) -> TokenStream {
+        let fs = self.flat_attrs(h).into_iter().map(|a| {
+            let n = &self.attr_field[&a];
+            let v = self.blank_value(a);
+            quote!(#n: #v,)
+        });
+        quote!(#(#fs)*)
+    }
+
     /// The kind value of a freshly created object of `class`: its variant, attributes blank.
     pub(super) fn blank_kind(&self, h: &Hierarchy, class: ClassId) -> TokenStream {
         let Some(k) = &h.kind_enum else { return quote!() };
         let v =
             h.variants.iter().find(|(c, _)| *c == class).map_or_else(|| ident("Missing"), |(_, v)| v.clone());
-        let attrs = self.variant_attrs(h.root, class);
+        let attrs = if h.flat { Vec::new() } else { self.variant_attrs(h.root, class) };
         if attrs.is_empty() {
             quote!(#k::#v)
         } else {
@@ -806,11 +872,12 @@ impl<'p> Gen<'p> {
                     let kind = self.blank_kind(h, *class);
                     fields.push(quote!(kind: #kind));
                 }
+                let flat = self.flat_blank_fields(h);
                 let doc = format!(" A new `{}` before its initialisers run.", self.prog.class(*class).name);
                 out.push(quote! {
                     #[doc = #doc]
                     fn #name(&mut self) -> #strukt {
-                        #strukt { #(#fields),* }
+                        #strukt { #flat #(#fields),* }
                     }
                 });
             }
@@ -856,7 +923,11 @@ impl<'p> Gen<'p> {
         let Some(k) = &h.kind_enum else { return quote!(_) };
         let v =
             h.variants.iter().find(|(c, _)| *c == class).map_or_else(|| ident("Missing"), |(_, v)| v.clone());
-        if self.variant_attrs(h.root, class).is_empty() { quote!(#k::#v) } else { quote!(#k::#v { .. }) }
+        if h.flat || self.variant_attrs(h.root, class).is_empty() {
+            quote!(#k::#v)
+        } else {
+            quote!(#k::#v { .. })
+        }
     }
 
     /// Whether `class` covers its whole hierarchy (so no kind test is needed).

@@ -17,6 +17,7 @@ mod layout;
 pub mod names;
 mod repr;
 mod rules;
+mod whole;
 
 use crate::hir::{ActionId, AttrId, ClassId, ClassKind, FuncId, Program, Ty, Visibility};
 use names::{Namer, camel, ident, snake};
@@ -103,13 +104,23 @@ pub(crate) struct Hierarchy {
     pub arena: Ident,
     /// Tag identifying the arena in `Pick::Object` and table keys.
     pub tag: u32,
+    /// The attributes of every class are fields of the root struct, and the kind enum
+    /// only names the class: reading one is a plain load, with no test of the class (the
+    /// checker has done that). Chosen when the classes have few attributes between them,
+    /// so that objects stay small.
+    pub flat: bool,
 }
+
+/// Most attributes the classes of a hierarchy may have between them for it to be flat.
+const FLAT_ATTRIBUTES: usize = 8;
 
 pub(crate) struct Gen<'p> {
     pub prog: &'p Program,
     /// For turning spans into `loc(line, column)`.
     pub sources: Option<&'p crate::source::SourceMap>,
     pub null: Nullability,
+    /// Number locals stored as `i64` (see [`whole`]).
+    pub whole: whole::WholeNumbers,
     pub hierarchies: Vec<Hierarchy>,
     /// Root class → index in `hierarchies`.
     pub hierarchy_of: HashMap<ClassId, usize>,
@@ -146,6 +157,7 @@ pub(crate) struct Gen<'p> {
 impl<'p> Gen<'p> {
     fn new(prog: &'p Program, sources: Option<&'p crate::source::SourceMap>) -> Gen<'p> {
         let null = Nullability::analyze(prog);
+        let whole = whole::WholeNumbers::analyze(prog, &null);
         let mut types = Namer::with_reserved(RESERVED_TYPES);
         let mut fields = Namer::with_reserved(&["core", "queue", "groups", "tables", "self_"]);
         let uses_tiles =
@@ -222,6 +234,12 @@ impl<'p> Gen<'p> {
                     (d, ident(&name))
                 })
                 .collect();
+            let variant_attributes = prog
+                .attrs
+                .iter()
+                .filter(|a| a.class != id && prog.class(a.class).root == id && a.builtin.is_none())
+                .count();
+            let flat = kind_enum.is_some() && variant_attributes <= FLAT_ATTRIBUTES;
             hierarchy_of.insert(id, hierarchies.len());
             let tag = hierarchies.len() as u32;
             hierarchies.push(Hierarchy {
@@ -231,6 +249,7 @@ impl<'p> Gen<'p> {
                 variants,
                 arena: ident(&arena),
                 tag,
+                flat,
             });
         }
         let mut globals = BTreeMap::new();
@@ -361,6 +380,7 @@ impl<'p> Gen<'p> {
             grid_consts,
             created,
             null,
+            whole,
             hierarchies,
             hierarchy_of,
             globals,
@@ -456,6 +476,16 @@ impl<'p> Gen<'p> {
     /// Whether a local is `Option`-represented.
     pub fn local_nullable(&self, owner: Owner, l: crate::hir::LocalId) -> bool {
         self.null.local(self.prog, owner, l)
+    }
+
+    /// Whether a number local is stored as an `i64` (see [`whole`]).
+    pub fn local_whole(&self, owner: Owner, l: crate::hir::LocalId) -> bool {
+        self.whole.local(self.prog, &self.null, owner, l)
+    }
+
+    /// The Rust type of a local or function input.
+    pub fn local_rust_ty(&self, owner: Owner, l: crate::hir::LocalId, ty: &Ty) -> TokenStream {
+        if self.local_whole(owner, l) { quote!(i64) } else { self.rust_ty(ty, self.local_nullable(owner, l)) }
     }
 
     fn module(&self) -> TokenStream {

@@ -76,16 +76,23 @@ impl Nullability {
     }
 
     fn local_slot(&self, prog: &Program, owner: Owner, l: LocalId) -> Slot {
-        // Inputs of an override are those of its family root.
+        Slot::Local(self.local_owner(prog, owner, l), l)
+    }
+
+    /// The owner whose slot a local shares: inputs of an override are those of its
+    /// family root.
+    pub fn local_owner(&self, prog: &Program, owner: Owner, l: LocalId) -> Owner {
         let inputs = match owner {
             Owner::Func(f) => prog.func(f).inputs.len(),
             Owner::Action(a) => prog.action(a).inputs.len(),
             Owner::Setup => 0,
         };
-        if l.index() < inputs {
-            return Slot::Local(self.owner_family(owner), l);
-        }
-        Slot::Local(owner, l)
+        if l.index() < inputs { self.owner_family(owner) } else { owner }
+    }
+
+    /// The top of a function's override chain.
+    pub fn func_family(&self, f: FuncId) -> FuncId {
+        self.family[f.index()]
     }
 
     pub fn local(&self, prog: &Program, owner: Owner, l: LocalId) -> bool {

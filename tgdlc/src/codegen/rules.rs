@@ -519,7 +519,7 @@ impl<'p> Gen<'p> {
         if prog.class(class).kind == ClassKind::Tile {
             let arena = &h.arena;
             return quote!(
-                format!("{}({}, {})", #name, rt::value::fmt_number(self.#arena[id].x), rt::value::fmt_number(self.#arena[id].y))
+                format!("{}({}, {})", #name, rt::value::fmt_number(self.#arena[id].x as f64), rt::value::fmt_number(self.#arena[id].y as f64))
             );
         }
         if let Some(f) = label_fn(prog, class) {

@@ -1,0 +1,438 @@
+//! Whole numbers: number locals and function inputs that only ever hold small whole
+//! values are `i64` in Rust instead of `f64`.
+//!
+//! TGDL numbers are doubles, and board coordinates are numbers: with doubles,
+//! `G.at(t.x + dx, t.y + dy)` converts two doubles to integers on every lookup (Rust's
+//! saturating `as`, a dozen instructions). A whole-program fixpoint bounds the values
+//! of every number slot (a local, or a function input with all its call sites) built
+//! only from whole literals, tile coordinates, other such slots, `+`, `-` and `*`. A slot
+//! whose bounds stay within ±2^52 is whole: there, doubles are exact, so integer
+//! arithmetic gives the very same values, and since no such value is ever −0 (no
+//! product of zero and a negative, no negated zero) nothing observable changes. Tile
+//! coordinates are stored as integers for the same reason.
+
+use super::repr::{Nullability, Owner};
+use crate::hir::{
+    ActionId, BinaryOp, Block, BuiltinAttr, Expr, ExprKind, FuncId, InputMode, LocalId, Program, StmtKind,
+    Ty, UnaryOp,
+};
+use std::collections::{HashMap, HashSet};
+
+/// Bounds beyond which a slot stays a double: doubles are exact up to 2^53.
+const LIMIT: i64 = 1 << 52;
+/// Bounds of tile coordinates: a position in a grid or a graph (arena handles are `u32`).
+const COORDINATE_MAX: i64 = 1 << 32;
+/// A slot whose bounds grew this many times is a counter: it stays a double.
+const WIDENINGS: u32 = 4;
+
+/// Inclusive bounds of a whole value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Range {
+    pub lo: i64,
+    pub hi: i64,
+}
+
+impl Range {
+    fn point(n: i64) -> Range {
+        Range { lo: n, hi: n }
+    }
+
+    fn join(self, o: Range) -> Range {
+        Range { lo: self.lo.min(o.lo), hi: self.hi.max(o.hi) }
+    }
+
+    fn contains_zero(self) -> bool {
+        self.lo <= 0 && 0 <= self.hi
+    }
+
+    /// `None` when a bound leaves ±2^52.
+    fn checked(lo: i128, hi: i128) -> Option<Range> {
+        let limit = LIMIT as i128;
+        (lo >= -limit && hi <= limit).then_some(Range { lo: lo as i64, hi: hi as i64 })
+    }
+}
+
+/// What is known of a slot's values.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Values {
+    /// No value has reached it yet (during the fixpoint).
+    None,
+    Whole(Range, u32),
+    /// A double: some value is not known to be a small whole number.
+    Number,
+}
+
+type Slot = (Owner, LocalId);
+
+pub struct WholeNumbers {
+    slots: HashMap<Slot, Values>,
+}
+
+impl WholeNumbers {
+    pub fn analyze(prog: &Program, null: &Nullability) -> WholeNumbers {
+        let mut w = WholeNumbers { slots: HashMap::new() };
+        let mut excluded = HashSet::new();
+        let mut candidates = |owner: Owner, vars: &crate::hir::Locals| {
+            for (i, v) in vars.vars.iter().enumerate() {
+                let l = LocalId(i as u32);
+                if v.ty == Ty::Number && !null.local(prog, owner, l) {
+                    w.slots.insert((null.local_owner(prog, owner, l), l), Values::None);
+                }
+            }
+        };
+        for (i, f) in prog.funcs.iter().enumerate() {
+            candidates(Owner::Func(FuncId(i as u32)), &f.locals);
+        }
+        for (i, a) in prog.actions.iter().enumerate() {
+            candidates(Owner::Action(ActionId(i as u32)), &a.locals);
+        }
+        candidates(Owner::Setup, &prog.setup.locals);
+        // Locals set by anything but a declaration, an assignment or a call stay doubles.
+        let mut bind_elsewhere = |owner: Owner, inputs: &[crate::hir::Input], body: &[&Block]| {
+            for i in inputs {
+                if !matches!(i.mode, InputMode::Function { .. }) {
+                    excluded.insert((null.local_owner(prog, owner, i.local), i.local));
+                }
+                for f in &i.filters {
+                    excluded.insert((owner, f.binder));
+                }
+            }
+            for b in body {
+                b.walk_stmts(&mut |s| match &s.kind {
+                    StmtKind::ForIn { local, .. } => {
+                        excluded.insert((owner, *local));
+                    }
+                    StmtKind::Input(i) => {
+                        excluded.insert((owner, i.local));
+                        for f in &i.filters {
+                            excluded.insert((owner, f.binder));
+                        }
+                    }
+                    _ => {}
+                });
+            }
+        };
+        for (i, f) in prog.funcs.iter().enumerate() {
+            bind_elsewhere(Owner::Func(FuncId(i as u32)), &f.inputs, &[&f.body]);
+        }
+        for (i, a) in prog.actions.iter().enumerate() {
+            let mut blocks: Vec<&Block> = vec![&a.effect];
+            blocks.extend(&a.requires);
+            blocks.extend(a.triggers.iter().filter_map(|t| t.body.as_ref()));
+            blocks.extend(a.inputs.iter().flat_map(|i| &i.filters).map(|f| &f.body));
+            bind_elsewhere(Owner::Action(ActionId(i as u32)), &a.inputs, &blocks);
+        }
+        bind_elsewhere(Owner::Setup, &[], &[&prog.setup.body]);
+        for slot in excluded {
+            w.slots.insert(slot, Values::Number);
+        }
+        // A function input with a default may take it.
+        for (i, f) in prog.funcs.iter().enumerate() {
+            let owner = null.local_owner(prog, Owner::Func(FuncId(i as u32)), LocalId(0));
+            for input in &f.inputs {
+                if let InputMode::Function { default: Some(d) } = &input.mode {
+                    let r = w.range(prog, null, Owner::Setup, d);
+                    w.flow((owner, input.local), r);
+                }
+            }
+        }
+        loop {
+            let before = w.slots.clone();
+            w.pass(prog, null);
+            if w.slots == before {
+                break;
+            }
+        }
+        w
+    }
+
+    /// Whether a local is stored as an `i64`.
+    pub fn local(&self, prog: &Program, null: &Nullability, owner: Owner, l: LocalId) -> bool {
+        matches!(
+            self.slots.get(&(null.local_owner(prog, owner, l), l)),
+            Some(Values::None | Values::Whole(..))
+        )
+    }
+
+    /// The bounds of an expression whose value is a small whole number computed as an
+    /// `i64` (see the module comment), `None` when it is a double.
+    pub fn range(&self, prog: &Program, null: &Nullability, owner: Owner, e: &Expr) -> Option<Range> {
+        self.range_in(prog, null, owner, e, None)
+    }
+
+    /// [`WholeNumbers::range`], with one slot known to lie in a narrower range (a loop
+    /// counter where the loop's condition holds).
+    fn range_in(
+        &self,
+        prog: &Program,
+        null: &Nullability,
+        owner: Owner,
+        e: &Expr,
+        narrow: Option<(Slot, Range)>,
+    ) -> Option<Range> {
+        let range = |e: &Expr| self.range_in(prog, null, owner, e, narrow);
+        match &e.kind {
+            ExprKind::Number(n) => {
+                let whole =
+                    n.fract() == 0.0 && n.abs() <= LIMIT as f64 && !(*n == 0.0 && n.is_sign_negative());
+                whole.then(|| Range::point(*n as i64))
+            }
+            ExprKind::Local(l)
+                if narrow.is_some_and(|(s, _)| s == (null.local_owner(prog, owner, *l), *l)) =>
+            {
+                narrow.map(|(_, r)| r)
+            }
+            ExprKind::Local(l) => match self.slots.get(&(null.local_owner(prog, owner, *l), *l)) {
+                Some(Values::Whole(r, _)) => Some(*r),
+                // No value yet: an empty range would do; the join ignores it.
+                Some(Values::None) => Some(Range { lo: 0, hi: 0 }),
+                _ => None,
+            },
+            ExprKind::Attr { attr, .. } => {
+                matches!(prog.attr(*attr).builtin, Some(BuiltinAttr::X | BuiltinAttr::Y))
+                    .then_some(Range { lo: 0, hi: COORDINATE_MAX })
+            }
+            ExprKind::Unary { op: UnaryOp::Neg, operand } if operand.ty == Ty::Number => {
+                let r = range(operand)?;
+                // −0 is not whole here: it prints and divides differently from 0.
+                (!r.contains_zero()).then_some(Range { lo: -r.hi, hi: -r.lo })
+            }
+            ExprKind::Binary { op, lhs, rhs } if lhs.ty == Ty::Number && rhs.ty == Ty::Number => {
+                let a = range(lhs)?;
+                let b = range(rhs)?;
+                let (alo, ahi, blo, bhi) = (a.lo as i128, a.hi as i128, b.lo as i128, b.hi as i128);
+                match op {
+                    BinaryOp::Add => Range::checked(alo + blo, ahi + bhi),
+                    BinaryOp::Sub => Range::checked(alo - bhi, ahi - blo),
+                    // 0 × −n is −0: only products where a zero never meets a negative.
+                    BinaryOp::Mul
+                        if (!a.contains_zero() || b.lo >= 0) && (!b.contains_zero() || a.lo >= 0) =>
+                    {
+                        let c = [alo * blo, alo * bhi, ahi * blo, ahi * bhi];
+                        Range::checked(*c.iter().min()?, *c.iter().max()?)
+                    }
+                    _ => None,
+                }
+            }
+            _ => None,
+        }
+    }
+
+    /// A value of bounds `r` (`None`: a double) reaches `slot`.
+    fn flow(&mut self, slot: Slot, r: Option<Range>) {
+        let Some(v) = self.slots.get(&slot).copied() else { return };
+        let next = match (v, r) {
+            (Values::Number, _) | (_, None) => Values::Number,
+            (Values::None, Some(r)) => Values::Whole(r, 0),
+            (Values::Whole(old, n), Some(r)) => {
+                let joined = old.join(r);
+                if joined == old {
+                    v
+                } else if n + 1 >= WIDENINGS {
+                    Values::Number
+                } else {
+                    Values::Whole(joined, n + 1)
+                }
+            }
+        };
+        self.slots.insert(slot, next);
+    }
+
+    fn pass(&mut self, prog: &Program, null: &Nullability) {
+        let mut flows: Vec<(Slot, Option<Range>)> = Vec::new();
+        let w = &*self;
+        for (i, f) in prog.funcs.iter().enumerate() {
+            let owner = Owner::Func(FuncId(i as u32));
+            w.block(prog, null, owner, &f.body, &mut flows);
+            w.inputs(prog, null, owner, &f.inputs, &mut flows);
+        }
+        for (i, a) in prog.actions.iter().enumerate() {
+            let owner = Owner::Action(ActionId(i as u32));
+            w.block(prog, null, owner, &a.effect, &mut flows);
+            for r in &a.requires {
+                w.block(prog, null, owner, r, &mut flows);
+            }
+            for t in a.triggers.iter().filter_map(|t| t.body.as_ref()) {
+                w.block(prog, null, owner, t, &mut flows);
+            }
+            w.inputs(prog, null, owner, &a.inputs, &mut flows);
+        }
+        w.block(prog, null, Owner::Setup, &prog.setup.body, &mut flows);
+        for a in &prog.attrs {
+            if let Some(e) = &a.init {
+                e.walk(&mut |x| w.flows_in(prog, null, Owner::Setup, x, &mut flows));
+            }
+        }
+        for (slot, r) in flows {
+            self.flow(slot, r);
+        }
+    }
+
+    /// Values reaching slots in a block: declarations, assignments, calls.
+    fn block(
+        &self,
+        prog: &Program,
+        null: &Nullability,
+        owner: Owner,
+        b: &Block,
+        out: &mut Vec<(Slot, Option<Range>)>,
+    ) {
+        // Counter steps, evaluated where the loop's condition holds (see `counter_step`).
+        let mut steps: Vec<*const Expr> = Vec::new();
+        b.walk_stmts(&mut |s| match &s.kind {
+            StmtKind::Let { local, init: Some(e) } => {
+                out.push(((null.local_owner(prog, owner, *local), *local), self.range(prog, null, owner, e)));
+            }
+            StmtKind::For { cond: Some(cond), step: Some(step), body, .. } => {
+                if let Some(flow) = self.counter_step(prog, null, owner, cond, step, body, true) {
+                    steps.push(step);
+                    out.extend(flow);
+                }
+            }
+            StmtKind::While { cond, body } => {
+                // The counter's one assignment, a statement of the body itself: the
+                // condition still holds there.
+                for st in &body.stmts {
+                    if let StmtKind::Expr(step) = &st.kind
+                        && let ExprKind::Assign { target, .. } = &step.kind
+                        && let ExprKind::Local(l) = target.kind
+                        && assignments(body, l) == 1
+                        && let Some(flow) = self.counter_step(prog, null, owner, cond, step, body, false)
+                    {
+                        steps.push(step);
+                        out.extend(flow);
+                    }
+                }
+            }
+            _ => {}
+        });
+        b.walk_exprs(&mut |e| {
+            if !steps.contains(&(e as *const Expr)) {
+                self.flows_in(prog, null, owner, e, out)
+            }
+        });
+    }
+
+    /// A loop counter's step `i = i + 1` under the condition `i < n` (or `<=`, or `n > i`,
+    /// ...): where the step runs, `i` satisfies the condition, so the counter stays
+    /// bounded when `n` is. `after_body`: the step runs after the body (a `for` step),
+    /// which must not assign `i`; else it is a statement of the body, its only assignment
+    /// of `i`. `None` when the pattern does not apply; `Some(None)` when nothing flows
+    /// yet (`i` has no value yet).
+    #[allow(clippy::too_many_arguments)]
+    fn counter_step(
+        &self,
+        prog: &Program,
+        null: &Nullability,
+        owner: Owner,
+        cond: &Expr,
+        step: &Expr,
+        body: &Block,
+        after_body: bool,
+    ) -> Option<Option<(Slot, Option<Range>)>> {
+        let ExprKind::Assign { target, value } = &step.kind else { return None };
+        let ExprKind::Local(i) = target.kind else { return None };
+        let ExprKind::Binary { op, lhs, rhs } = &cond.kind else { return None };
+        let is_i = |e: &Expr| matches!(e.kind, ExprKind::Local(l) if l == i);
+        // The condition as `i OP bound`.
+        let (op, bound) = match (is_i(lhs), is_i(rhs)) {
+            (true, false) => (*op, rhs),
+            (false, true) => (
+                match op {
+                    BinaryOp::Lt => BinaryOp::Gt,
+                    BinaryOp::Le => BinaryOp::Ge,
+                    BinaryOp::Gt => BinaryOp::Lt,
+                    BinaryOp::Ge => BinaryOp::Le,
+                    _ => return None,
+                },
+                lhs,
+            ),
+            _ => return None,
+        };
+        if after_body && assignments(body, i) > 0 {
+            return None;
+        }
+        let slot = (null.local_owner(prog, owner, i), i);
+        let current = match self.slots.get(&slot).copied() {
+            Some(Values::Whole(r, _)) => r,
+            Some(Values::None) => return Some(None),
+            _ => return None,
+        };
+        let b = self.range(prog, null, owner, bound)?;
+        // Where the step runs, `i` is within the condition's bound (and within what it
+        // holds at all): the counter's whole range comes in one pass, not one per value.
+        let narrowed = match op {
+            BinaryOp::Lt => Range { lo: current.lo, hi: b.hi - 1 },
+            BinaryOp::Le => Range { lo: current.lo, hi: b.hi },
+            BinaryOp::Gt => Range { lo: b.lo + 1, hi: current.hi },
+            BinaryOp::Ge => Range { lo: b.lo, hi: current.hi },
+            _ => return None,
+        };
+        if narrowed.lo > narrowed.hi {
+            // The step never runs: nothing flows.
+            return Some(None);
+        }
+        Some(Some((slot, self.range_in(prog, null, owner, value, Some((slot, narrowed))))))
+    }
+
+    /// Values reaching slots in inputs' filters and targets.
+    fn inputs(
+        &self,
+        prog: &Program,
+        null: &Nullability,
+        owner: Owner,
+        inputs: &[crate::hir::Input],
+        out: &mut Vec<(Slot, Option<Range>)>,
+    ) {
+        for i in inputs {
+            for f in &i.filters {
+                self.block(prog, null, owner, &f.body, out);
+            }
+            if let InputMode::Player { target: Some(t) } = &i.mode {
+                t.walk(&mut |e| self.flows_in(prog, null, owner, e, out));
+            }
+        }
+    }
+
+    /// Values reaching slots in one expression node: assignments and call arguments.
+    fn flows_in(
+        &self,
+        prog: &Program,
+        null: &Nullability,
+        owner: Owner,
+        e: &Expr,
+        out: &mut Vec<(Slot, Option<Range>)>,
+    ) {
+        match &e.kind {
+            ExprKind::Assign { target, value } => {
+                if let ExprKind::Local(l) = target.kind {
+                    out.push(((null.local_owner(prog, owner, l), l), self.range(prog, null, owner, value)));
+                }
+            }
+            ExprKind::Call { func, args, .. } => {
+                let f = null.func_family(*func);
+                let params: Vec<_> = prog
+                    .func(f)
+                    .inputs
+                    .iter()
+                    .filter(|i| matches!(i.mode, InputMode::Function { .. }))
+                    .collect();
+                for (i, input) in params.iter().enumerate() {
+                    let r = args.get(i).and_then(|a| self.range(prog, null, owner, a));
+                    out.push(((Owner::Func(f), input.local), r));
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// How many assignments to the local `l` a block holds, nested ones included.
+fn assignments(body: &Block, l: LocalId) -> usize {
+    let mut n = 0;
+    body.walk_exprs(&mut |e| {
+        n += usize::from(matches!(&e.kind, ExprKind::Assign { target, .. }
+            if matches!(target.kind, ExprKind::Local(t) if t == l)));
+    });
+    n
+}
