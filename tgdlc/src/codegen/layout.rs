@@ -523,7 +523,14 @@ impl<'p> Gen<'p> {
         let build = self.build_boards();
         let blanks = self.blank_constructors();
         let marks = if self.menu_allocates() { self.marks() } else { quote!() };
-        let reset_fields = self.world_fields();
+        // Groups are built with the empty world and never change: a reset keeps them
+        // (copying them would touch the reference counts of their shared layouts).
+        let reset_fields: Vec<_> = self.world_fields().into_iter().filter(|f| *f != "groups").collect();
+        let groups_kept = if self.uses_tiles {
+            quote!(debug_assert!(self.groups == empty.groups, "board groups changed during a game");)
+        } else {
+            quote!()
+        };
         quote! {
             impl World {
                 /// An empty world: arenas, boards with blank tiles, and global classes with
@@ -539,6 +546,7 @@ impl<'p> Gen<'p> {
                 pub fn reset(&mut self, core: rt::Core) {
                     let empty = World::empty();
                     #(self.#reset_fields.clone_from(&empty.#reset_fields);)*
+                    #groups_kept
                     self.core = core;
                 }
 
@@ -917,8 +925,8 @@ impl<'p> Gen<'p> {
         }
     }
 
-    /// The pattern of one class's variant: `Kind::V` for a variant without attributes,
-    /// `Kind::V { .. }` otherwise.
+    /// The pattern of one class's variant: `Kind::V` for a variant without attributes
+    /// (all of a flat hierarchy's), `Kind::V { .. }` otherwise.
     pub(super) fn variant_pattern(&self, h: &Hierarchy, class: ClassId) -> TokenStream {
         let Some(k) = &h.kind_enum else { return quote!(_) };
         let v =
