@@ -97,49 +97,55 @@ impl<T, E> Group<T, E> {
     /// `G[i][j]`: the tile (null on a blank cell); outside the grid a located error.
     #[inline]
     pub fn index(&self, i: f64, j: f64, loc: Loc) -> Flow<Option<Id<T>>> {
-        match self.shape().cell(i, j) {
-            Some(k) => Ok(self.cells[k]),
-            None => self.shape().outside(&self.name, i, j, loc),
-        }
+        self.index_of(self.shape().cell(i, j), i, j, loc)
     }
 
     /// `G[i][j]` on a group without blank cells: always a tile inside the grid.
     #[inline]
     pub fn tile(&self, i: f64, j: f64, loc: Loc) -> Flow<Id<T>> {
-        match self.shape().cell(i, j).and_then(|k| self.cells[k]) {
-            Some(t) => Ok(t),
-            None => self.shape().outside(&self.name, i, j, loc),
-        }
+        self.tile_of_cell(self.shape().cell(i, j), i, j, loc)
     }
 
     /// `G.at(i, j)`: the tile, or null outside the grid and on blank cells.
     #[inline]
     pub fn at(&self, i: f64, j: f64) -> Option<Id<T>> {
-        self.shape().cell(i, j).and_then(|k| self.cells[k])
+        self.at_i64(i as i64, j as i64)
     }
 
     /// [`Group::index`] with whole coordinates.
     #[inline]
     pub fn index_i64(&self, i: i64, j: i64, loc: Loc) -> Flow<Option<Id<T>>> {
-        match self.shape().cell_i64(i, j) {
-            Some(k) => Ok(self.cells[k]),
-            None => self.shape().outside(&self.name, i as f64, j as f64, loc),
-        }
+        self.index_of(self.shape().cell_i64(i, j), i as f64, j as f64, loc)
     }
 
     /// [`Group::tile`] with whole coordinates.
     #[inline]
     pub fn tile_i64(&self, i: i64, j: i64, loc: Loc) -> Flow<Id<T>> {
-        match self.shape().cell_i64(i, j).and_then(|k| self.cells[k]) {
-            Some(t) => Ok(t),
-            None => self.shape().outside(&self.name, i as f64, j as f64, loc),
-        }
+        self.tile_of_cell(self.shape().cell_i64(i, j), i as f64, j as f64, loc)
     }
 
     /// [`Group::at`] with whole coordinates.
     #[inline]
     pub fn at_i64(&self, i: i64, j: i64) -> Option<Id<T>> {
         self.shape().cell_i64(i, j).and_then(|k| self.cells[k])
+    }
+
+    /// `G[i][j]` once the cell is found (`None`: outside, an error showing `i`, `j`).
+    #[inline(always)]
+    fn index_of(&self, cell: Option<usize>, i: f64, j: f64, loc: Loc) -> Flow<Option<Id<T>>> {
+        match cell {
+            Some(k) => Ok(self.cells[k]),
+            None => self.shape().outside(&self.name, i, j, loc),
+        }
+    }
+
+    /// `G[i][j]` of a group without blanks once the cell is found.
+    #[inline(always)]
+    fn tile_of_cell(&self, cell: Option<usize>, i: f64, j: f64, loc: Loc) -> Flow<Id<T>> {
+        match cell.and_then(|k| self.cells[k]) {
+            Some(t) => Ok(t),
+            None => self.shape().outside(&self.name, i, j, loc),
+        }
     }
 }
 
@@ -192,28 +198,19 @@ impl<T> Grid<T> {
     /// `G.at(i, j)`: the tile, or null outside the grid and on blank cells.
     #[inline(always)]
     pub fn at(&self, i: f64, j: f64) -> Option<Id<T>> {
-        match self.shape.cell(i, j) {
-            Some(k) => self.tile_of(k),
-            None => None,
-        }
+        self.at_i64(i as i64, j as i64)
     }
 
     /// `G[i][j]`: the tile (null on a blank cell); outside the grid a located error.
     #[inline(always)]
     pub fn index(&self, i: f64, j: f64, loc: Loc) -> Flow<Option<Id<T>>> {
-        match self.shape.cell(i, j) {
-            Some(k) => Ok(self.tile_of(k)),
-            None => self.shape.outside(self.name, i, j, loc),
-        }
+        self.index_of(self.shape.cell(i, j), i, j, loc)
     }
 
     /// `G[i][j]` on a group without blank cells: always a tile inside the grid.
     #[inline(always)]
     pub fn tile(&self, i: f64, j: f64, loc: Loc) -> Flow<Id<T>> {
-        match self.shape.cell(i, j).and_then(|k| self.tile_of(k)) {
-            Some(t) => Ok(t),
-            None => self.shape.outside(self.name, i, j, loc),
-        }
+        self.tile_of_cell(self.shape.cell(i, j), i, j, loc)
     }
 
     /// [`Grid::at`] with whole coordinates.
@@ -228,18 +225,30 @@ impl<T> Grid<T> {
     /// [`Grid::index`] with whole coordinates.
     #[inline(always)]
     pub fn index_i64(&self, i: i64, j: i64, loc: Loc) -> Flow<Option<Id<T>>> {
-        match self.shape.cell_i64(i, j) {
-            Some(k) => Ok(self.tile_of(k)),
-            None => self.shape.outside(self.name, i as f64, j as f64, loc),
-        }
+        self.index_of(self.shape.cell_i64(i, j), i as f64, j as f64, loc)
     }
 
     /// [`Grid::tile`] with whole coordinates.
     #[inline(always)]
     pub fn tile_i64(&self, i: i64, j: i64, loc: Loc) -> Flow<Id<T>> {
-        match self.shape.cell_i64(i, j).and_then(|k| self.tile_of(k)) {
+        self.tile_of_cell(self.shape.cell_i64(i, j), i as f64, j as f64, loc)
+    }
+
+    /// `G[i][j]` once the cell is found (`None`: outside, an error showing `i`, `j`).
+    #[inline(always)]
+    fn index_of(&self, cell: Option<usize>, i: f64, j: f64, loc: Loc) -> Flow<Option<Id<T>>> {
+        match cell {
+            Some(k) => Ok(self.tile_of(k)),
+            None => self.shape.outside(self.name, i, j, loc),
+        }
+    }
+
+    /// `G[i][j]` of a grid without blanks once the cell is found.
+    #[inline(always)]
+    fn tile_of_cell(&self, cell: Option<usize>, i: f64, j: f64, loc: Loc) -> Flow<Id<T>> {
+        match cell.and_then(|k| self.tile_of(k)) {
             Some(t) => Ok(t),
-            None => self.shape.outside(self.name, i as f64, j as f64, loc),
+            None => self.shape.outside(self.name, i, j, loc),
         }
     }
 }

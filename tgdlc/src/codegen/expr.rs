@@ -35,7 +35,6 @@ impl<'g, 'p> BodyGen<'g, 'p> {
         }
     }
 
-    /// The expression as `Option<T>` (`nullable`) or `T`.
     /// Whether `e` is a whole number computed as an `i64` (see `codegen::whole`).
     pub(super) fn is_whole(&self, e: &Expr) -> bool {
         self.g.whole.range(self.g.prog, &self.g.null, self.owner, e).is_some()
@@ -44,44 +43,41 @@ impl<'g, 'p> BodyGen<'g, 'p> {
     /// A whole-number expression as an `i64` (see `codegen::whole`): literals, whole
     /// locals, tile coordinates, and `+ - *` of those.
     pub(super) fn whole(&mut self, e: &Expr) -> TokenStream {
-        if !self.is_whole(e) {
-            // The analysis only stores whole values in whole slots; a double here would be
-            // a compiler bug, and truncating it would hide it.
-            let v = self.value(e);
-            let l = self.loc(e.span);
-            return quote!(rt::value::whole(#v, #l)?);
-        }
-        match &e.kind {
-            ExprKind::Number(n) => {
-                let lit = Literal::i64_unsuffixed(n.abs() as i64);
-                if *n < 0.0 { group(quote!(-#lit)) } else { quote!(#lit) }
-            }
-            ExprKind::Local(l) => {
-                let n = self.local_name(*l);
-                quote!(#n)
-            }
-            ExprKind::Attr { object, attr } => self.attr_read_as(object, *attr, true).ts,
-            ExprKind::Unary { operand, .. } => {
-                let v = self.whole(operand);
-                group(quote!(-#v))
-            }
-            ExprKind::Binary { op, lhs, rhs } => {
-                let a = self.whole(lhs);
-                let b = self.whole(rhs);
-                match op {
-                    BinaryOp::Add => group(quote!(#a + #b)),
-                    BinaryOp::Sub => group(quote!(#a - #b)),
-                    _ => group(quote!(#a * #b)),
+        if self.is_whole(e) {
+            match &e.kind {
+                ExprKind::Number(n) => {
+                    let lit = Literal::i64_unsuffixed(n.abs() as i64);
+                    return if *n < 0.0 { group(quote!(-#lit)) } else { quote!(#lit) };
                 }
-            }
-            _ => {
-                let v = self.value(e);
-                let l = self.loc(e.span);
-                quote!(rt::value::whole(#v, #l)?)
+                ExprKind::Local(l) => {
+                    let n = self.local_name(*l);
+                    return quote!(#n);
+                }
+                ExprKind::Attr { object, attr } => return self.attr_read_as(object, *attr, true).ts,
+                ExprKind::Unary { operand, .. } => {
+                    let v = self.whole(operand);
+                    return group(quote!(-#v));
+                }
+                ExprKind::Binary { op, lhs, rhs } => {
+                    let a = self.whole(lhs);
+                    let b = self.whole(rhs);
+                    return match op {
+                        BinaryOp::Add => group(quote!(#a + #b)),
+                        BinaryOp::Sub => group(quote!(#a - #b)),
+                        _ => group(quote!(#a * #b)),
+                    };
+                }
+                _ => {}
             }
         }
+        // The analysis only stores whole values in whole slots; a double here would be a
+        // compiler bug, and truncating it would hide it.
+        let v = self.value(e);
+        let l = self.loc(e.span);
+        quote!(rt::value::whole(#v, #l)?)
     }
 
+    /// The expression as `Option<T>` (`nullable`) or `T`.
     pub fn repr(&mut self, e: &Expr, nullable: bool) -> TokenStream {
         if matches!(e.kind, ExprKind::Null) {
             return if nullable {
@@ -711,15 +707,7 @@ impl<'g, 'p> BodyGen<'g, 'p> {
         {
             let a = self.whole(lhs);
             let b = self.whole(rhs);
-            let ts = match op {
-                BinaryOp::Lt => quote!(#a < #b),
-                BinaryOp::Gt => quote!(#a > #b),
-                BinaryOp::Le => quote!(#a <= #b),
-                BinaryOp::Ge => quote!(#a >= #b),
-                BinaryOp::Eq => quote!(#a == #b),
-                _ => quote!(#a != #b),
-            };
-            return Code { ts: group(ts), null: false };
+            return Code { ts: comparison(op, a, b), null: false };
         }
         let ts = match op {
             BinaryOp::Eq | BinaryOp::Ne => {
@@ -749,7 +737,7 @@ impl<'g, 'p> BodyGen<'g, 'p> {
                 } else {
                     (a.ts, b.ts)
                 };
-                if eq { group(quote!(#a == #b)) } else { group(quote!(#a != #b)) }
+                comparison(op, a, b)
             }
             // A chain `a + b + c` of strings is one `format!`, literals written inline.
             BinaryOp::Concat => self.concatenation(e),
@@ -802,10 +790,7 @@ impl<'g, 'p> BodyGen<'g, 'p> {
                         };
                         quote!(self.core.wrap_player(#n))
                     }
-                    BinaryOp::Lt => group(quote!(#a < #b)),
-                    BinaryOp::Gt => group(quote!(#a > #b)),
-                    BinaryOp::Le => group(quote!(#a <= #b)),
-                    BinaryOp::Ge => group(quote!(#a >= #b)),
+                    BinaryOp::Lt | BinaryOp::Gt | BinaryOp::Le | BinaryOp::Ge => comparison(op, a, b),
                     BinaryOp::BitAnd => group(quote!(#a & #b)),
                     BinaryOp::BitOr => group(quote!(#a | #b)),
                     BinaryOp::Xor => group(quote!(#a ^ #b)),
@@ -1303,6 +1288,18 @@ fn wrap(lets: Vec<TokenStream>, ts: TokenStream) -> TokenStream {
 /// Like [`wrap`] for statements that produce no value.
 fn wrap_unit(lets: Vec<TokenStream>, ts: TokenStream) -> TokenStream {
     if lets.is_empty() { ts } else { quote!({ #(#lets)* #ts; }) }
+}
+
+/// `a OP b` for a comparison operator (`==`, `!=`, `<`, `>`, `<=`, `>=`).
+fn comparison(op: BinaryOp, a: TokenStream, b: TokenStream) -> TokenStream {
+    group(match op {
+        BinaryOp::Eq => quote!(#a == #b),
+        BinaryOp::Ne => quote!(#a != #b),
+        BinaryOp::Lt => quote!(#a < #b),
+        BinaryOp::Gt => quote!(#a > #b),
+        BinaryOp::Le => quote!(#a <= #b),
+        _ => quote!(#a >= #b),
+    })
 }
 
 /// A `String` expression as itself (`as_string`) or as an `rt::Str`.

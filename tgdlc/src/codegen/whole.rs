@@ -13,8 +13,8 @@
 
 use super::repr::{Nullability, Owner};
 use crate::hir::{
-    ActionId, BinaryOp, Block, BuiltinAttr, Expr, ExprKind, FuncId, InputMode, LocalId, Program, StmtKind,
-    Ty, UnaryOp,
+    ActionId, BinaryOp, Block, BuiltinAttr, Expr, ExprKind, FuncId, Input, InputMode, LocalId, Locals,
+    Program, StmtKind, Ty, UnaryOp,
 };
 use std::collections::{HashMap, HashSet};
 
@@ -72,24 +72,19 @@ impl WholeNumbers {
     pub fn analyze(prog: &Program, null: &Nullability) -> WholeNumbers {
         let mut w = WholeNumbers { slots: HashMap::new() };
         let mut excluded = HashSet::new();
-        let mut candidates = |owner: Owner, vars: &crate::hir::Locals| {
-            for (i, v) in vars.vars.iter().enumerate() {
+        let bodies = bodies(prog);
+        for b in &bodies {
+            for (i, v) in b.locals.vars.iter().enumerate() {
                 let l = LocalId(i as u32);
-                if v.ty == Ty::Number && !null.local(prog, owner, l) {
-                    w.slots.insert((null.local_owner(prog, owner, l), l), Values::None);
+                if v.ty == Ty::Number && !null.local(prog, b.owner, l) {
+                    w.slots.insert((null.local_owner(prog, b.owner, l), l), Values::None);
                 }
             }
-        };
-        for (i, f) in prog.funcs.iter().enumerate() {
-            candidates(Owner::Func(FuncId(i as u32)), &f.locals);
         }
-        for (i, a) in prog.actions.iter().enumerate() {
-            candidates(Owner::Action(ActionId(i as u32)), &a.locals);
-        }
-        candidates(Owner::Setup, &prog.setup.locals);
         // Locals set by anything but a declaration, an assignment or a call stay doubles.
-        let mut bind_elsewhere = |owner: Owner, inputs: &[crate::hir::Input], body: &[&Block]| {
-            for i in inputs {
+        for b in &bodies {
+            let owner = b.owner;
+            for i in b.inputs {
                 if !matches!(i.mode, InputMode::Function { .. }) {
                     excluded.insert((null.local_owner(prog, owner, i.local), i.local));
                 }
@@ -97,8 +92,8 @@ impl WholeNumbers {
                     excluded.insert((owner, f.binder));
                 }
             }
-            for b in body {
-                b.walk_stmts(&mut |s| match &s.kind {
+            for block in &b.blocks {
+                block.walk_stmts(&mut |s| match &s.kind {
                     StmtKind::ForIn { local, .. } => {
                         excluded.insert((owner, *local));
                     }
@@ -111,18 +106,7 @@ impl WholeNumbers {
                     _ => {}
                 });
             }
-        };
-        for (i, f) in prog.funcs.iter().enumerate() {
-            bind_elsewhere(Owner::Func(FuncId(i as u32)), &f.inputs, &[&f.body]);
         }
-        for (i, a) in prog.actions.iter().enumerate() {
-            let mut blocks: Vec<&Block> = vec![&a.effect];
-            blocks.extend(&a.requires);
-            blocks.extend(a.triggers.iter().filter_map(|t| t.body.as_ref()));
-            blocks.extend(a.inputs.iter().flat_map(|i| &i.filters).map(|f| &f.body));
-            bind_elsewhere(Owner::Action(ActionId(i as u32)), &a.inputs, &blocks);
-        }
-        bind_elsewhere(Owner::Setup, &[], &[&prog.setup.body]);
         for slot in excluded {
             w.slots.insert(slot, Values::Number);
         }
@@ -138,7 +122,7 @@ impl WholeNumbers {
         }
         loop {
             let before = w.slots.clone();
-            w.pass(prog, null);
+            w.pass(prog, null, &bodies);
             if w.slots == before {
                 break;
             }
@@ -238,26 +222,19 @@ impl WholeNumbers {
         self.slots.insert(slot, next);
     }
 
-    fn pass(&mut self, prog: &Program, null: &Nullability) {
+    fn pass(&mut self, prog: &Program, null: &Nullability, bodies: &[Body]) {
         let mut flows: Vec<(Slot, Option<Range>)> = Vec::new();
         let w = &*self;
-        for (i, f) in prog.funcs.iter().enumerate() {
-            let owner = Owner::Func(FuncId(i as u32));
-            w.block(prog, null, owner, &f.body, &mut flows);
-            w.inputs(prog, null, owner, &f.inputs, &mut flows);
-        }
-        for (i, a) in prog.actions.iter().enumerate() {
-            let owner = Owner::Action(ActionId(i as u32));
-            w.block(prog, null, owner, &a.effect, &mut flows);
-            for r in &a.requires {
-                w.block(prog, null, owner, r, &mut flows);
+        for b in bodies {
+            for block in &b.blocks {
+                w.block(prog, null, b.owner, block, &mut flows);
             }
-            for t in a.triggers.iter().filter_map(|t| t.body.as_ref()) {
-                w.block(prog, null, owner, t, &mut flows);
+            for i in b.inputs {
+                if let InputMode::Player { target: Some(t) } = &i.mode {
+                    t.walk(&mut |e| w.flows_in(prog, null, b.owner, e, &mut flows));
+                }
             }
-            w.inputs(prog, null, owner, &a.inputs, &mut flows);
         }
-        w.block(prog, null, Owner::Setup, &prog.setup.body, &mut flows);
         for a in &prog.attrs {
             if let Some(e) = &a.init {
                 e.walk(&mut |x| w.flows_in(prog, null, Owner::Setup, x, &mut flows));
@@ -375,25 +352,6 @@ impl WholeNumbers {
         Some(Some((slot, self.range_in(prog, null, owner, value, Some((slot, narrowed))))))
     }
 
-    /// Values reaching slots in inputs' filters and targets.
-    fn inputs(
-        &self,
-        prog: &Program,
-        null: &Nullability,
-        owner: Owner,
-        inputs: &[crate::hir::Input],
-        out: &mut Vec<(Slot, Option<Range>)>,
-    ) {
-        for i in inputs {
-            for f in &i.filters {
-                self.block(prog, null, owner, &f.body, out);
-            }
-            if let InputMode::Player { target: Some(t) } = &i.mode {
-                t.walk(&mut |e| self.flows_in(prog, null, owner, e, out));
-            }
-        }
-    }
-
     /// Values reaching slots in one expression node: assignments and call arguments.
     fn flows_in(
         &self,
@@ -435,4 +393,44 @@ fn assignments(body: &Block, l: LocalId) -> usize {
             if matches!(target.kind, ExprKind::Local(t) if t == l)));
     });
     n
+}
+
+/// The code of one function, action or `setup`: the owner of its locals, its inputs and
+/// every block it runs (body or effect, requires, triggers, input filters).
+struct Body<'p> {
+    owner: Owner,
+    locals: &'p Locals,
+    inputs: &'p [Input],
+    blocks: Vec<&'p Block>,
+}
+
+fn bodies(prog: &Program) -> Vec<Body<'_>> {
+    fn filters(inputs: &[Input]) -> impl Iterator<Item = &Block> {
+        inputs.iter().flat_map(|i| &i.filters).map(|f| &f.body)
+    }
+    let mut out = Vec::new();
+    for (i, f) in prog.funcs.iter().enumerate() {
+        let blocks = std::iter::once(&f.body).chain(filters(&f.inputs)).collect();
+        out.push(Body { owner: Owner::Func(FuncId(i as u32)), locals: &f.locals, inputs: &f.inputs, blocks });
+    }
+    for (i, a) in prog.actions.iter().enumerate() {
+        let blocks = std::iter::once(&a.effect)
+            .chain(&a.requires)
+            .chain(a.triggers.iter().filter_map(|t| t.body.as_ref()))
+            .chain(filters(&a.inputs))
+            .collect();
+        out.push(Body {
+            owner: Owner::Action(ActionId(i as u32)),
+            locals: &a.locals,
+            inputs: &a.inputs,
+            blocks,
+        });
+    }
+    out.push(Body {
+        owner: Owner::Setup,
+        locals: &prog.setup.locals,
+        inputs: &[],
+        blocks: vec![&prog.setup.body],
+    });
+    out
 }
