@@ -14,7 +14,15 @@ pub struct Example {
     /// Runs the game binary's command line in process: arguments (after the program
     /// name) and standard input; returns the exit code and standard output.
     pub cli: fn(&[&str], &str) -> (u8, String),
+    /// Plays seeded random games and checks, after every decision, that no seat's
+    /// observation shows what is hidden from it (see [`secrecy`]).
+    pub secrecy: fn(players: u32, first_seed: u64, games: u64) -> Result<secrecy::Seen, String>,
+    /// Determinizes at decision points of seeded random games (see [`secrecy`]).
+    pub determinization:
+        fn(players: u32, first_seed: u64, points: u64, samples: u64) -> Result<secrecy::Sampled, String>,
 }
+
+pub mod secrecy;
 
 /// The command line of a game binary, in process.
 pub fn cli<G: Game>(args: &[&str], input: &str) -> (u8, String) {
@@ -78,7 +86,7 @@ pub fn run<G: Game>(script: &Script) -> Run {
                 }
                 let index = match choices.next() {
                     Some(&i) => i,
-                    None => agent.choose(&game).unwrap_or(0),
+                    None => agent.choose_in(&game).unwrap_or(0),
                 };
                 decisions.push(format!("player {}: {}", p.0, game.label(index)));
                 if let Err(e) = game.apply(index) {
@@ -117,7 +125,7 @@ pub fn playout<G: Game>(players: u32, seed: u64, max_decisions: u64) -> Ending {
             }
             Status::Failed => return Ending::Error(game.error().map(|e| e.to_string()).unwrap_or_default()),
             Status::Decide(_) => {
-                let choice = match agent.choose(&game) {
+                let choice = match agent.choose_in(&game) {
                     Ok(c) => c,
                     Err(e) => return Ending::Error(format!("{e:?}")),
                 };

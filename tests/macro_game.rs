@@ -75,7 +75,7 @@ fn play<G: Game>(mut game: G, agents: &mut [Chooser<G>; 2]) -> (Vec<Decision>, G
 
 fn random<G: Game>(seed: u64) -> Chooser<G> {
     let mut agent = RandomAgent::new(seed);
-    Box::new(move |game| agent.choose(game).expect("a decision has options"))
+    Box::new(move |game| agent.choose_in(game).expect("a decision has options"))
 }
 
 /// Leaves a multiple of four stones when it can (the amounts offered are 1, 2, 3 that

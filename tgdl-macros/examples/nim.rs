@@ -50,7 +50,7 @@ fn play(seed: u64, mut first: impl FnMut(&nim::Game) -> usize) -> (u32, Vec<Stri
     let mut game = nim::Game::start(2, seed).expect("Nim is for two players");
     let mut random = RandomAgent::new(seed);
     while let Status::Decide(player) = game.status() {
-        let choice = if player.0 == 0 { first(&game) } else { random.choose(&game).expect("a choice") };
+        let choice = if player.0 == 0 { first(&game) } else { random.choose_in(&game).expect("a choice") };
         game.apply(choice).expect("a legal choice");
     }
     let outcome = game.outcome().expect("Nim always ends with a winner");
@@ -70,7 +70,7 @@ fn main() {
     let seed: u64 = args.next().and_then(|a| a.parse().ok()).unwrap_or(0);
 
     let mut random = RandomAgent::new(seed ^ 0x5eed);
-    let (winner, log) = play(seed, |game| random.choose(game).expect("a choice"));
+    let (winner, log) = play(seed, |game| random.choose_in(game).expect("a choice"));
     println!("one random game (seed {seed}):");
     for line in &log {
         println!("  {line}");
@@ -80,7 +80,7 @@ fn main() {
     let mut wins = [0u64; 2];
     for s in seed..seed + games {
         let mut random = RandomAgent::new(s ^ 0x5eed);
-        wins[play(s, |game| random.choose(game).expect("a choice")).0 as usize] += 1;
+        wins[play(s, |game| random.choose_in(game).expect("a choice")).0 as usize] += 1;
     }
     println!("{games} random games: player 0 won {}, player 1 won {}", wins[0], wins[1]);
 

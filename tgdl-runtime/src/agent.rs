@@ -1,7 +1,8 @@
 //! Agents: whoever chooses for a seat — a random player, a fixed script, or a person at a
 //! terminal (or any line-based console: the human agent is generic over its I/O).
 
-use crate::game::Game;
+use crate::game::{Game, Status};
+use crate::hidden::{DeterminizeError, Observation, Viewer};
 use crate::render;
 use crate::rng::Rng;
 use std::cell::RefCell;
@@ -9,9 +10,69 @@ use std::fmt;
 use std::io::{self, BufRead, Write};
 use std::rc::Rc;
 
-/// Chooses for a seat: an index into `game.options()`.
+/// A decision as the seat making it may see it: the options, the prompt and the seat's
+/// observation — never the game itself, so no agent can read what its seat may not see
+/// (notes §4). Search agents ask for [`Decision::determinize`]d games: samples consistent
+/// with the observation.
+pub struct Decision<'g, G> {
+    game: &'g G,
+    player: u32,
+}
+
+impl<'g, G: Game> Decision<'g, G> {
+    /// The decision `game` waits for, if any.
+    pub fn of(game: &'g G) -> Option<Decision<'g, G>> {
+        match game.status() {
+            Status::Decide(p) => Some(Decision { game, player: p.0 }),
+            _ => None,
+        }
+    }
+
+    /// The player who decides.
+    pub fn player(&self) -> u32 {
+        self.player
+    }
+
+    /// How many options there are.
+    pub fn options(&self) -> usize {
+        self.game.options().len()
+    }
+
+    pub fn label(&self, index: usize) -> String {
+        self.game.label(index)
+    }
+
+    pub fn prompt(&self) -> String {
+        self.game.prompt()
+    }
+
+    /// What the deciding seat sees.
+    pub fn observation(&self) -> Observation {
+        self.game.observation(Viewer::Seat(self.player))
+    }
+
+    /// A game consistent with the observation, hidden objects resampled with `rng`.
+    pub fn determinize(&self, rng: &mut Rng) -> Result<G, DeterminizeError> {
+        self.game.determinize(self.player, rng)
+    }
+
+    /// The whole game, for the designer's own seat (`play --reveal`): crate-private.
+    pub(crate) fn revealed(&self) -> &G {
+        self.game
+    }
+}
+
+/// Chooses for a seat: an index into the decision's options.
 pub trait Agent<G: Game> {
-    fn choose(&mut self, game: &G) -> Result<usize, AgentError>;
+    fn choose(&mut self, decision: &Decision<'_, G>) -> Result<usize, AgentError>;
+
+    /// Chooses in the decision `game` waits for.
+    fn choose_in(&mut self, game: &G) -> Result<usize, AgentError> {
+        match Decision::of(game) {
+            Some(d) => self.choose(&d),
+            None => Err(AgentError::NoOptions),
+        }
+    }
 
     /// What kind of seat this is, as recorded in traces (`human`, `random`, ...).
     fn name(&self) -> &str {
@@ -87,8 +148,8 @@ impl RandomAgent {
 
 impl<G: Game> Agent<G> for RandomAgent {
     #[inline]
-    fn choose(&mut self, game: &G) -> Result<usize, AgentError> {
-        self.pick(game.options().len()).ok_or(AgentError::NoOptions)
+    fn choose(&mut self, decision: &Decision<'_, G>) -> Result<usize, AgentError> {
+        self.pick(decision.options()).ok_or(AgentError::NoOptions)
     }
 
     fn name(&self) -> &str {
@@ -123,8 +184,8 @@ impl ScriptedAgent {
 }
 
 impl<G: Game> Agent<G> for ScriptedAgent {
-    fn choose(&mut self, game: &G) -> Result<usize, AgentError> {
-        let options = game.options().len();
+    fn choose(&mut self, decision: &Decision<'_, G>) -> Result<usize, AgentError> {
+        let options = decision.options();
         match self.script.get(self.next) {
             Some(&i) if i < options => {
                 self.next += 1;
@@ -154,6 +215,11 @@ impl<G: Game> Agent<G> for ScriptedAgent {
 pub struct Console<R, W> {
     pub input: R,
     pub output: W,
+    /// Several people share this console: the screen is cleared between their turns and
+    /// the next one is asked to press Enter, so none sees another's hand.
+    pub hot_seat: bool,
+    /// The seat whose observation is on the screen.
+    pub showing: Option<u32>,
 }
 
 /// A console shared by every human seat at one terminal.
@@ -161,7 +227,7 @@ pub type SharedConsole<R, W> = Rc<RefCell<Console<R, W>>>;
 
 impl<R: BufRead, W: Write> Console<R, W> {
     pub fn shared(input: R, output: W) -> SharedConsole<R, W> {
-        Rc::new(RefCell::new(Console { input, output }))
+        Rc::new(RefCell::new(Console { input, output, hot_seat: false, showing: None }))
     }
 }
 
@@ -188,6 +254,8 @@ pub struct HumanAgent<R, W> {
     /// Write each line read after its prompt, as a terminal would show it (for input that
     /// is not a terminal: a pipe, a file, a test).
     pub echo_input: bool,
+    /// Show the whole game, every hand and secret (`play --reveal`, for the designer).
+    pub reveal: bool,
 }
 
 impl<R: BufRead, W: Write> HumanAgent<R, W> {
@@ -198,7 +266,7 @@ impl<R: BufRead, W: Write> HumanAgent<R, W> {
 
     /// A seat at a console shared with other seats.
     pub fn on(console: SharedConsole<R, W>) -> HumanAgent<R, W> {
-        HumanAgent { console, log_lines: 5, echo_input: false }
+        HumanAgent { console, log_lines: 5, echo_input: false, reveal: false }
     }
 
     pub fn console(&self) -> &SharedConsole<R, W> {
@@ -207,48 +275,72 @@ impl<R: BufRead, W: Write> HumanAgent<R, W> {
 }
 
 /// What a line typed at the console means: an answer, or `None` to ask again.
-fn parse_answer<G: Game>(line: &str, game: &G) -> Option<Result<usize, AgentError>> {
+fn parse_answer<G: Game>(line: &str, decision: &Decision<'_, G>) -> Option<Result<usize, AgentError>> {
     let text = line.trim();
     if text.eq_ignore_ascii_case("q") || text.eq_ignore_ascii_case("quit") {
         return Some(Err(AgentError::Quit));
     }
-    let n = game.options().len();
+    let n = decision.options();
     if let Ok(k) = text.parse::<usize>() {
         return (1..=n).contains(&k).then(|| Ok(k - 1));
     }
-    (0..n).find(|&i| !text.is_empty() && game.label(i) == text).map(Ok)
+    (0..n).find(|&i| !text.is_empty() && decision.label(i) == text).map(Ok)
+}
+
+/// Reads one line; `false` at the end of the input.
+fn read_line<R: BufRead, W: Write>(
+    input: &mut R,
+    output: &mut W,
+    line: &mut String,
+    echo: bool,
+) -> io::Result<bool> {
+    line.clear();
+    if input.read_line(line)? == 0 {
+        writeln!(output)?;
+        return Ok(false);
+    }
+    if echo {
+        writeln!(output, "{}", line.trim_end_matches(['\r', '\n']))?;
+    }
+    Ok(true)
 }
 
 impl<G: Game, R: BufRead, W: Write> Agent<G> for HumanAgent<R, W> {
-    fn choose(&mut self, game: &G) -> Result<usize, AgentError> {
-        let n = game.options().len();
+    fn choose(&mut self, decision: &Decision<'_, G>) -> Result<usize, AgentError> {
+        let n = decision.options();
         if n == 0 {
             return Err(AgentError::NoOptions);
         }
+        let player = decision.player();
         let mut console = self.console.borrow_mut();
-        let Console { input, output } = &mut *console;
-        write!(output, "\n{}", render::render_game(game, self.log_lines))?;
-        let who = match game.status() {
-            crate::game::Status::Decide(p) => format!("player {}", p.0),
-            _ => "nobody".to_string(),
-        };
-        writeln!(output, "{who}, {}:", game.prompt())?;
-        for i in 0..n {
-            writeln!(output, "  {}) {}", i + 1, game.label(i))?;
-        }
+        let Console { input, output, hot_seat, showing } = &mut *console;
         let mut line = String::new();
+        if *hot_seat && *showing != Some(player) {
+            // Clear the screen (ANSI), then wait for the next person to sit down.
+            write!(output, "\x1b[2J\x1b[H\nplayer {player}: press Enter")?;
+            output.flush()?;
+            if !read_line(input, output, &mut line, self.echo_input)? {
+                return Err(AgentError::EndOfInput);
+            }
+        }
+        *showing = Some(player);
+        let screen = if self.reveal {
+            render::render_game(decision.revealed(), self.log_lines)
+        } else {
+            render::render_observation(&decision.observation(), self.log_lines)
+        };
+        write!(output, "\n{screen}")?;
+        writeln!(output, "player {player}, {}:", decision.prompt())?;
+        for i in 0..n {
+            writeln!(output, "  {}) {}", i + 1, decision.label(i))?;
+        }
         loop {
             write!(output, "> ")?;
             output.flush()?;
-            line.clear();
-            if input.read_line(&mut line)? == 0 {
-                writeln!(output)?;
+            if !read_line(input, output, &mut line, self.echo_input)? {
                 return Err(AgentError::EndOfInput);
             }
-            if self.echo_input {
-                writeln!(output, "{}", line.trim_end_matches(['\r', '\n']))?;
-            }
-            match parse_answer(&line, game) {
+            match parse_answer(&line, decision) {
                 Some(answer) => return answer,
                 None => writeln!(output, "please type a number from 1 to {n}, or q to quit")?,
             }

@@ -59,6 +59,14 @@ struct PlayArgs {
     /// Print every decision as `player P: label`
     #[arg(long, short)]
     verbose: bool,
+    /// Show the people seated everything: every hand, secret and private line (for the
+    /// designer)
+    #[arg(long)]
+    reveal: bool,
+    /// Write to the trace only what player P saw (their observations, the decisions they
+    /// could read)
+    #[arg(long, value_name = "P", requires = "trace")]
+    trace_for: Option<u32>,
 }
 
 #[derive(Args, Debug)]
@@ -208,6 +216,8 @@ fn play<G: Game, R: BufRead, W: Write>(args: PlayArgs, input: R, output: W, stdi
         max_decisions: args.max_decisions,
         verbose: args.verbose,
         echo_input: !stdin_is_terminal,
+        reveal: args.reveal,
+        trace_for: args.trace_for,
     };
     match run_play::<G, _, _>(&opts, input, output) {
         Ok(result) => Ok(if result.is_failure() { 1 } else { 0 }),

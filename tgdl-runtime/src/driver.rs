@@ -4,8 +4,9 @@
 use crate::agent::{Agent, AgentError, Console, ConsoleWriter, HumanAgent, RandomAgent, seat_seed};
 use crate::error::RuleError;
 use crate::game::{Game, Outcome, StartError, Status};
+use crate::hidden::Viewer;
 use crate::render;
-use crate::trace::{Trace, TraceDecision, TraceResult};
+use crate::trace::{SeatTrace, Trace, TraceDecision, TraceResult};
 use std::fmt;
 use std::io::{self, BufRead, Write};
 use std::path::PathBuf;
@@ -126,6 +127,10 @@ pub struct PlayConfig {
     pub max_decisions: u64,
     /// Print every decision as `player P: label` (always done when a person is seated).
     pub verbose: bool,
+    /// Show the designer everything: every hand, secret and told line (`--reveal`).
+    pub reveal: bool,
+    /// Also keep what this seat saw, decision by decision (`--trace-for P`).
+    pub trace_for: Option<u32>,
 }
 
 /// A played game: the final state, how it ended, and its trace.
@@ -134,6 +139,30 @@ pub struct Played<G> {
     pub game: G,
     pub result: GameResult,
     pub trace: Trace,
+    /// What the seat of `PlayConfig::trace_for` saw.
+    pub seat_trace: Option<SeatTrace>,
+}
+
+/// Who the terminal's shared lines (decisions, log, final position) are for: everyone
+/// at it may read them. With one person seated, that person; with several, only what
+/// is public (each sees their own hand at their turn); with nobody seated, the designer.
+pub fn terminal_viewer(humans: &[u32], reveal: bool) -> Viewer {
+    match humans {
+        _ if reveal => Viewer::All,
+        [] => Viewer::All,
+        [one] => Viewer::Seat(*one),
+        _ => Viewer::Public,
+    }
+}
+
+/// A decision's label as `viewer` may read it: an option naming an object hidden from
+/// the viewer after the decision (a card passed face down) is not named.
+pub fn shown_label<G: Game>(game: &G, viewer: Viewer, label: &str) -> String {
+    if viewer != Viewer::All && game.hidden_from(viewer).iter().any(|h| h == label) {
+        "(a hidden choice)".to_string()
+    } else {
+        label.to_string()
+    }
 }
 
 /// Plays one game. `seats[p]` chooses for player `p`. With `replay`, the game starts with
@@ -158,14 +187,17 @@ pub fn play_game<G: Game>(
     if seats.len() < players as usize {
         return Err(PlayError::Usage(format!("{} seats for {players} players", seats.len())));
     }
-    let human = seats.iter().any(|s| s.is_human());
+    let humans: Vec<u32> = (0..players).filter(|&p| seats[p as usize].is_human()).collect();
+    let human = !humans.is_empty();
+    let viewer = terminal_viewer(&humans, config.reveal);
     let echo = config.verbose || human;
     if config.verbose {
         // What `setup` logged, before the first decision.
-        for line in game.log() {
+        for line in game.log_for(viewer) {
             writeln!(out, "  {line}")?;
         }
     }
+    let mut seat_trace = config.trace_for.map(|seat| SeatTrace::new(&info, players, seat, &game));
     let replayed: &[TraceDecision] = replay.map_or(&[], |t| &t.decisions);
     let mut decisions: Vec<TraceDecision> = Vec::new();
     let mut seats_asked = false;
@@ -193,7 +225,7 @@ pub fn play_game<G: Game>(
                 let Some(seat) = seats.get_mut(player as usize) else {
                     break GameResult::Error(internal::<G>(&format!("player {player} has no seat")));
                 };
-                match seat.choose(&game) {
+                match seat.choose_in(&game) {
                     Ok(i) => i,
                     Err(AgentError::Quit) => break GameResult::Quit { player, decisions: made },
                     Err(e) => break GameResult::Stopped { player, decisions: made, reason: e.to_string() },
@@ -201,17 +233,20 @@ pub fn play_game<G: Game>(
             }
         };
         let label = game.label(index);
-        let logged = game.log().len();
+        let logged = if echo { game.log_for(viewer).len() } else { 0 };
         if let Err(e) = game.apply(index) {
             break GameResult::Stopped { player, decisions: made, reason: e.to_string() };
         }
         if echo {
-            writeln!(out, "player {player}: {label}")?;
+            writeln!(out, "player {player}: {}", shown_label(&game, viewer, &label))?;
             // What the move logged, under it. A move waiting for an input keeps its log
             // so far; when it resumes it writes those lines again first (it is re-run).
-            for line in game.log().get(logged..).unwrap_or_default() {
+            for line in game.log_for(viewer).get(logged..).unwrap_or_default() {
                 writeln!(out, "  {line}")?;
             }
+        }
+        if let Some(t) = &mut seat_trace {
+            t.record(&game, player, index, &label);
         }
         decisions.push(TraceDecision { player, index, label });
     };
@@ -224,7 +259,7 @@ pub fn play_game<G: Game>(
         )));
     }
     if human {
-        write!(out, "\n{}", render::render_game(&game, 5))?;
+        write!(out, "\n{}", render::render_observation(&game.observation(viewer), 5))?;
     }
     writeln!(out, "{}", result.line())?;
     out.flush()?;
@@ -243,7 +278,10 @@ pub fn play_game<G: Game>(
         decisions,
         result: Some(result.to_trace()),
     };
-    Ok(Played { game, result, trace })
+    if let Some(t) = &mut seat_trace {
+        t.result = Some(result.to_trace());
+    }
+    Ok(Played { game, result, trace, seat_trace })
 }
 
 /// The option a replayed decision chooses, after checking it is still the same decision.
@@ -305,6 +343,10 @@ pub struct PlayOptions {
     /// Human seats write each answer they read after the prompt (for input that is not a
     /// terminal, which does not show what was typed).
     pub echo_input: bool,
+    /// Show everything to the people seated (for the designer).
+    pub reveal: bool,
+    /// Write, with `trace`, only what this seat saw.
+    pub trace_for: Option<u32>,
 }
 
 impl Default for PlayOptions {
@@ -318,6 +360,8 @@ impl Default for PlayOptions {
             max_decisions: DEFAULT_MAX_DECISIONS,
             verbose: false,
             echo_input: false,
+            reveal: false,
+            trace_for: None,
         }
     }
 }
@@ -395,16 +439,32 @@ pub fn run_play<G: Game, R: BufRead, W: Write>(
                 SeatKind::Human => {
                     let mut agent = HumanAgent::on(console.clone());
                     agent.echo_input = opts.echo_input;
+                    agent.reveal = opts.reveal;
                     Box::new(agent)
                 }
                 SeatKind::Random => Box::new(RandomAgent::new(seat_seed(seed, i as u32))),
             }
         })
         .collect();
-    let config = PlayConfig { players, seed, max_decisions: opts.max_decisions, verbose: opts.verbose };
+    if let Some(p) = opts.trace_for.filter(|&p| p >= players) {
+        return Err(PlayError::Usage(format!("--trace-for {p}: there are only {players} players")));
+    }
+    // Several people at one terminal take turns at a cleared screen.
+    let humans = seats.iter().take(players as usize).filter(|s| s.is_human()).count();
+    console.borrow_mut().hot_seat = humans >= 2 && !opts.reveal && G::has_hidden_information();
+    let config = PlayConfig {
+        players,
+        seed,
+        max_decisions: opts.max_decisions,
+        verbose: opts.verbose,
+        reveal: opts.reveal,
+        trace_for: opts.trace_for,
+    };
     let played = play_game(&mut seats, &config, replay.as_ref(), &mut out)?;
-    if let Some(path) = &opts.trace {
-        played.trace.save(path).map_err(PlayError::Trace)?;
+    match (&opts.trace, &played.seat_trace) {
+        (Some(path), Some(seat_trace)) => seat_trace.save(path).map_err(PlayError::Trace)?,
+        (Some(path), None) => played.trace.save(path).map_err(PlayError::Trace)?,
+        (None, _) => {}
     }
     Ok(played.result)
 }

@@ -10,6 +10,7 @@
 
 use crate::error::{Flow, Loc, RuleError, Stop, StopReason};
 use crate::game::{ApplyError, Choice, Game, GameInfo, Outcome, Pick, StartError, Status};
+use crate::hidden::{self, Census, DeterminizeError, Observation, Resample, Seen, Viewer};
 use crate::rng::Rng;
 use crate::value::{Player, Str, str_of};
 use crate::view::View;
@@ -30,6 +31,9 @@ pub struct Core {
     pub phase: Str,
     pub rng: Rng,
     pub log: Vec<String>,
+    /// The lines of `log` written by `tell(p, ..)`: (line index, the one player who sees
+    /// it), in order. Every other line is public.
+    pub told: Vec<(usize, Player)>,
     pub outcome: Option<Outcome>,
     /// Loop iterations left in the current decision (from `step_limit`, counting down:
     /// one decrement and one test per iteration).
@@ -91,6 +95,7 @@ impl Core {
             phase: NO_PHASE.with(Str::clone),
             rng: Rng::new(seed),
             log: Vec::new(),
+            told: Vec::new(),
             outcome: None,
             steps_left: DEFAULT_STEP_LIMIT,
             step_limit: DEFAULT_STEP_LIMIT,
@@ -123,6 +128,29 @@ impl Core {
         }
         r.question = Some(Question { player, options, prompt: prompt() });
         Err(Stop::suspend())
+    }
+
+    /// `tell(p, line)`: a log line only `p` sees.
+    pub fn tell(&mut self, p: Player, line: String) {
+        self.told.push((self.log.len(), p));
+        self.log.push(line);
+    }
+
+    /// The log as `viewer` sees it: every public line, and the lines told to the viewer
+    /// (the designer reads them all).
+    pub fn log_for(&self, viewer: Viewer) -> Vec<String> {
+        if viewer == Viewer::All {
+            return self.log.clone();
+        }
+        let mut told = self.told.iter().peekable();
+        let mut lines = Vec::with_capacity(self.log.len());
+        for (i, line) in self.log.iter().enumerate() {
+            match told.next_if(|(at, _)| *at == i) {
+                Some(&(_, p)) if viewer != Viewer::Seat(p.0) => {}
+                _ => lines.push(line.clone()),
+            }
+        }
+        lines
     }
 
     /// Counts one loop iteration; a loop that never ends becomes a located error.
@@ -205,11 +233,15 @@ impl Core {
 }
 
 /// What a generated world provides. Implemented by generated code only; use [`Engine`].
-pub trait Rules: Clone + Debug + Send + Sync + 'static {
+pub trait Rules: Resample + Clone + Debug + Send + Sync + 'static {
     type Move: Copy + Eq + std::hash::Hash + Debug + Send + Sync + 'static;
 
     /// Whether `setup` may ask an input (decided by the compiler).
     const SETUP_MAY_ASK: bool;
+
+    /// Whether anything can ever be hidden from a player (decks, hands, `secret`
+    /// attributes, `tell`): decided by the compiler.
+    const HIDDEN: bool = false;
 
     fn info() -> GameInfo;
 
@@ -242,7 +274,9 @@ pub trait Rules: Clone + Debug + Send + Sync + 'static {
 
     fn move_label(&self, mv: &Self::Move) -> String;
     fn pick_label(&self, pick: &Pick) -> String;
-    fn view(&self) -> View;
+
+    /// The board and global classes as `seen` may see them (hands are added by the engine).
+    fn observe(&self, seen: &Seen) -> View;
 }
 
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -371,6 +405,46 @@ impl<R: Rules> Engine<R> {
         }
     }
 
+    /// What `viewer` sees, with the census it was built from.
+    fn observe_with(&self, viewer: Viewer, census: &Census) -> Observation {
+        let w = &self.world;
+        let seen = if viewer == Viewer::All { Seen::all() } else { Seen::new(viewer, census) };
+        let mut view = w.observe(&seen);
+        let secrets: Vec<(String, String)> = w
+            .secrets()
+            .into_iter()
+            .filter(|s| s.seen_by(viewer))
+            .map(|s| match s.object {
+                Some((tag, index)) => {
+                    (format!("{} of {}", s.attribute, w.pick_label(&Pick::Object(tag, index))), s.value)
+                }
+                None => (s.attribute.to_string(), s.value),
+            })
+            .collect();
+        if !secrets.is_empty() {
+            view.sections.push(crate::view::Section::Attributes { title: "secrets".into(), items: secrets });
+        }
+        let core = w.core();
+        Observation::assemble(viewer, core.players, census, view, core.log_for(viewer), |tag, index| {
+            w.pick_label(&Pick::Object(tag, index))
+        })
+    }
+
+    /// Re-runs a stopped move (or setup) from `base` with `answers`, and puts what follows.
+    fn resume(&mut self, origin: Origin<R::Move>, base: R, answers: Vec<Pick>) {
+        self.world = base.clone();
+        let replay = &mut self.world.core_mut().replay;
+        replay.answers.clone_from(&answers);
+        replay.cursor = 0;
+        let result = self.run(origin);
+        // Forget the answers but keep the question the run may have stopped at:
+        // `settle` puts it (a move can ask several inputs).
+        let replay = &mut self.world.core_mut().replay;
+        replay.answers.clear();
+        replay.cursor = 0;
+        self.settle(result, origin, Some(base), answers);
+    }
+
     fn fail(&mut self, e: RuleError) {
         self.options.clear();
         self.error = Some(e);
@@ -456,17 +530,7 @@ impl<R: Rules> Game for Engine<R> {
                 };
                 let Pending { origin, base, mut answers, .. } = *pending;
                 answers.push(pick);
-                self.world = base.clone();
-                let replay = &mut self.world.core_mut().replay;
-                replay.answers.clone_from(&answers);
-                replay.cursor = 0;
-                let result = self.run(origin);
-                // Forget the answers but keep the question the run may have stopped at:
-                // `settle` puts it (a move can ask several inputs).
-                let replay = &mut self.world.core_mut().replay;
-                replay.answers.clear();
-                replay.cursor = 0;
-                self.settle(result, origin, Some(base), answers);
+                self.resume(origin, base, answers);
             }
         }
         Ok(())
@@ -501,7 +565,55 @@ impl<R: Rules> Game for Engine<R> {
     }
 
     fn view(&self) -> View {
-        self.world.view()
+        self.observation(Viewer::All).view
+    }
+
+    fn observation(&self, viewer: Viewer) -> Observation {
+        self.observe_with(viewer, &self.world.census())
+    }
+
+    fn has_hidden_information() -> bool {
+        R::HIDDEN
+    }
+
+    fn log_for(&self, viewer: Viewer) -> Vec<String> {
+        self.world.core().log_for(viewer)
+    }
+
+    fn hidden_from(&self, viewer: Viewer) -> Vec<String> {
+        let census = self.world.census();
+        let mut out: Vec<String> = census
+            .objects
+            .iter()
+            .filter(|o| o.hidden_from(viewer))
+            .map(|o| self.world.pick_label(&Pick::Object(o.tag, o.index)))
+            .collect();
+        out.extend(self.world.secrets().into_iter().filter(|s| !s.seen_by(viewer)).map(|s| s.value));
+        out
+    }
+
+    /// In the middle of a move, the world from before it is resampled and the move re-run
+    /// with the answers given so far: both stay consistent.
+    fn determinize(&self, player: u32, rng: &mut Rng) -> Result<Self, DeterminizeError> {
+        if !matches!(self.status, Status::Decide(_)) {
+            return Err(DeterminizeError::NotDeciding);
+        }
+        let mut game = self.clone();
+        match game.pending.take() {
+            None => {
+                hidden::determinize(&mut game.world, player, rng)?;
+                game.world.core_mut().rng = Rng::new(rng.next_u64());
+                game.options.clear();
+                game.build_menu();
+            }
+            Some(pending) => {
+                let Pending { origin, mut base, answers, .. } = *pending;
+                hidden::determinize(&mut base, player, rng)?;
+                base.core_mut().rng = Rng::new(rng.next_u64());
+                game.resume(origin, base, answers);
+            }
+        }
+        Ok(game)
     }
 
     fn decisions(&self) -> u64 {

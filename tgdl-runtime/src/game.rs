@@ -3,6 +3,8 @@
 //! perft and traces are written once against it.
 
 use crate::error::RuleError;
+use crate::hidden::{DeterminizeError, Observation, Viewer};
+use crate::rng::Rng;
 use crate::value::Player;
 use crate::view::View;
 use serde::{Deserialize, Serialize};
@@ -218,8 +220,39 @@ pub trait Game: Clone + Send + Sync + 'static {
         &[]
     }
 
-    /// What a person at the terminal sees.
+    /// Everything, for the designer (`play --reveal`): every hand, every secret.
     fn view(&self) -> View;
+
+    /// What `viewer` may see (notes §4): what players and agents are given. A game with
+    /// nothing hidden shows its whole view and log.
+    fn observation(&self, viewer: Viewer) -> Observation {
+        Observation { viewer, view: self.view(), hands: Vec::new(), log: self.log().to_vec() }
+    }
+
+    /// Whether anything in this game can be hidden from a player: with nothing hidden,
+    /// people sharing a terminal need not take turns at a cleared screen.
+    fn has_hidden_information() -> bool {
+        false
+    }
+
+    /// The lines of the log `viewer` may read: the public ones, and those `tell`s
+    /// addressed to them.
+    fn log_for(&self, _viewer: Viewer) -> Vec<String> {
+        self.log().to_vec()
+    }
+
+    /// The labels of the objects and the `secret` values `viewer` may not see: what no
+    /// output meant for that viewer may contain (tests search outputs for them).
+    fn hidden_from(&self, _viewer: Viewer) -> Vec<String> {
+        Vec::new()
+    }
+
+    /// A game consistent with what `player` has seen: the objects hidden from them
+    /// redistributed among the places hidden from them, future chance re-seeded from
+    /// `rng`. For search under hidden information.
+    fn determinize(&self, _player: u32, _rng: &mut Rng) -> Result<Self, DeterminizeError> {
+        Ok(self.clone())
+    }
 
     /// Decisions taken so far.
     fn decisions(&self) -> u64;

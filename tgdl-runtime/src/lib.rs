@@ -6,6 +6,7 @@
 //! - [`arena`], [`collections`], [`value`], [`error`], [`rng`]: the building blocks of
 //!   generated state and the semantics of TGDL values.
 //! - [`view`]: what a player sees, for front ends.
+//! - [`hidden`]: hidden information: who sees what, observations, determinization.
 //!
 //! With the `driver` feature (on by default):
 //! - [`agent`]: who chooses for a seat (random, scripted, a person at a console).
@@ -25,6 +26,7 @@ pub mod collections;
 pub mod engine;
 pub mod error;
 pub mod game;
+pub mod hidden;
 pub mod rng;
 pub mod value;
 pub mod view;

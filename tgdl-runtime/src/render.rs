@@ -3,6 +3,7 @@
 //! adjacency lists, attribute lists, and the tail of the game log.
 
 use crate::game::Game;
+use crate::hidden::Observation;
 use crate::view::{GridLayout, Section, View};
 use std::fmt::Write;
 
@@ -10,6 +11,13 @@ use std::fmt::Write;
 pub fn render_game<G: Game>(game: &G, log_lines: usize) -> String {
     let mut out = render_view(&game.view());
     out.push_str(&render_log(game.log(), log_lines));
+    out
+}
+
+/// What one seat sees (its observation) and the last `log_lines` lines of its log.
+pub fn render_observation(obs: &Observation, log_lines: usize) -> String {
+    let mut out = render_view(&obs.view);
+    out.push_str(&render_log(&obs.log, log_lines));
     out
 }
 

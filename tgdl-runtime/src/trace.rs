@@ -18,7 +18,8 @@
 //! Every result has `text`, the text of the `result:` line.
 
 use crate::error::RuleError;
-use crate::game::Outcome;
+use crate::game::{Game, GameInfo, Outcome};
+use crate::hidden::{Observation, Viewer};
 use serde::{Deserialize, Serialize};
 use std::path::Path;
 
@@ -95,6 +96,66 @@ impl Trace {
         let text = std::fs::read_to_string(path)
             .map_err(|e| format!("cannot read trace {}: {e}", path.display()))?;
         Trace::from_json(&text).map_err(|e| format!("{}: {e}", path.display()))
+    }
+
+    pub fn save(&self, path: &Path) -> Result<(), String> {
+        std::fs::write(path, self.to_json())
+            .map_err(|e| format!("cannot write trace {}: {e}", path.display()))
+    }
+}
+
+/// What one seat saw of a game (`play --trace --trace-for P`): its observation before the
+/// first decision and after every decision, and the decisions as it could read them —
+/// its own with their index, the others' by label, unless the label names an object
+/// hidden from it. No seed, and nothing the seat could not see: it cannot be replayed,
+/// only read.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SeatTrace {
+    pub game: String,
+    pub source: String,
+    pub players: u32,
+    pub seat: u32,
+    pub decisions: Vec<SeatDecision>,
+    /// `observations[0]` before the first decision, `observations[i]` after decision `i`.
+    pub observations: Vec<Observation>,
+    #[serde(default)]
+    pub result: Option<TraceResult>,
+}
+
+/// A decision as one seat saw it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SeatDecision {
+    pub player: u32,
+    /// The option chosen, for the seat's own decisions only.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub index: Option<usize>,
+    pub label: String,
+}
+
+impl SeatTrace {
+    pub fn new<G: Game>(info: &GameInfo, players: u32, seat: u32, game: &G) -> SeatTrace {
+        SeatTrace {
+            game: info.name.to_string(),
+            source: info.source.to_string(),
+            players,
+            seat,
+            decisions: Vec::new(),
+            observations: vec![game.observation(Viewer::Seat(seat))],
+            result: None,
+        }
+    }
+
+    /// Records a decision just applied to `game`.
+    pub fn record<G: Game>(&mut self, game: &G, player: u32, index: usize, label: &str) {
+        let viewer = Viewer::Seat(self.seat);
+        let own = player == self.seat;
+        let label = if own { label.to_string() } else { crate::driver::shown_label(game, viewer, label) };
+        self.decisions.push(SeatDecision { player, index: own.then_some(index), label });
+        self.observations.push(game.observation(viewer));
+    }
+
+    pub fn to_json(&self) -> String {
+        serde_json::to_string_pretty(self).unwrap_or_default()
     }
 
     pub fn save(&self, path: &Path) -> Result<(), String> {

@@ -180,7 +180,14 @@ fn the_budget_ends_a_game_as_unfinished() {
 #[test]
 fn rule_errors_end_the_game_with_their_location() {
     let mut seats: Vec<Box<dyn Agent<WalkGame>>> = vec![Box::new(ScriptedAgent::new(vec![0, 0, 0, 0]))];
-    let config = PlayConfig { players: 1, seed: 0, max_decisions: 100, verbose: false };
+    let config = PlayConfig {
+        players: 1,
+        seed: 0,
+        max_decisions: 100,
+        verbose: false,
+        reveal: false,
+        trace_for: None,
+    };
     let mut out = Vec::new();
     let played = play_game(&mut seats, &config, None, &mut out).unwrap();
     assert!(played.result.is_failure());
@@ -233,7 +240,7 @@ fn output(agent: &HumanAgent<&[u8], Vec<u8>>) -> String {
 fn human_agent_reasks_on_bad_input() {
     let game = TicTacToe::start(2, 0).unwrap();
     let mut agent = human("abc\n0\n10\n\n  2 \n");
-    assert_eq!(agent.choose(&game).unwrap(), 1);
+    assert_eq!(agent.choose_in(&game).unwrap(), 1);
     let text = output(&agent);
     assert!(text.contains("== Tic-tac-toe =="), "{text}");
     assert!(text.contains("player 0, choose a cell:\n  1) X at (0, 0)\n  2) X at (0, 1)\n"), "{text}");
@@ -242,16 +249,16 @@ fn human_agent_reasks_on_bad_input() {
 
     // An exact label is an answer too.
     let mut agent = human("X at (1, 1)\n");
-    assert_eq!(agent.choose(&game).unwrap(), 4);
+    assert_eq!(agent.choose_in(&game).unwrap(), 4);
 }
 
 #[test]
 fn human_agent_quits_and_fails_at_end_of_input() {
     let game = TicTacToe::start(2, 0).unwrap();
-    assert!(matches!(human("q\n").choose(&game), Err(AgentError::Quit)));
-    assert!(matches!(human("oops\nQUIT\n").choose(&game), Err(AgentError::Quit)));
-    assert!(matches!(human("").choose(&game), Err(AgentError::EndOfInput)));
-    assert!(matches!(human("12\n").choose(&game), Err(AgentError::EndOfInput)));
+    assert!(matches!(human("q\n").choose_in(&game), Err(AgentError::Quit)));
+    assert!(matches!(human("oops\nQUIT\n").choose_in(&game), Err(AgentError::Quit)));
+    assert!(matches!(human("").choose_in(&game), Err(AgentError::EndOfInput)));
+    assert!(matches!(human("12\n").choose_in(&game), Err(AgentError::EndOfInput)));
 }
 
 #[test]

@@ -105,7 +105,14 @@ fn errors_are_grouped_with_a_replayable_first_game() {
     assert!(text.contains(&format!("walk.tgdl:9:13: fell off the board (first in game {}", e.first_game)));
 
     // `play --seed <first_seed> --seats random` replays that game.
-    let config = PlayConfig { players: 2, seed: e.first_seed, max_decisions: 40, verbose: false };
+    let config = PlayConfig {
+        players: 2,
+        seed: e.first_seed,
+        max_decisions: 40,
+        verbose: false,
+        reveal: false,
+        trace_for: None,
+    };
     let mut seats: Vec<Box<dyn Agent<WalkGame>>> = (0..2)
         .map(|p| {
             Box::new(RandomAgent::new(tgdl_runtime::agent::seat_seed(e.first_seed, p))) as Box<dyn Agent<_>>

@@ -558,6 +558,46 @@ Fix: choose another name (or write `this.points` for the attribute):
         return doubled;
     }
 "#;
+    REVEALS_HIDDEN = "W0005", "a public `log` may reveal hidden information",
+r#"Every player reads what `log(...)` writes, but some values are hidden from some
+players: a `secret` attribute is seen only by its object's owner (by no player for a
+global class or an object without owner), an object in a player's hand only by that
+player, and the cards inside a deck (a `stack` that is not `open`) by no one. The
+checker warns when the argument of a `log`:
+
+- reads a `secret` attribute, itself or through a function it calls (a function's own
+  `log` and `tell` lines do not count; writing an object as text calls its `label`);
+- reads an attribute (not a built-in one like `owner`), or the label, of a local
+  variable or input whose class may be hidden: an interactable `assign`ed to a player
+  somewhere (an `x.assign(p)` whose block also puts `x` on a tile or discards it does not
+  count), or the element of a deck that is not `open`. Unless a statement written
+  earlier in the same body made that object public: `x.discard(pile)`, `x.move_to(t)`,
+  `x.assign(null)`, a push onto an `open` stack or a discard pile, a call of a method of
+  `x` that does one of these to `this`; or `x` was set from a value known to be public
+  (a `new` object not yet assigned, the top of a face-up stack, a function that only
+  returns objects it made public).
+
+It is a warning: the game may mean to reveal the value (at the end of the game, say).
+Values flowing through other variables or lists are not followed.
+
+Example:
+
+    game Poker players 2;
+    interactable Card { number rank = 0; }
+    global class Dealer {
+        action peek {
+            trigger PlayerChoiceEvent;
+            input Card card { return card.owner == player.active(); }
+            effect { log("player " + player.active() + " holds a " + card.rank); }
+        }
+    }
+    setup { new Card() { rank = 7 }.assign(0); }
+
+Fix: show the value only to the player who may see it with `tell(p, ...)`, or log it
+after the statement that makes it public:
+
+    effect { tell(player.active(), "you hold a " + card.rank); }
+"#;
 }
 
 /// `docs/diagnostics.md`: every code with its title and explanation, generated from [`ALL`]

@@ -121,6 +121,8 @@ pub struct Class {
     pub groups: Vec<GroupDef>,
     /// Defined by the language, not the game.
     pub builtin: bool,
+    /// `open stack`: the stack's content is public (notes §4).
+    pub open: bool,
     pub span: Span,
 }
 
@@ -157,6 +159,9 @@ pub enum BuiltinAttr {
     Tile,
     /// `discarded` of an interactable.
     Discarded,
+    /// `face_up` of an interactable: it has been seen by everyone since it last went
+    /// into a closed stack (placed on a tile, discarded, pushed onto an open stack).
+    FaceUp,
     /// `group` of a tile.
     TileGroup,
     /// `connections` of a tile.
@@ -187,6 +192,8 @@ pub struct Attr {
     pub builtin: Option<BuiltinAttr>,
     /// The attribute may be assigned (built-ins like `x`, `group` are read-only).
     pub writable: bool,
+    /// `secret`: seen only by the object's owner or members (notes §4).
+    pub secret: bool,
     pub span: Span,
 }
 
@@ -524,6 +531,8 @@ pub enum Builtin {
     Roll,
     Random,
     Log,
+    /// `tell(p, text)`: a log line only `p` sees.
+    Tell,
     // math
     Abs,
     Floor,
@@ -567,6 +576,8 @@ pub enum Builtin {
     Assign,
     // pieces and tiles
     MoveTo,
+    /// `piece.reveal()`: turns it face up (public from then on), wherever it is.
+    Reveal,
     Discard,
     /// `G.at(i, j)`: null outside the grid.
     GroupAt,

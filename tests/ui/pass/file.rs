@@ -14,7 +14,7 @@ fn main() {
                 // Leave a multiple of four: the options are the amounts 1, 2, 3 that fit.
                 (game.world().pile.stones as usize % 4).max(1) - 1
             } else {
-                random.choose(&game).unwrap()
+                random.choose_in(&game).unwrap()
             };
             game.apply(choice).unwrap();
         }

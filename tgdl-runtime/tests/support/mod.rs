@@ -5,6 +5,7 @@
 use tgdl_runtime::engine::{Core, Rules};
 use tgdl_runtime::error::{Flow, Loc, fail};
 use tgdl_runtime::game::{Choice, GameInfo, Pick};
+use tgdl_runtime::hidden::{Resample, Seen};
 use tgdl_runtime::value::Player;
 use tgdl_runtime::view::{Section, View};
 use tgdl_runtime::{Engine, Game};
@@ -50,6 +51,9 @@ impl Duel {
         Ok(())
     }
 }
+
+/// Nothing is hidden in a duel.
+impl Resample for Duel {}
 
 impl Rules for Duel {
     type Move = DuelMove;
@@ -147,7 +151,7 @@ impl Rules for Duel {
         }
     }
 
-    fn view(&self) -> View {
+    fn observe(&self, _seen: &Seen) -> View {
         View {
             title: "Duel".to_string(),
             active: Some(self.core.active.0),
@@ -180,6 +184,9 @@ pub enum Step {
 }
 
 pub type WalkGame = Engine<Walk>;
+
+/// Nothing is hidden in a walk.
+impl Resample for Walk {}
 
 impl Rules for Walk {
     type Move = Step;
@@ -244,7 +251,7 @@ impl Rules for Walk {
         format!("{pick:?}")
     }
 
-    fn view(&self) -> View {
+    fn observe(&self, _seen: &Seen) -> View {
         View {
             title: "Walk".to_string(),
             active: Some(self.core.active.0),

@@ -895,6 +895,7 @@ impl<'g, 'p> BodyGen<'g, 'p> {
                 | Roll
                 | Random
                 | Log
+                | Tell
                 | Abs
                 | Floor
                 | Ceil
@@ -965,6 +966,10 @@ impl<'g, 'p> BodyGen<'g, 'p> {
             Log => {
                 let s = arg(self, 0);
                 unit(quote!({ let line = #s; self.core.log.push(line.to_string()); }))
+            }
+            Tell => {
+                let (p, s) = (arg(self, 0), arg(self, 1));
+                unit(quote!({ let line = #s; self.core.tell(#p, line.to_string()); }))
             }
             Abs | Floor | Ceil | Round => {
                 let v = arg(self, 0);
@@ -1093,8 +1098,20 @@ impl<'g, 'p> BodyGen<'g, 'p> {
             ListCopy | StackClone | TableCopy => {
                 unit(quote!({ let copy = self.#ar[#h].clone(); self.#ar.alloc(copy) }))
             }
-            StackPush => unit(quote!(self.#ar[#h].push(#a1))),
-            StackPushFront => unit(quote!(self.#ar[#h].push_front(#a1))),
+            StackPush | StackPushFront => {
+                let push = if op == StackPush { quote!(push) } else { quote!(push_front) };
+                match self.deck_face(recv) {
+                    // A card pushed onto a deck is face up exactly when the deck is open.
+                    Some((ea, face_up, open)) => unit(quote!({
+                        let card = #a1;
+                        if let Some(card) = card {
+                            self.#ea[card].#face_up = #open;
+                        }
+                        self.#ar[#h].#push(card);
+                    })),
+                    None => unit(quote!(self.#ar[#h].#push(#a1))),
+                }
+            }
             StackPop => Code { ts: quote!(self.#ar[#h].pop()), null: true },
             StackPopFront => Code { ts: quote!(self.#ar[#h].pop_front()), null: true },
             StackPeek => Code { ts: quote!(self.#ar[#h].peek()), null: true },
@@ -1121,20 +1138,33 @@ impl<'g, 'p> BodyGen<'g, 'p> {
                     unit(quote!(self.#oa[#h].#owner = #a1))
                 }
             }
+            Reveal => {
+                let c = recv.ty.class().unwrap_or(prog.builtins.event);
+                let oa = &g.hierarchy(c).expect("pieces live in an arena").arena;
+                let face_up = g.builtin_field(c, BuiltinAttr::FaceUp);
+                unit(quote!(self.#oa[#h].#face_up = true))
+            }
             MoveTo => {
                 let c = recv.ty.class().unwrap_or(prog.builtins.event);
                 let oa = &g.hierarchy(c).expect("pieces live in an arena").arena;
                 let tile = g.builtin_field(c, BuiltinAttr::Tile);
-                unit(quote!(self.#oa[#h].#tile = Some(#a1)))
+                let face_up = g.builtin_field(c, BuiltinAttr::FaceUp);
+                // On a tile, everyone sees it, from then on (notes §4).
+                unit(quote!({
+                    self.#oa[#h].#tile = Some(#a1);
+                    self.#oa[#h].#face_up = true;
+                }))
             }
             Discard => {
                 let c = recv.ty.class().unwrap_or(prog.builtins.event);
                 let oa = &g.hierarchy(c).expect("pieces live in an arena").arena;
                 let tile = g.builtin_field(c, BuiltinAttr::Tile);
                 let discarded = g.builtin_field(c, BuiltinAttr::Discarded);
+                let face_up = g.builtin_field(c, BuiltinAttr::FaceUp);
                 let sa = g.collection_arena(&args[1].ty);
                 unit(quote!({
                     self.#oa[#h].#discarded = true;
+                    self.#oa[#h].#face_up = true;
                     self.#oa[#h].#tile = None;
                     self.#sa[#a1].push(Some(#h));
                 }))
@@ -1185,6 +1215,20 @@ impl<'g, 'p> BodyGen<'g, 'p> {
     }
 
     /// `deck.reshuffle()`: the discards go back in, no longer discarded, then shuffle.
+    /// For a push onto a deck of pieces or cards: their arena, their `face_up` field,
+    /// and whether the deck is open.
+    fn deck_face(&self, recv: &Expr) -> Option<(proc_macro2::Ident, proc_macro2::Ident, bool)> {
+        let g = self.g;
+        let prog = g.prog;
+        let c = recv.ty.class().filter(|&c| prog.class(c).kind == crate::hir::ClassKind::Deck)?;
+        let elem = prog.class(prog.class(c).root).element.clone()?.class()?;
+        let eh = g.hierarchy(elem)?;
+        if prog.class(eh.root).kind != crate::hir::ClassKind::Interactable || prog.class(eh.root).builtin {
+            return None;
+        }
+        Some((eh.arena.clone(), g.builtin_field(eh.root, BuiltinAttr::FaceUp), prog.class(c).open))
+    }
+
     fn reshuffle(&mut self, deck: &Expr, h: &TokenStream) -> TokenStream {
         let g = self.g;
         let prog = g.prog;
@@ -1198,7 +1242,12 @@ impl<'g, 'p> BodyGen<'g, 'p> {
             Some(eh) if prog.class(eh.root).kind == crate::hir::ClassKind::Interactable => {
                 let ea = &eh.arena;
                 let discarded = g.builtin_field(eh.root, BuiltinAttr::Discarded);
-                quote!(for &card in &returned { self.#ea[card].#discarded = false; })
+                let face_up = g.builtin_field(eh.root, BuiltinAttr::FaceUp);
+                // Back in the deck, face down.
+                quote!(for &card in &returned {
+                    self.#ea[card].#discarded = false;
+                    self.#ea[card].#face_up = false;
+                })
             }
             _ => quote!(),
         };

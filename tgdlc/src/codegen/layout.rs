@@ -858,7 +858,7 @@ impl<'p> Gen<'p> {
                     let n = &self.attr_field[&a];
                     let v = match self.prog.attr(a).builtin {
                         Some(BuiltinAttr::Owner) | Some(BuiltinAttr::Tile) => quote!(None),
-                        Some(BuiltinAttr::Discarded) => quote!(false),
+                        Some(BuiltinAttr::Discarded) | Some(BuiltinAttr::FaceUp) => quote!(false),
                         Some(BuiltinAttr::Members) => {
                             let arena = self.collection_arena(&self.prog.attr(a).ty);
                             quote!(self.#arena.alloc(rt::List::default()))

@@ -85,6 +85,8 @@ impl<'p> Gen<'p> {
         let setup = self.setup_fn();
         let labels = self.labels();
         let view = self.view_fn();
+        let (seen_label, resample) = self.hidden_info();
+        let hidden = self.may_hide();
         let info_name = &prog.name;
         let source = prog.files.first().cloned().unwrap_or_default();
         let (min, max) = (prog.min_players, prog.max_players);
@@ -142,12 +144,16 @@ impl<'p> Gen<'p> {
 
                 #labels
                 #view
+                #seen_label
             }
+
+            #resample
 
             impl rt::Rules for World {
                 type Move = Move;
 
                 const SETUP_MAY_ASK: bool = #setup_may_ask;
+                const HIDDEN: bool = #hidden;
 
                 fn info() -> rt::GameInfo {
                     rt::GameInfo { name: #info_name, source: #source, min_players: #min, max_players: #max }
@@ -207,8 +213,8 @@ impl<'p> Gen<'p> {
                     }
                 }
 
-                fn view(&self) -> rt::view::View {
-                    self.game_view()
+                fn observe(&self, seen: &rt::hidden::Seen) -> rt::view::View {
+                    self.game_view(seen)
                 }
             }
         }
@@ -275,21 +281,21 @@ impl<'p> Gen<'p> {
                 let f = label_fn(prog, *class)?;
                 let pattern = self.variant_pattern(h, *class);
                 let label = self.label_call(f, quote!(c));
-                Some((pattern, quote!(#label.unwrap_or_else(|| self.node_name(to)))))
+                Some((pattern, quote!(#label.unwrap_or_else(|| self.node_name(seen, to)))))
             })
             .collect();
         let by_label = match arms.as_slice() {
-            [] => quote!(self.node_name(to)),
+            [] => quote!(self.node_name(seen, to)),
             [(_, body)] if h.variants.len() == 1 => body.clone(),
             _ => {
                 let arms = arms.iter().map(|(p, b)| quote!(#p => #b,));
-                quote!(#[allow(unreachable_patterns)] match self.#ca[c].kind { #(#arms)* _ => self.node_name(to) })
+                quote!(#[allow(unreachable_patterns)] match self.#ca[c].kind { #(#arms)* _ => self.node_name(seen, to) })
             }
         };
         let c = if arms.is_empty() { quote!(_c) } else { quote!(c) };
         quote! {
             /// How a graph listing shows a connection leading to `to`.
-            fn link_name(&self, #c: rt::Id<Connection>, to: rt::Id<Tile>) -> String {
+            fn link_name(&self, seen: &rt::hidden::Seen, #c: rt::Id<Connection>, to: rt::Id<Tile>) -> String {
                 #by_label
             }
         }
@@ -533,7 +539,7 @@ impl<'p> Gen<'p> {
         let attrs: Vec<crate::hir::AttrId> = prog
             .all_attrs(class)
             .into_iter()
-            .filter(|&a| prog.attr(a).builtin.is_none() && prog.attr(a).ty.is_value())
+            .filter(|&a| prog.attr(a).builtin.is_none() && prog.attr(a).ty.is_value() && !prog.attr(a).secret)
             .take(4)
             .collect();
         if attrs.is_empty() {
@@ -594,41 +600,6 @@ impl<'p> Gen<'p> {
         })
     }
 
-    /// A player's hand: the pieces they own that are neither discarded nor on a tile,
-    /// shown to the active player (the one at the terminal when it is their turn).
-    fn hand_section(&self) -> Option<TokenStream> {
-        let prog = self.prog;
-        let mut lists = Vec::new();
-        for ph in &self.hierarchies {
-            if prog.class(ph.root).kind != ClassKind::Interactable || prog.class(ph.root).builtin {
-                continue;
-            }
-            let pa = &ph.arena;
-            let tag = ph.tag;
-            let owner = self.builtin_field(ph.root, crate::hir::BuiltinAttr::Owner);
-            let tile = self.builtin_field(ph.root, crate::hir::BuiltinAttr::Tile);
-            let discarded = self.builtin_field(ph.root, crate::hir::BuiltinAttr::Discarded);
-            lists.push(quote! {
-                for (id, piece) in self.#pa.iter() {
-                    if piece.#owner == Some(self.core.active) && piece.#tile.is_none() && !piece.#discarded {
-                        hand.push(self.object_label(#tag, id.index() as u32));
-                    }
-                }
-            });
-        }
-        if lists.is_empty() {
-            return None;
-        }
-        Some(quote! {
-            let mut hand: Vec<String> = Vec::new();
-            #(#lists)*
-            if !hand.is_empty() {
-                let title = format!("hand of player {}", self.core.active.0);
-                sections.push(rt::view::Section::List { title, items: hand });
-            }
-        })
-    }
-
     /// What a player sees: board groups as grids, global classes' attributes, the active
     /// player's hand.
     fn view_fn(&self) -> TokenStream {
@@ -662,13 +633,13 @@ impl<'p> Gen<'p> {
                             let links = self.#conns[self.#ta[t].connections]
                                 .items
                                 .iter()
-                                .filter_map(|&c| self.#ca[c].#to.map(|n| self.link_name(c, n)))
+                                .filter_map(|&c| self.#ca[c].#to.map(|n| self.link_name(seen, c, n)))
                                 .collect();
                             let pieces = self.pieces_on(t);
                             let node = if pieces.is_empty() {
-                                self.node_name(t)
+                                self.node_name(seen, t)
                             } else {
-                                format!("{} [{}]", self.node_name(t), pieces.join(", "))
+                                format!("{} [{}]", self.node_name(seen, t), pieces.join(", "))
                             };
                             (node, links)
                         })
@@ -679,7 +650,7 @@ impl<'p> Gen<'p> {
                 sections.push(quote!({
                     let group = &self.groups[#constant];
                     let cells = (0..group.rows)
-                        .map(|row| (0..group.columns).map(|column| group.cells[row * group.columns + column].map(|t| self.tile_text(t))).collect())
+                        .map(|row| (0..group.columns).map(|column| group.cells[row * group.columns + column].map(|t| self.tile_text(seen, t))).collect())
                         .collect();
                     rt::view::Section::Grid { title: String::from(#title), layout: #layout, cells }
                 }));
@@ -693,7 +664,8 @@ impl<'p> Gen<'p> {
             let items: Vec<TokenStream> = class
                 .attrs
                 .iter()
-                .filter(|&&a| prog.attr(a).builtin.is_none())
+                // Secret values are shown apart, to those who may see them (`secrets`).
+                .filter(|&&a| prog.attr(a).builtin.is_none() && !prog.attr(a).secret)
                 .map(|&a| {
                     let attr = prog.attr(a);
                     let f = &self.attr_field[&a];
@@ -716,20 +688,16 @@ impl<'p> Gen<'p> {
             let title = &class.name;
             sections.push(quote!(rt::view::Section::Attributes { title: String::from(#title), items: Vec::from([#(#items),*]) }));
         }
-        let hand = self.hand_section();
         let tile_text = self.tile_text_fn();
         let name = &prog.name;
         // `Vec::from([..])` rather than `vec![..]`: prettyplease formats the elements.
-        let sections_decl = match &hand {
-            Some(hand) => quote! {
-                let mut sections: Vec<rt::view::Section> = Vec::from([#(#sections),*]);
-                #hand
-            },
-            None => quote!(let sections: Vec<rt::view::Section> = Vec::from([#(#sections),*]);),
-        };
+        let sections_decl = quote!(let sections: Vec<rt::view::Section> = Vec::from([#(#sections),*]););
+        let seen = seen_param(&sections_decl);
         quote! {
-            /// What a player at the terminal sees.
-            fn game_view(&self) -> rt::view::View {
+            /// The board and the global classes, as `seen` may see them: objects hidden
+            /// from it show as `a hidden Card`, secret attributes not at all (the
+            /// engine adds the hands, and the secrets the viewer may see).
+            fn game_view(&self, #seen: &rt::hidden::Seen) -> rt::view::View {
                 #sections_decl
                 rt::view::View {
                     title: String::from(#name),
@@ -749,10 +717,11 @@ impl<'p> Gen<'p> {
             Ty::Number => quote!(rt::value::fmt_number(x)),
             Ty::Player => quote!(format!("player {}", x.0)),
             Ty::String | Ty::Bool => quote!(x.to_string()),
+            // An object the viewer may not see shows as `a hidden Card`.
             Ty::Class(c) => match self.hierarchy(*c) {
                 Some(h) => {
                     let tag = h.tag;
-                    quote!(self.object_label(#tag, x.index() as u32))
+                    quote!(self.seen_label(seen, #tag, x.index() as u32))
                 }
                 None => {
                     let n = &self.prog.class(*c).name;
@@ -821,7 +790,7 @@ impl<'p> Gen<'p> {
             let attrs: Vec<crate::hir::AttrId> = self
                 .variant_attrs(h.root, *class)
                 .into_iter()
-                .filter(|&a| prog.attr(a).ty.is_value())
+                .filter(|&a| prog.attr(a).ty.is_value() && !prog.attr(a).secret)
                 .collect();
             let mut tries = Vec::new();
             for a in attrs {
@@ -899,8 +868,8 @@ impl<'p> Gen<'p> {
             let link_name = self.link_name_fn();
             quote! {
                 /// How a graph listing names a tile: its label, else its class and number.
-                fn node_name(&self, t: rt::Id<Tile>) -> String {
-                    self.tile_name(t).unwrap_or_else(|| self.object_label(#tile_tag, t.index() as u32))
+                fn node_name(&self, seen: &rt::hidden::Seen, t: rt::Id<Tile>) -> String {
+                    self.tile_name(seen, t).unwrap_or_else(|| self.object_label(#tile_tag, t.index() as u32))
                 }
                 #link_name
                 #pieces_on
@@ -912,20 +881,21 @@ impl<'p> Gen<'p> {
         let tile_text = if has_grids {
             quote! {
                 /// What the cell of a tile shows: the pieces on it, else the tile's name.
-                fn tile_text(&self, t: rt::Id<Tile>) -> String {
+                fn tile_text(&self, seen: &rt::hidden::Seen, t: rt::Id<Tile>) -> String {
                     #on
-                    self.tile_name(t).unwrap_or_else(|| String::from("."))
+                    self.tile_name(seen, t).unwrap_or_else(|| String::from("."))
                 }
             }
         } else {
             quote!()
         };
         let t = if arms.is_empty() { quote!(_t) } else { quote!(t) };
+        let seen = seen_param(&kinds);
         quote! {
             #tile_text
 
             /// A tile's `label`, else its first attribute with a value.
-            fn tile_name(&self, #t: rt::Id<Tile>) -> Option<String> {
+            fn tile_name(&self, #seen: &rt::hidden::Seen, #t: rt::Id<Tile>) -> Option<String> {
                 #kinds
             }
             #pieces_on
@@ -961,6 +931,26 @@ fn label_fn(prog: &crate::hir::Program, class: ClassId) -> Option<crate::hir::Fu
         cur = prog.class(c).base;
     }
     None
+}
+
+/// `seen` as the parameter of a generated view function, `_seen` where its body does not
+/// read it (a game with nothing to hide there).
+fn seen_param(body: &TokenStream) -> TokenStream {
+    if reads_seen(body) { quote!(seen) } else { quote!(_seen) }
+}
+
+/// Whether `seen` appears as a variable (not as a field: `self.ledger.seen`).
+fn reads_seen(body: &TokenStream) -> bool {
+    let mut after_dot = false;
+    body.clone().into_iter().any(|tt| {
+        let found = match &tt {
+            proc_macro2::TokenTree::Ident(i) => i == "seen" && !after_dot,
+            proc_macro2::TokenTree::Group(g) => reads_seen(&g.stream()),
+            _ => false,
+        };
+        after_dot = matches!(&tt, proc_macro2::TokenTree::Punct(p) if p.as_char() == '.');
+        found
+    })
 }
 
 /// Replaces the identifier `x` in a label template by the value's expression.

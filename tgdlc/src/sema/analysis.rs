@@ -1,6 +1,7 @@
 //! Whole-program checks on the typed program: a turn's `default` must not pass the turn,
 //! objects must not create each other without end, and global classes are ordered so
-//! each is created after those its initialisers read. Purity is checked in `purity`.
+//! each is created after those its initialisers read. Purity is checked in `purity`,
+//! public logs of hidden information in `secrets`.
 
 use super::Checker;
 use super::purity::Impurity;
@@ -20,6 +21,7 @@ enum Callee {
 impl<'a> Checker<'a> {
     pub(crate) fn check_program(&mut self) {
         self.check_purity();
+        self.check_secrets();
         self.check_turn_defaults();
         self.check_creation_cycles();
         self.order_globals();

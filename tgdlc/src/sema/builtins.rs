@@ -112,6 +112,29 @@ impl<'a> Checker<'a> {
                 };
                 Expr::new(ExprKind::Builtin { op: Builtin::Log, args: vec![v] }, Ty::Void, span)
             }
+            "tell" => {
+                if args.len() != 2 {
+                    self.skip_args(args);
+                    self.error(
+                        Diagnostic::error(span, "`tell` takes 2 arguments: a player and a line")
+                            .code(codes::ARGUMENTS)
+                            .help("call it as `tell(p, \"you drew the \" + card.label())`"),
+                    );
+                    return Some(Expr::error(span));
+                }
+                let p = self.expr_as(&args[0].value, &Ty::Player);
+                let v = self.expr(&args[1].value, None);
+                if v.ty == Ty::Void {
+                    self.mismatch(&v, &Ty::String);
+                    return Some(Expr::error(span));
+                }
+                let v = if v.ty == Ty::String {
+                    v
+                } else {
+                    Expr::new(ExprKind::ToText(Box::new(v.clone())), Ty::String, v.span)
+                };
+                Expr::new(ExprKind::Builtin { op: Builtin::Tell, args: vec![p, v] }, Ty::Void, span)
+            }
             _ => return None,
         };
         Some(e)
@@ -268,6 +291,9 @@ impl<'a> Checker<'a> {
                         }
                         self.method(obj, Builtin::Assign, "assign", args, &[Ty::Player], Ty::Void, span)
                     }
+                    (ClassKind::Interactable, "reveal") => {
+                        self.method(obj, Builtin::Reveal, "reveal", args, &[], Ty::Void, span)
+                    }
                     (ClassKind::Interactable, "move_to") => {
                         self.method(obj, Builtin::MoveTo, "move_to", args, &[Ty::Class(tile)], Ty::Void, span)
                     }
@@ -347,7 +373,7 @@ impl<'a> Checker<'a> {
                     }
                     _ => {
                         let builtins: &[&str] = match class.kind {
-                            ClassKind::Interactable => &["assign", "move_to", "discard"],
+                            ClassKind::Interactable => &["assign", "move_to", "discard", "reveal"],
                             ClassKind::Class | ClassKind::Deck if class.visibility != Visibility::Global => {
                                 &["assign"]
                             }
@@ -550,7 +576,7 @@ const STACK_METHODS: &[&str] = &[
 ];
 
 pub(crate) const FREE_BUILTINS: &[&str] =
-    &["roll", "random", "log", "abs", "floor", "ceil", "round", "min", "max", "sqrt", "pow"];
+    &["roll", "random", "log", "tell", "abs", "floor", "ceil", "round", "min", "max", "sqrt", "pow"];
 
 pub(crate) fn plural(n: usize) -> &'static str {
     if n == 1 { "" } else { "s" }

@@ -60,6 +60,7 @@ impl<'a> Checker<'a> {
             default: None,
             groups: Vec::new(),
             builtin: true,
+            open: false,
             span: Span::default(),
         });
         self.classes.insert((None, name.to_string()), id);
@@ -81,6 +82,7 @@ impl<'a> Checker<'a> {
             init: None,
             builtin: Some(builtin),
             writable,
+            secret: false,
             span: Span::default(),
         })
     }
@@ -206,6 +208,15 @@ impl<'a> Checker<'a> {
                             }
                             (_, v, _) => v,
                         };
+                        if let (Some(open), false) = (c.open, kind == ClassKind::Deck) {
+                            self.error(
+                                Diagnostic::error(open, format!("a `{}` cannot be `open`", c.kind.keyword()))
+                                    .code(codes::MISPLACED)
+                                    .help(
+                                        "`open` makes a stack face-up: `open stack Pile { returns Card; }`",
+                                    ),
+                            );
+                        }
                         if let Some((_, vspan)) = &c.visibility {
                             if !matches!(kind, ClassKind::Class | ClassKind::Interactable | ClassKind::Deck) {
                                 self.error(
@@ -229,6 +240,7 @@ impl<'a> Checker<'a> {
                             default: None,
                             groups: Vec::new(),
                             builtin: false,
+                            open: c.open.is_some(),
                             span: c.head_span,
                         });
                         self.classes.insert(key, id);

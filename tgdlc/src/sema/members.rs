@@ -44,6 +44,7 @@ impl<'a> Checker<'a> {
                 let tile = self.prog.builtins.tile;
                 self.builtin_attr(id, "tile", Ty::Class(tile), BuiltinAttr::Tile, false);
                 self.builtin_attr(id, "discarded", Ty::Bool, BuiltinAttr::Discarded, false);
+                self.builtin_attr(id, "face_up", Ty::Bool, BuiltinAttr::FaceUp, false);
             }
         }
         // Members in declaration order; bases are declared before derived classes can
@@ -176,6 +177,7 @@ impl<'a> Checker<'a> {
                     init: None,
                     builtin: None,
                     writable: true,
+                    secret: a.secret.is_some(),
                     span: a.name.span,
                 });
                 decls.attrs.push((attr, a));

@@ -7,7 +7,7 @@
 //! Passes, in order: `declare` (every definition gets an id, inheritance is resolved),
 //! `members` of classes (attribute types; `signatures` of functions and actions; `board`
 //! groups), `bodies` (statements in `stmt`, expressions in `expr`, `operators`, `objects`,
-//! `calls` and `builtins`), then whole-program checks: `purity` and `analysis`. Every
+//! `calls` and `builtins`), then whole-program checks: `purity`, `secrets` and `analysis`. Every
 //! diagnostic has a stable code from `codes.rs`.
 
 mod analysis;
@@ -22,6 +22,7 @@ mod objects;
 mod operators;
 mod purity;
 mod scope;
+mod secrets;
 mod signatures;
 mod stmt;
 mod suggest;

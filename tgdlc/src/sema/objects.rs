@@ -93,6 +93,9 @@ impl<'a> Checker<'a> {
                     Some(hir::BuiltinAttr::Members) => "add a member with `obj.assign(p)`",
                     Some(hir::BuiltinAttr::Tile) => "move the piece with `obj.move_to(t)`",
                     Some(hir::BuiltinAttr::Discarded) => "discard the object with `obj.discard(pile)`",
+                    Some(hir::BuiltinAttr::FaceUp) => {
+                        "a piece turns face up on a tile, a discard pile or an open stack, and face down in a closed stack"
+                    }
                     Some(hir::BuiltinAttr::X | hir::BuiltinAttr::Y) => {
                         "a tile's coordinates are its place in the grid; they never change"
                     }

@@ -118,6 +118,8 @@ pub struct ClassDecl {
     pub name: Ident,
     pub base: Option<Path>,
     pub members: Vec<Member>,
+    /// `open` before `stack`: a face-up stack.
+    pub open: Option<Span>,
     /// Span of the keyword and name (`global class Rules`), where diagnostics point.
     pub head_span: Span,
     pub span: Span,
@@ -151,6 +153,8 @@ pub struct AttributeDecl {
     pub ty: Option<TypeExpr>,
     pub value: Option<Expr>,
     pub form: AttributeForm,
+    /// `secret` before the attribute: only its owner (or members) may see its value.
+    pub secret: Option<Span>,
     pub span: Span,
 }
 

@@ -237,6 +237,7 @@ impl<'t> Builder<'t> {
             };
             (vis, v_span)
         });
+        let open = take_if(&mut it, Rule::open_mod).map(|m| self.span(&m));
         let keyword = only_child(it.next().expect("grammar: class keyword"));
         let keyword_span = self.span(&keyword);
         let kind = match keyword.as_rule() {
@@ -257,7 +258,7 @@ impl<'t> Builder<'t> {
         for member in it {
             self.member(member, &mut members)?;
         }
-        Ok(ClassDecl { kind, visibility, name, base, members, head_span, span })
+        Ok(ClassDecl { kind, visibility, name, base, members, open, head_span, span })
     }
 
     fn member(&mut self, pair: Pair<'_>, out: &mut Vec<Member>) -> PResult<()> {
@@ -266,10 +267,11 @@ impl<'t> Builder<'t> {
         let member = match inner.as_rule() {
             Rule::attribute_short => {
                 let mut it = children(inner);
+                let secret = take_if(&mut it, Rule::secret_mod).map(|m| self.span(&m));
                 let ty = Some(self.type_expr(it.next().expect("grammar: attribute type"))?);
                 let name = self.ident(it.next().expect("grammar: attribute name"));
                 let value = it.next().map(|e| self.expr(e)).transpose()?;
-                Member::Attribute(AttributeDecl { name, ty, value, form: AttributeForm::Short, span })
+                Member::Attribute(AttributeDecl { name, ty, value, form: AttributeForm::Short, secret, span })
             }
             Rule::attribute_long => Member::Attribute(self.attribute_long(inner)?),
             Rule::function_decl => Member::Function(self.function_decl(inner)?),
@@ -300,6 +302,7 @@ impl<'t> Builder<'t> {
     fn attribute_long(&mut self, pair: Pair<'_>) -> PResult<AttributeDecl> {
         let span = self.span(&pair);
         let mut it = children(pair);
+        let secret = take_if(&mut it, Rule::secret_mod).map(|m| self.span(&m));
         it.next(); // `attribute`
         let name = self.ident(it.next().expect("grammar: attribute name"));
         let (mut ty, mut value) = (None, None);
@@ -326,7 +329,7 @@ impl<'t> Builder<'t> {
                 _ => self.stray.push(part_span),
             }
         }
-        Ok(AttributeDecl { name, ty, value, form: AttributeForm::Long, span })
+        Ok(AttributeDecl { name, ty, value, form: AttributeForm::Long, secret, span })
     }
 
     /// `returns T;` / `returns;`: the type and the keyword's span.

@@ -1,0 +1,186 @@
+//! Hidden information in every example (notes §4): over 1,000 seeded random games, no
+//! observation shows a seat what is hidden from it; over 10,000 determinizations, the
+//! deciding seat cannot tell a determinized game from the real one, the hidden objects
+//! really move, and determinized games play on to a legal end.
+
+use tgdl_runtime::Game;
+use tgdl_runtime::hidden::Viewer;
+use tgdl_runtime::trace::{SeatTrace, Trace};
+use tgdl_tests::{EXAMPLES, Example, crazy_eights};
+
+/// Games per example and determinizations per decision point. The figures the issue
+/// names (1,000 games, 20 × 500 = 10,000 samples) need an optimised build: `.ci/run`
+/// runs this file with `--release`; a debug build checks fewer.
+const GAMES: u64 = if cfg!(debug_assertions) { 10 } else { 1_000 };
+const POINTS: u64 = if cfg!(debug_assertions) { 4 } else { 20 };
+
+fn example(name: &str) -> &'static Example {
+    EXAMPLES.iter().find(|e| e.name == name).unwrap_or_else(|| panic!("no example `{name}`"))
+}
+
+#[test]
+fn no_observation_shows_what_is_hidden() {
+    for e in EXAMPLES {
+        let players = (e.engine)().min_players;
+        let seen = (e.secrecy)(players, 1, GAMES).unwrap_or_else(|err| panic!("{}: {err}", e.name));
+        eprintln!("{}: {seen:?}", e.name);
+        assert!(seen.points >= GAMES, "{}: {seen:?}", e.name);
+    }
+}
+
+#[test]
+fn card_games_hide_hands_and_decks() {
+    for (name, players) in [("crazy_eights", 4), ("whist", 4), ("crazy_eights", 2)] {
+        let seen = (example(name).secrecy)(players, 100, GAMES / 5).unwrap();
+        // Something is hidden from nearly every viewer at every point, and the hidden
+        // cards' labels were searched for and never found.
+        // (Near the end of a game a seat may have seen every card that is left.)
+        assert!(seen.hiding * 10 >= seen.points * (players as u64 + 1) * 9, "{name}: {seen:?}");
+        assert!(seen.searched >= seen.points * 5, "{name}: {seen:?}");
+    }
+}
+
+#[test]
+fn determinized_games_look_the_same_and_play_on() {
+    for e in EXAMPLES {
+        let players = (e.engine)().min_players;
+        let s =
+            (e.determinization)(players, 1, POINTS, 500).unwrap_or_else(|err| panic!("{}: {err}", e.name));
+        eprintln!("{}: {s:?}", e.name);
+        if s.unsampleable.is_none() {
+            assert_eq!(s.samples, s.points * 500, "{}: {s:?}", e.name);
+        }
+    }
+}
+
+#[test]
+fn determinization_moves_the_cards() {
+    for name in ["crazy_eights", "whist"] {
+        let s = (example(name).determinization)(2, 3, POINTS, 500).unwrap();
+        assert_eq!(s.unsampleable, None);
+        assert_eq!(s.hiding_points, s.points, "{name}: {s:?}");
+        // Nearly every sample puts some hidden card elsewhere.
+        assert!(s.moved * 100 >= s.samples * 99, "{name}: {s:?}");
+    }
+}
+
+#[test]
+fn buckets_rule_is_a_game_masters_secret() {
+    let s = (example("buckets").determinization)(2, 1, 5, 10).unwrap();
+    assert_eq!(s.unsampleable.as_deref(), Some("Rule.in_force"));
+}
+
+/// Replays a full trace of `crazy_eights` in process: the game before each decision.
+fn replay_crazy_eights(trace: &Trace) -> Vec<(u32, crazy_eights::Game)> {
+    let mut game = crazy_eights::Game::start(trace.players, trace.seed).unwrap();
+    let mut before = Vec::new();
+    for d in &trace.decisions {
+        before.push((d.player, game.clone()));
+        assert_eq!(game.label(d.index), d.label);
+        game.apply(d.index).unwrap();
+    }
+    before.push((u32::MAX, game));
+    before
+}
+
+fn temp_file(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("tgdl-hidden-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join(name)
+}
+
+#[test]
+fn hot_seat_crazy_eights_never_shows_one_hand_to_another() {
+    let e = example("crazy_eights");
+    let path = temp_file("hot_seat.json");
+    let p = path.to_str().unwrap();
+    let input = "1\n".repeat(2_000);
+    let (code, out) = (e.cli)(
+        &["play", "--seats", "human,human", "--seed", "11", "--max-decisions", "60", "--trace", p],
+        &input,
+    );
+    assert_eq!(code, 0, "{out}");
+    let trace = Trace::load(&path).unwrap();
+    let states = replay_crazy_eights(&trace);
+    // Each person's screen: from the press-Enter line to their prompt.
+    let prompts: Vec<usize> = out
+        .match_indices("player ")
+        .filter(|(i, _)| out[*i..].starts_with("player 0, ") || out[*i..].starts_with("player 1, "))
+        .map(|(i, _)| i)
+        .collect();
+    assert_eq!(prompts.len(), trace.decisions.len(), "one prompt per decision");
+    assert!(out.contains("\u{1b}[2J"), "the screen is cleared between seats");
+    assert!(out.contains("player 1: press Enter"), "{out}");
+    let mut start = 0;
+    let mut searched = 0;
+    for (k, &end) in prompts.iter().enumerate() {
+        let screen = &out[start..end];
+        let (player, game) = &states[k];
+        let shown_from = screen.rfind("press Enter").unwrap_or(0);
+        let screen = &screen[shown_from..];
+        for hidden in game.hidden_from(Viewer::Seat(*player)) {
+            searched += 1;
+            assert!(
+                !screen.contains(&hidden),
+                "decision {k}: player {player} is shown {hidden:?}:\n{screen}"
+            );
+        }
+        let own = game.observation(Viewer::Seat(*player)).hands[*player as usize].objects.clone().unwrap();
+        for card in own {
+            assert!(screen.contains(&card), "decision {k}: player {player} does not see their {card:?}");
+        }
+        assert!(screen.contains(&format!("player {} holds ", 1 - player)), "{screen}");
+        start = end;
+    }
+    assert!(searched > 500, "{searched}");
+}
+
+#[test]
+fn reveal_shows_the_designer_every_hand() {
+    let e = example("crazy_eights");
+    let (code, out) = (e.cli)(
+        &["play", "--seats", "human,human", "--seed", "11", "--max-decisions", "3", "--reveal"],
+        &"1\n".repeat(20),
+    );
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("hand of player 0") && out.contains("hand of player 1"), "{out}");
+    assert!(!out.contains("press Enter"), "{out}");
+}
+
+#[test]
+fn a_trace_for_one_seat_holds_what_it_saw() {
+    let e = example("crazy_eights");
+    let (full, mine) = (temp_file("full.json"), temp_file("mine.json"));
+    let common = ["play", "--seats", "random,random", "--seed", "23"];
+    let (code, out) = (e.cli)(&[&common[..], &["--trace", full.to_str().unwrap()]].concat(), "");
+    assert_eq!(code, 0, "{out}");
+    let (code, out) =
+        (e.cli)(&[&common[..], &["--trace", mine.to_str().unwrap(), "--trace-for", "1"]].concat(), "");
+    assert_eq!(code, 0, "{out}");
+    let trace = Trace::load(&full).unwrap();
+    let seat: SeatTrace = serde_json::from_str(&std::fs::read_to_string(&mine).unwrap()).unwrap();
+    assert_eq!(seat.seat, 1);
+    assert_eq!(seat.decisions.len(), trace.decisions.len());
+    assert_eq!(seat.observations.len(), trace.decisions.len() + 1);
+    // Replaying the full game shows player 1 exactly what their trace holds.
+    let states = replay_crazy_eights(&trace);
+    for (k, (_, game)) in states.iter().enumerate() {
+        assert_eq!(game.observation(Viewer::Seat(1)), seat.observations[k], "after decision {k}");
+    }
+    // The other seat's decisions carry no index; theirs do.
+    for (d, full) in seat.decisions.iter().zip(&trace.decisions) {
+        assert_eq!(d.index.is_some(), d.player == 1);
+        if d.player == 1 {
+            assert_eq!(d.label, full.label);
+        }
+    }
+    // Nothing player 1 could not see at the end is in the file.
+    let text = std::fs::read_to_string(&mine).unwrap();
+    let (_, last) = states.last().unwrap();
+    for hidden in last.hidden_from(Viewer::Seat(1)) {
+        let in_observations = serde_json::to_string(&seat.observations.last().unwrap().view).unwrap();
+        assert!(!in_observations.contains(&hidden), "{hidden}");
+    }
+    assert!(text.contains("\"seat\": 1"));
+    assert!(!text.contains("\"seed\""), "a seat's trace holds no seed");
+}

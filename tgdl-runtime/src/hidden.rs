@@ -1,0 +1,313 @@
+//! Hidden information (notes §4): who may see which object, a seat's observation, and
+//! determinization (a world consistent with what a seat has seen, for search).
+//!
+//! Generated worlds report where every object that can be hidden is (a [`Census`]): in a
+//! closed stack, in a player's hand, or somewhere public. Everything else here is
+//! generic: which objects a viewer cannot see, the hand sections of an observation, and
+//! the redistribution of hidden objects among hidden places.
+
+use crate::rng::Rng;
+use crate::value::Player;
+use crate::view::{Section, View};
+use serde::{Deserialize, Serialize};
+use std::collections::{BTreeMap, HashMap};
+use std::fmt;
+
+/// Who looks at a game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Viewer {
+    /// The designer (`play --reveal`, full traces): everything.
+    All,
+    /// The player in this seat: public things, their hand, their secrets, lines told to them.
+    Seat(u32),
+    /// A spectator: public things only.
+    Public,
+}
+
+impl Viewer {
+    /// May this viewer see what `owner` keeps to themselves (a hand, a `secret` value)?
+    pub fn sees_owned(self, owner: Option<Player>) -> bool {
+        match self {
+            Viewer::All => true,
+            Viewer::Seat(p) => owner == Some(Player(p)),
+            Viewer::Public => false,
+        }
+    }
+
+    /// The seat, as the log's `tell` lines are addressed.
+    pub fn seat(self) -> Option<u32> {
+        match self {
+            Viewer::Seat(p) => Some(p),
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for Viewer {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Viewer::All => write!(f, "everyone"),
+            Viewer::Seat(p) => write!(f, "player {p}"),
+            Viewer::Public => write!(f, "spectators"),
+        }
+    }
+}
+
+/// Where an object that can be hidden is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Place {
+    /// In the hand of a player: owned, not on a tile, not in a stack, not discarded.
+    Hand(Player),
+    /// Inside a closed stack: the deck (its arena tag and index) and the position in it.
+    Stack { tag: u32, deck: u32, position: u32 },
+    /// On a tile, discarded, in an open stack, or without owner: everyone sees it.
+    Public,
+}
+
+/// One object that can be hidden, and where it is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Located {
+    /// The object's arena and index (as in `Pick::Object`).
+    pub tag: u32,
+    pub index: u32,
+    /// The root class of its hierarchy: what others are told they hold ("5 Card").
+    pub root: &'static str,
+    pub owner: Option<Player>,
+    pub place: Place,
+}
+
+impl Located {
+    pub fn hidden_from(&self, viewer: Viewer) -> bool {
+        match self.place {
+            Place::Public => false,
+            Place::Hand(p) => !viewer.sees_owned(Some(p)),
+            Place::Stack { .. } => viewer != Viewer::All,
+        }
+    }
+}
+
+/// Every object that can be hidden (pieces, cards, what decks hold), with its place.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Census {
+    pub objects: Vec<Located>,
+}
+
+/// What one viewer may not see of a world: built once per observation.
+#[derive(Clone, Debug)]
+pub struct Seen {
+    pub viewer: Viewer,
+    /// Hidden objects (tag, index) → their root class.
+    hidden: HashMap<(u32, u32), &'static str>,
+}
+
+impl Seen {
+    pub fn new(viewer: Viewer, census: &Census) -> Seen {
+        let hidden = census
+            .objects
+            .iter()
+            .filter(|o| o.hidden_from(viewer))
+            .map(|o| ((o.tag, o.index), o.root))
+            .collect();
+        Seen { viewer, hidden }
+    }
+
+    /// Everything visible (the designer's view).
+    pub fn all() -> Seen {
+        Seen { viewer: Viewer::All, hidden: HashMap::new() }
+    }
+
+    /// The root class of an object this viewer may not see, `None` when it is visible.
+    pub fn hides(&self, tag: u32, index: u32) -> Option<&'static str> {
+        self.hidden.get(&(tag, index)).copied()
+    }
+
+    /// The text shown in place of a hidden object.
+    pub fn hidden_label(root: &str) -> String {
+        format!("a hidden {root}")
+    }
+
+    /// The text shown in place of a `secret` value the viewer may not see.
+    pub const SECRET: &'static str = "(secret)";
+}
+
+/// What one seat may see of a game: the view with hidden things left out, every hand
+/// (or how many objects of which class it holds), and the lines of the log it may read.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Observation {
+    pub viewer: Viewer,
+    pub view: View,
+    pub hands: Vec<Hand>,
+    pub log: Vec<String>,
+}
+
+/// One player's hand as a viewer sees it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Hand {
+    pub player: u32,
+    /// The objects, by label, when the viewer may see them (`None` otherwise).
+    pub objects: Option<Vec<String>>,
+    /// How many objects of each root class the hand holds, in class order.
+    pub counts: Vec<(String, u32)>,
+}
+
+impl Hand {
+    /// `player 1 holds 5 Card`, `player 0 holds 2 Card, 1 Token`, `player 2 holds nothing`.
+    pub fn summary(&self) -> String {
+        if self.counts.is_empty() {
+            return format!("player {} holds nothing", self.player);
+        }
+        let parts: Vec<String> = self.counts.iter().map(|(class, n)| format!("{n} {class}")).collect();
+        format!("player {} holds {}", self.player, parts.join(", "))
+    }
+}
+
+impl Observation {
+    /// Assembles an observation: `view` must already leave out what `viewer` may not see;
+    /// the hands come from the census, labelled by `label` where visible.
+    pub fn assemble(
+        viewer: Viewer,
+        players: u32,
+        census: &Census,
+        mut view: View,
+        log: Vec<String>,
+        label: impl Fn(u32, u32) -> String,
+    ) -> Observation {
+        let mut hands: Vec<Hand> = (0..players)
+            .map(|p| Hand {
+                player: p,
+                objects: viewer.sees_owned(Some(Player(p))).then(Vec::new),
+                counts: Vec::new(),
+            })
+            .collect();
+        for o in &census.objects {
+            let Place::Hand(p) = o.place else { continue };
+            let Some(hand) = hands.get_mut(p.0 as usize) else { continue };
+            if let Some(objects) = &mut hand.objects {
+                objects.push(label(o.tag, o.index));
+            }
+            match hand.counts.iter_mut().find(|(c, _)| c == o.root) {
+                Some((_, n)) => *n += 1,
+                None => hand.counts.push((o.root.to_string(), 1)),
+            }
+        }
+        let any_hand = census.objects.iter().any(|o| matches!(o.place, Place::Hand(_)));
+        if any_hand {
+            for hand in &hands {
+                match &hand.objects {
+                    Some(objects) if !objects.is_empty() => view.sections.push(Section::List {
+                        title: format!("hand of player {}", hand.player),
+                        items: objects.clone(),
+                    }),
+                    _ => {}
+                }
+            }
+            let others: Vec<(String, String)> = hands
+                .iter()
+                .filter(|h| h.objects.is_none())
+                .map(|h| (format!("player {}", h.player), h.summary()))
+                .collect();
+            if !others.is_empty() {
+                view.sections.push(Section::Attributes { title: "hands".to_string(), items: others });
+            }
+        }
+        Observation { viewer, view, hands, log }
+    }
+}
+
+/// The value of one `secret` attribute, where it is kept.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Secret {
+    /// `Class.attribute`.
+    pub attribute: &'static str,
+    /// The object holding it (tag, index); `None` for a global class.
+    pub object: Option<(u32, u32)>,
+    pub owner: Option<Player>,
+    pub value: String,
+}
+
+impl Secret {
+    /// Whether `viewer` may read this value.
+    pub fn seen_by(&self, viewer: Viewer) -> bool {
+        viewer.sees_owned(self.owner)
+    }
+}
+
+/// What generated worlds tell about hidden information; the rest is generic. The
+/// defaults describe a world with nothing to hide.
+pub trait Resample {
+    /// Where every object that can be hidden is.
+    fn census(&self) -> Census {
+        Census::default()
+    }
+
+    /// Puts object (`tag`, `index`) where `slot` was: its place and its owner.
+    fn put(&mut self, _tag: u32, _index: u32, _slot: &Located) {}
+
+    /// Every `secret` value of the world.
+    fn secrets(&self) -> Vec<Secret> {
+        Vec::new()
+    }
+}
+
+/// A `secret` value hidden from `viewer` that no redistribution of hidden objects can
+/// resample: one of a global class, or of an object the viewer sees (its value does not
+/// move with a hidden object). Its name.
+pub fn unsampleable(secrets: &[Secret], census: &Census, viewer: Viewer) -> Option<&'static str> {
+    let moves_with_hidden =
+        |o: (u32, u32)| census.objects.iter().any(|l| (l.tag, l.index) == o && l.hidden_from(viewer));
+    secrets
+        .iter()
+        .find(|s| !s.seen_by(viewer) && !s.object.is_some_and(moves_with_hidden))
+        .map(|s| s.attribute)
+}
+
+/// Why a world could not be determinized.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum DeterminizeError {
+    /// A hidden `secret` value that cannot be resampled (a game master's secret).
+    Unsampleable { attribute: String },
+    /// Determinization is for one seat.
+    NotASeat(Viewer),
+    /// The game has ended or failed.
+    NotDeciding,
+}
+
+impl fmt::Display for DeterminizeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            DeterminizeError::Unsampleable { attribute } => write!(
+                f,
+                "the secret `{attribute}` is hidden from every player and cannot be resampled: \
+                 a search agent cannot play this game without looking at it"
+            ),
+            DeterminizeError::NotASeat(v) => write!(f, "determinization is for one seat, not for {v}"),
+            DeterminizeError::NotDeciding => write!(f, "the game is not waiting for a decision"),
+        }
+    }
+}
+
+impl std::error::Error for DeterminizeError {}
+
+/// Redistributes the objects hidden from `player` among the places hidden from them,
+/// keeping how many objects of each root class each place holds. (The engine then
+/// re-seeds the world's generator, so that future chance is not the real one either.)
+pub fn determinize<W: Resample>(world: &mut W, player: u32, rng: &mut Rng) -> Result<(), DeterminizeError> {
+    let viewer = Viewer::Seat(player);
+    let census = world.census();
+    if let Some(attribute) = unsampleable(&world.secrets(), &census, viewer) {
+        return Err(DeterminizeError::Unsampleable { attribute: attribute.to_string() });
+    }
+    // Slots by root class (arena tag), in census order: the same class fills them again.
+    let mut groups: BTreeMap<u32, Vec<Located>> = BTreeMap::new();
+    for o in census.objects.iter().filter(|o| o.hidden_from(viewer)) {
+        groups.entry(o.tag).or_default().push(*o);
+    }
+    for slots in groups.values() {
+        let mut objects: Vec<u32> = slots.iter().map(|o| o.index).collect();
+        rng.shuffle(&mut objects);
+        for (slot, index) in slots.iter().zip(objects) {
+            world.put(slot.tag, index, slot);
+        }
+    }
+    Ok(())
+}
