@@ -184,3 +184,32 @@ fn a_trace_for_one_seat_holds_what_it_saw() {
     assert!(text.contains("\"seat\": 1"));
     assert!(!text.contains("\"seed\""), "a seat's trace holds no seed");
 }
+
+#[test]
+fn secret_values_reach_their_owner_alone() {
+    let program = tgdl_tests::PROGRAMS.iter().find(|p| p.name == "secrets").unwrap();
+    let seen = (program.secrecy)(2, 1, 50).unwrap();
+    assert!(seen.hiding > 0, "{seen:?}");
+    // Values travel with the hidden chips they belong to: determinization can sample them.
+    let s = (program.determinization)(2, 1, 4, 500).unwrap();
+    assert_eq!(s.unsampleable, None);
+
+    use tgdl_tests::secrets::Game as Secrets;
+    let mut game = Secrets::start(2, 3).unwrap();
+    game.apply(0).unwrap(); // player 0 draws the chip worth 15 (`tests/programs/secrets.tgdl`)
+    let text = |v| serde_json::to_string(&game.observation(v)).unwrap();
+    assert!(text(Viewer::Seat(0)).contains("Chip.value of chip 5"), "{}", text(Viewer::Seat(0)));
+    assert!(text(Viewer::Seat(0)).contains("you draw a chip worth 15"));
+    for other in [Viewer::Seat(1), Viewer::Public] {
+        assert!(!text(other).contains("Chip.value"), "{}", text(other));
+        assert!(!text(other).contains("worth 15"), "{}", text(other));
+        assert!(text(other).contains("player 0 holds 1 Chip"), "{}", text(other));
+    }
+    // Once on the open stack, a chip is public; its value stays its owner's.
+    while game.status() != tgdl_runtime::Status::Over {
+        game.apply(0).unwrap();
+    }
+    let public = serde_json::to_string(&game.observation(Viewer::Public)).unwrap();
+    assert!(public.contains("table") && !public.contains("Chip.value"), "{public}");
+    assert_eq!(game.outcome().unwrap().describe(), "player 1 wins");
+}

@@ -124,8 +124,13 @@ fn check_point<R: Rules>(game: &Engine<R>, seen: &mut Seen) -> Result<(), String
         }
         // Secrets: none hidden from the viewer is listed; every one they may see is.
         for s in &secrets {
-            let listed = text.contains(&format!("\"{} of ", s.attribute))
-                || text.contains(&format!("\"{}\"", s.attribute));
+            let key = match s.object {
+                Some((tag, index)) => {
+                    format!("{} of {}", s.attribute, game.world().pick_label(&Pick::Object(tag, index)))
+                }
+                None => s.attribute.to_string(),
+            };
+            let listed = text.contains(&format!("\"{key}\""));
             if listed != s.seen_by(viewer) {
                 return Err(format!(
                     "{viewer}: secret {} listed: {listed}, may see it: {}",

@@ -148,10 +148,19 @@ impl Gen<'_> {
             // Open stacks show their content: their objects are public, and in no hand.
             let open_classes: Vec<ClassId> =
                 d.deck.variants.iter().map(|(c, _)| *c).filter(|&c| prog.class(c).open).collect();
+            if open_classes.len() == d.deck.variants.len() {
+                // Open stacks show their objects: only mark them (they are in no hand).
+                stacks.push(quote! {
+                    for deck in self.#da.iter().map(|(_, deck)| deck) {
+                        for &item in self.#items[deck.items].items.iter() {
+                            #m[item.index()] = true;
+                        }
+                    }
+                });
+                continue;
+            }
             let skip = if open_classes.is_empty() {
                 quote!(seen_before)
-            } else if open_classes.len() == d.deck.variants.len() {
-                quote!(true)
             } else {
                 let pats = open_classes.iter().map(|&c| self.variant_pattern(d.deck, c));
                 quote!(seen_before || matches!(deck.kind, #(#pats)|*))
