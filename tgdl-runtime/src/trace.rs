@@ -99,8 +99,7 @@ impl Trace {
     }
 
     pub fn save(&self, path: &Path) -> Result<(), String> {
-        std::fs::write(path, self.to_json())
-            .map_err(|e| format!("cannot write trace {}: {e}", path.display()))
+        write_trace(path, &self.to_json())
     }
 }
 
@@ -154,12 +153,19 @@ impl SeatTrace {
         self.observations.push(game.observation(viewer));
     }
 
+    /// Pretty JSON with a final newline, as [`Trace::to_json`].
     pub fn to_json(&self) -> String {
-        serde_json::to_string_pretty(self).unwrap_or_default()
+        let mut s = serde_json::to_string_pretty(self).unwrap_or_default();
+        s.push('\n');
+        s
     }
 
     pub fn save(&self, path: &Path) -> Result<(), String> {
-        std::fs::write(path, self.to_json())
-            .map_err(|e| format!("cannot write trace {}: {e}", path.display()))
+        write_trace(path, &self.to_json())
     }
+}
+
+/// Writes a trace file; the error names the file.
+fn write_trace(path: &Path, json: &str) -> Result<(), String> {
+    std::fs::write(path, json).map_err(|e| format!("cannot write trace {}: {e}", path.display()))
 }

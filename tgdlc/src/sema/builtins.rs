@@ -100,16 +100,7 @@ impl<'a> Checker<'a> {
                     self.error(Diagnostic::error(span, "`log` takes 1 argument").code(codes::ARGUMENTS));
                     return Some(Expr::error(span));
                 }
-                let v = self.expr(&args[0].value, None);
-                if v.ty == Ty::Void {
-                    self.mismatch(&v, &Ty::String);
-                    return Some(Expr::error(span));
-                }
-                let v = if v.ty == Ty::String {
-                    v
-                } else {
-                    Expr::new(ExprKind::ToText(Box::new(v.clone())), Ty::String, v.span)
-                };
+                let Some(v) = self.log_line(&args[0]) else { return Some(Expr::error(span)) };
                 Expr::new(ExprKind::Builtin { op: Builtin::Log, args: vec![v] }, Ty::Void, span)
             }
             "tell" => {
@@ -123,21 +114,28 @@ impl<'a> Checker<'a> {
                     return Some(Expr::error(span));
                 }
                 let p = self.expr_as(&args[0].value, &Ty::Player);
-                let v = self.expr(&args[1].value, None);
-                if v.ty == Ty::Void {
-                    self.mismatch(&v, &Ty::String);
-                    return Some(Expr::error(span));
-                }
-                let v = if v.ty == Ty::String {
-                    v
-                } else {
-                    Expr::new(ExprKind::ToText(Box::new(v.clone())), Ty::String, v.span)
-                };
+                let Some(v) = self.log_line(&args[1]) else { return Some(Expr::error(span)) };
                 Expr::new(ExprKind::Builtin { op: Builtin::Tell, args: vec![p, v] }, Ty::Void, span)
             }
             _ => return None,
         };
         Some(e)
+    }
+
+    /// The line of a `log` or `tell`: any value, written as text.
+    fn log_line(&mut self, arg: &ast::Arg) -> Option<Expr> {
+        let v = self.expr(&arg.value, None);
+        match v.ty {
+            Ty::Void => {
+                self.mismatch(&v, &Ty::String);
+                None
+            }
+            Ty::String => Some(v),
+            _ => {
+                let at = v.span;
+                Some(Expr::new(ExprKind::ToText(Box::new(v)), Ty::String, at))
+            }
+        }
     }
 
     pub(crate) fn namespace_function_exists(&self, ns: &Ns, name: &str) -> bool {
