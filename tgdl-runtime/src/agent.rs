@@ -38,6 +38,11 @@ impl<'g, G: Game> Decision<'g, G> {
         self.game.options().len()
     }
 
+    /// The options as data (the deciding player's own menu or answers).
+    pub fn choices(&self) -> &'g [crate::game::Choice<G::Move>] {
+        self.game.options()
+    }
+
     pub fn label(&self, index: usize) -> String {
         self.game.label(index)
     }
@@ -99,6 +104,9 @@ pub enum AgentError {
     NoOptions,
     /// A scripted agent ran out of moves, or its next move is not an option.
     Script(String),
+    /// The agent cannot play this game fairly (a search agent facing a secret it cannot
+    /// resample).
+    Refused(String),
 }
 
 impl fmt::Display for AgentError {
@@ -108,7 +116,7 @@ impl fmt::Display for AgentError {
             AgentError::EndOfInput => write!(f, "the input ended before an answer"),
             AgentError::Io(e) => write!(f, "console error: {e}"),
             AgentError::NoOptions => write!(f, "there is nothing to choose from"),
-            AgentError::Script(m) => write!(f, "{m}"),
+            AgentError::Script(m) | AgentError::Refused(m) => write!(f, "{m}"),
         }
     }
 }

@@ -41,7 +41,8 @@ struct PlayArgs {
     #[arg(long)]
     players: Option<u32>,
     /// Who plays each seat; a shorter list repeats its last entry
-    /// [default: human,random when standard input is a terminal, else random]
+    /// (`human`, `random`, `mcts`, `mcts:ITERATIONS`, `mcts:SECONDSs`)
+    /// [default: human,mcts when standard input is a terminal, else random]
     #[arg(long, value_delimiter = ',')]
     seats: Vec<SeatKind>,
     /// Seed of the game's generator [default: from the clock, printed as `seed: S`]
@@ -204,7 +205,12 @@ fn play<G: Game, R: BufRead, W: Write>(args: PlayArgs, input: R, output: W, stdi
         // The default seats fit any player count, one-player games included.
         (true, true) => {
             let players = args.players.unwrap_or(G::info().min_players);
-            if players <= 1 { vec![SeatKind::Human] } else { vec![SeatKind::Human, SeatKind::Random] }
+            // A person meets a real opponent: the search agent.
+            if players <= 1 {
+                vec![SeatKind::Human]
+            } else {
+                vec![SeatKind::Human, SeatKind::Mcts(Default::default())]
+            }
         }
     };
     let opts = PlayOptions {

@@ -5,6 +5,7 @@ use crate::agent::{Agent, AgentError, Console, ConsoleWriter, HumanAgent, Random
 use crate::error::RuleError;
 use crate::game::{Game, Outcome, StartError, Status};
 use crate::hidden::Viewer;
+use crate::mcts::{Budget, MctsAgent};
 use crate::render;
 use crate::trace::{SeatTrace, Trace, TraceDecision, TraceResult};
 use std::fmt;
@@ -318,13 +319,32 @@ fn internal<G: Game>(message: &str) -> RuleError {
     RuleError { message: format!("internal error: {message}"), location: G::info().source.to_string() }
 }
 
-/// Who sits in a seat, from the command line.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+/// Who sits in a seat, from the command line: `human`, `random`, `mcts`, `mcts:500`
+/// (iterations per decision) or `mcts:2s` (seconds per decision).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SeatKind {
     /// A person at the terminal.
     Human,
     /// Uniformly random choices, seeded from the game's seed.
     Random,
+    /// Monte Carlo tree search, seeded from the game's seed.
+    Mcts(Budget),
+}
+
+impl std::str::FromStr for SeatKind {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<SeatKind, String> {
+        match s.split_once(':') {
+            None if s == "human" => Ok(SeatKind::Human),
+            None if s == "random" => Ok(SeatKind::Random),
+            None if s == "mcts" => Ok(SeatKind::Mcts(Budget::default())),
+            Some(("mcts", budget)) => budget.parse().map(SeatKind::Mcts),
+            _ => {
+                Err(format!("`{s}` is not a seat: use human, random, mcts, mcts:ITERATIONS or mcts:SECONDSs"))
+            }
+        }
+    }
 }
 
 /// The options of `play`, as given on the command line.
@@ -443,6 +463,7 @@ pub fn run_play<G: Game, R: BufRead, W: Write>(
                     Box::new(agent)
                 }
                 SeatKind::Random => Box::new(RandomAgent::new(seat_seed(seed, i as u32))),
+                SeatKind::Mcts(budget) => Box::new(MctsAgent::new(budget, seat_seed(seed, i as u32))),
             }
         })
         .collect();

@@ -10,6 +10,7 @@
 //!
 //! With the `driver` feature (on by default):
 //! - [`agent`]: who chooses for a seat (random, scripted, a person at a console).
+//! - [`mcts`]: the search agent (information-set Monte Carlo tree search).
 //! - [`render`]: a [`view::View`] as text for the terminal.
 //! - [`driver`]: playing one game, with its event lines, `result:` line and trace.
 //! - [`trace`]: the JSON trace format.
@@ -37,6 +38,8 @@ pub mod agent;
 pub mod cli;
 #[cfg(feature = "driver")]
 pub mod driver;
+#[cfg(feature = "driver")]
+pub mod mcts;
 #[cfg(feature = "driver")]
 pub mod perft;
 #[cfg(feature = "driver")]
