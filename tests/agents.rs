@@ -88,3 +88,56 @@ fn seat_names_are_checked() {
         assert_eq!(code, 2, "{bad}: {out}");
     }
 }
+
+/// `tournament --json` without the fields that depend on the clock.
+fn tournament(e: &Example, args: &[&str]) -> serde_json::Value {
+    let mut all = vec!["tournament"];
+    all.extend_from_slice(args);
+    let (code, out) = (e.cli)(&all, "");
+    assert_eq!(code, 0, "{args:?}: {out}");
+    let mut v: serde_json::Value =
+        serde_json::from_str(out.trim()).unwrap_or_else(|err| panic!("{err}: {out}"));
+    let fields = v.as_object_mut().unwrap();
+    for timing in ["seconds", "decisions_per_sec"] {
+        assert!(fields.remove(timing).is_some_and(|t| t.is_number()), "{timing}");
+    }
+    v
+}
+
+#[test]
+fn a_tournament_rotates_the_seats_and_counts_per_agent() {
+    let e = example("connect_four");
+    let games = if FULL { "40" } else { "6" };
+    let one = tournament(
+        e,
+        &["--seats", "mcts:100,random", "-n", games, "--seed", "3", "--json", "--threads", "1"],
+    );
+    let two = tournament(
+        e,
+        &["--seats", "mcts:100,random", "-n", games, "--seed", "3", "--json", "--threads", "2"],
+    );
+    assert_eq!(one, two, "the report does not depend on the threads");
+    let n: u64 = games.parse().unwrap();
+    let agents = one["agents"].as_array().unwrap();
+    assert_eq!(agents[0]["agent"], "mcts:100");
+    // Each agent took each seat in half the games.
+    assert_eq!(agents[0]["games_by_seat"], serde_json::json!([n / 2, n / 2]));
+    let wins = agents[0]["wins"].as_u64().unwrap();
+    assert!(wins * 10 >= n * 8, "{one}");
+    let seat_wins: u64 = one["wins_by_seat"].as_array().unwrap().iter().map(|w| w.as_u64().unwrap()).sum();
+    assert_eq!(seat_wins + one["draws"].as_u64().unwrap(), n);
+    let ci = agents[0]["wins_ci95"].as_array().unwrap();
+    assert!(
+        ci[0].as_f64().unwrap() <= wins as f64 / n as f64
+            && wins as f64 / n as f64 <= ci[1].as_f64().unwrap()
+    );
+}
+
+#[test]
+fn a_tournament_is_for_agents() {
+    let e = example("tic_tac_toe");
+    let (code, _) = (e.cli)(&["tournament", "--seats", "human,random", "-n", "2"], "");
+    assert_eq!(code, 2);
+    let (code, _) = (e.cli)(&["tournament", "--seats", "random,random,random", "-n", "2"], "");
+    assert_eq!(code, 2, "tic-tac-toe is for two");
+}

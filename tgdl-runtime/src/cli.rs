@@ -33,6 +33,30 @@ enum Command {
     Simulate(SimulateArgs),
     /// Count the decision sequences of each length from the start.
     Perft(PerftArgs),
+    /// Agents play every seating rotation: wins per agent and per seat
+    Tournament(TournamentArgs),
+}
+
+#[derive(Args, Debug)]
+struct TournamentArgs {
+    /// One agent per player (`random`, `mcts`, `mcts:ITERATIONS`, `mcts:SECONDSs`)
+    #[arg(long, value_delimiter = ',', required = true)]
+    seats: Vec<SeatKind>,
+    /// Number of games (spread evenly over the seating rotations)
+    #[arg(short = 'n', long = "games", value_name = "GAMES")]
+    games: u64,
+    /// Seed of the tournament; game i uses a seed derived from it and i
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+    /// Worker threads [default: one per core]
+    #[arg(long, value_name = "T")]
+    threads: Option<usize>,
+    /// Print one JSON object instead of the report
+    #[arg(long)]
+    json: bool,
+    /// Decisions after which a game ends as unfinished
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_DECISIONS)]
+    max_decisions: u64,
 }
 
 #[derive(Args, Debug)]
@@ -184,6 +208,7 @@ fn execute<G: Game, R: BufRead, W: Write, E: Write>(
         Command::Play(args) => play::<G, _, _>(args, input, &mut output, stdin_is_terminal),
         Command::Simulate(args) => run_simulate::<G>(args, &mut output),
         Command::Perft(args) => run_perft::<G>(args, &mut output, &mut errors),
+        Command::Tournament(args) => run_tournament::<G>(args, &mut output),
     };
     let _ = output.flush();
     match result {
@@ -245,6 +270,22 @@ fn run_simulate<G: Game>(args: SimulateArgs, output: &mut dyn Write) -> Exit {
     let text = if args.json { format!("{}\n", report.to_json_string()) } else { report.render_text() };
     output.write_all(text.as_bytes()).map_err(|e| (1, format!("output error: {e}")))?;
     Ok(if report.errors.is_empty() { 0 } else { 1 })
+}
+
+fn run_tournament<G: Game>(args: TournamentArgs, output: &mut dyn Write) -> Exit {
+    let opts = crate::tournament::TournamentOptions {
+        agents: args.seats,
+        games: args.games,
+        seed: args.seed,
+        threads: args.threads.unwrap_or(0),
+        max_decisions: args.max_decisions,
+    };
+    let info = G::info();
+    crate::tournament::check_options(&opts, info.min_players, info.max_players).map_err(|e| (2, e))?;
+    let report = crate::tournament::tournament::<G>(&opts).map_err(|e| (1, e))?;
+    let text = if args.json { format!("{}\n", report.to_json_string()) } else { report.render_text() };
+    output.write_all(text.as_bytes()).map_err(|e| (1, format!("output error: {e}")))?;
+    Ok(if report.errors == 0 && report.refused.is_none() { 0 } else { 1 })
 }
 
 fn run_perft<G: Game>(args: PerftArgs, output: &mut dyn Write, errors: &mut dyn Write) -> Exit {

@@ -16,6 +16,7 @@
 //! - [`trace`]: the JSON trace format.
 //! - [`simulate`](mod@simulate): random playouts in parallel and their statistics.
 //! - [`perft`](mod@perft): counting decision sequences.
+//! - [`tournament`](mod@tournament): agents against each other in every seating rotation.
 //! - [`cli`]: the command line of a game binary (`play`, `simulate`, `perft`).
 //!
 //! With the `reference-games` feature, `reference` holds hand-written engines
@@ -46,6 +47,8 @@ pub mod perft;
 pub mod render;
 #[cfg(feature = "driver")]
 pub mod simulate;
+#[cfg(feature = "driver")]
+pub mod tournament;
 #[cfg(feature = "driver")]
 pub mod trace;
 

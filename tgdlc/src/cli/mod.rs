@@ -63,6 +63,8 @@ enum Command {
     Simulate(RunArgs),
     /// Count the decision sequences of each length (e.g. `--depth 4 --json`)
     Perft(RunArgs),
+    /// Agents play every seating rotation (e.g. `--seats mcts:200,random -n 100 --json`)
+    Tournament(RunArgs),
     /// Create a new game project directory NAME with a small playable game
     New {
         /// The directory to create (its last component names the game)
@@ -112,11 +114,14 @@ pub fn main() -> ExitCode {
 /// everything after FILE belongs to the game binary, `--help` included, so it is set
 /// aside before clap sees it.
 fn parse_args(mut args: Vec<OsString>) -> Result<Cli, clap::Error> {
-    let is_run = args.get(1).is_some_and(|a| a == "play" || a == "simulate" || a == "perft");
+    let is_run =
+        args.get(1).is_some_and(|a| a == "play" || a == "simulate" || a == "perft" || a == "tournament");
     let has_file = args.get(2).is_some_and(|a| !a.to_string_lossy().starts_with('-'));
     let rest = if is_run && has_file { args.split_off(3) } else { Vec::new() };
     let mut cli = Cli::try_parse_from(args)?;
-    if let Command::Play(a) | Command::Simulate(a) | Command::Perft(a) = &mut cli.command {
+    if let Command::Play(a) | Command::Simulate(a) | Command::Perft(a) | Command::Tournament(a) =
+        &mut cli.command
+    {
         a.args.extend(rest);
     }
     Ok(cli)
@@ -130,6 +135,7 @@ fn run(cli: Cli) -> u8 {
         Command::Play(a) => run::run("play", &a.file, &a.args),
         Command::Simulate(a) => run::run("simulate", &a.file, &a.args),
         Command::Perft(a) => run::run("perft", &a.file, &a.args),
+        Command::Tournament(a) => run::run("tournament", &a.file, &a.args),
         Command::New { name } => new::new(&name),
         Command::Explain { code, list } => explain::explain(code.as_deref(), list),
     }

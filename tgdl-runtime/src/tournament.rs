@@ -1,0 +1,274 @@
+//! Tournaments (notes §5): agents play every seating rotation of a game; the report counts
+//! wins and draws per agent and per seat, with 95 % intervals.
+//!
+//! With agents `A,B,C` for a three-player game, rotation `r` seats agent `(p + r) % 3` in
+//! seat `p`; game `i` plays rotation `i % 3` with seed `Rng::derive_seed(seed, i)`, and each
+//! seat's agent draws from `seat_seed(game seed, seat)`. Games are split over threads by
+//! index and merged in index order, so the report (timing aside) does not depend on the
+//! number of threads.
+
+use crate::agent::{Agent, RandomAgent, seat_seed};
+use crate::driver::SeatKind;
+use crate::game::{Game, Status};
+use crate::mcts::MctsAgent;
+use crate::rng::Rng;
+use crate::simulate::wilson;
+use rayon::prelude::*;
+use serde::Serialize;
+use std::fmt::Write;
+use std::time::Instant;
+
+/// The settings of a tournament.
+#[derive(Clone, Debug)]
+pub struct TournamentOptions {
+    /// One agent per seat of the game (the player count is their number).
+    pub agents: Vec<SeatKind>,
+    pub games: u64,
+    pub seed: u64,
+    /// Worker threads; 0: one per core.
+    pub threads: usize,
+    pub max_decisions: u64,
+}
+
+/// How one agent did, over every seat it took.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct AgentStats {
+    /// `mcts:200`, `random`, ...
+    pub agent: String,
+    pub games: u64,
+    /// Games it won alone.
+    pub wins: u64,
+    /// Games every player tied.
+    pub draws: u64,
+    /// Its wins by the seat it played.
+    pub wins_by_seat: Vec<u64>,
+    pub games_by_seat: Vec<u64>,
+    pub wins_ci95: (f64, f64),
+}
+
+/// The report of a tournament.
+#[derive(Clone, Debug, Serialize)]
+pub struct TournamentReport {
+    pub games: u64,
+    pub players: u32,
+    pub seed: u64,
+    pub agents: Vec<AgentStats>,
+    /// Sole wins by seat, whoever sat there.
+    pub wins_by_seat: Vec<u64>,
+    pub draws: u64,
+    pub unfinished: u64,
+    pub errors: u64,
+    /// A seat refused to play (a search agent facing a secret it cannot resample): why.
+    pub refused: Option<String>,
+    pub mean_length: f64,
+    pub seconds: f64,
+    pub decisions_per_sec: f64,
+}
+
+/// What one game gave.
+#[derive(Clone, Debug, Default)]
+struct GameTally {
+    /// The sole winner's seat.
+    winner: Option<u32>,
+    draw: bool,
+    unfinished: bool,
+    error: bool,
+    refused: Option<String>,
+    decisions: u64,
+}
+
+fn agent_for<G: Game>(kind: SeatKind, seed: u64) -> Box<dyn Agent<G>> {
+    match kind {
+        SeatKind::Mcts(budget) => Box::new(MctsAgent::new(budget, seed)),
+        // Tournaments refuse people before they start.
+        SeatKind::Random | SeatKind::Human => Box::new(RandomAgent::new(seed)),
+    }
+}
+
+fn play_one<G: Game>(opts: &TournamentOptions, index: u64) -> GameTally {
+    let players = opts.agents.len() as u32;
+    let seed = Rng::derive_seed(opts.seed, index);
+    let rotation = (index % players as u64) as usize;
+    let mut tally = GameTally::default();
+    let Ok(mut game) = G::start(players, seed) else {
+        tally.error = true;
+        return tally;
+    };
+    let mut seats: Vec<Box<dyn Agent<G>>> = (0..players as usize)
+        .map(|p| agent_for::<G>(opts.agents[(p + rotation) % players as usize], seat_seed(seed, p as u32)))
+        .collect();
+    loop {
+        match game.status() {
+            Status::Over => {
+                if let Some(o) = game.outcome() {
+                    tally.winner = o.sole_winner();
+                    tally.draw = o.is_draw();
+                }
+                break;
+            }
+            Status::Failed => {
+                tally.error = true;
+                break;
+            }
+            Status::Decide(p) => {
+                if tally.decisions >= opts.max_decisions {
+                    tally.unfinished = true;
+                    break;
+                }
+                match seats[p.0 as usize].choose_in(&game) {
+                    Ok(i) if game.apply(i).is_ok() => tally.decisions += 1,
+                    Ok(_) => {
+                        tally.error = true;
+                        break;
+                    }
+                    Err(e) => {
+                        tally.refused = Some(e.to_string());
+                        break;
+                    }
+                }
+            }
+        }
+    }
+    tally
+}
+
+/// Why a tournament could not be played.
+pub fn check_options(opts: &TournamentOptions, min: u32, max: u32) -> Result<(), String> {
+    let players = opts.agents.len() as u32;
+    if opts.agents.contains(&SeatKind::Human) {
+        return Err("a tournament is played by agents: use random or mcts seats".into());
+    }
+    if players < min || players > max {
+        return Err(format!("{players} seats given: this game is for {min} to {max} players"));
+    }
+    if opts.games == 0 {
+        return Err("a tournament needs at least one game (-n)".into());
+    }
+    Ok(())
+}
+
+/// Plays the tournament.
+pub fn tournament<G: Game>(opts: &TournamentOptions) -> Result<TournamentReport, String> {
+    let info = G::info();
+    check_options(opts, info.min_players, info.max_players)?;
+    let players = opts.agents.len() as u32;
+    let started = Instant::now();
+    let run = || (0..opts.games).into_par_iter().map(|i| play_one::<G>(opts, i)).collect::<Vec<_>>();
+    let tallies = if opts.threads == 0 {
+        run()
+    } else {
+        let pool =
+            rayon::ThreadPoolBuilder::new().num_threads(opts.threads).build().map_err(|e| e.to_string())?;
+        pool.install(run)
+    };
+    let seconds = started.elapsed().as_secs_f64();
+    // Agents are counted by their place in the list (the same kind twice counts twice).
+    let mut agents: Vec<AgentStats> = opts
+        .agents
+        .iter()
+        .map(|a| AgentStats {
+            agent: seat_name(a),
+            wins_by_seat: vec![0; players as usize],
+            games_by_seat: vec![0; players as usize],
+            ..AgentStats::default()
+        })
+        .collect();
+    let mut report = TournamentReport {
+        games: opts.games,
+        players,
+        seed: opts.seed,
+        agents: Vec::new(),
+        wins_by_seat: vec![0; players as usize],
+        draws: 0,
+        unfinished: 0,
+        errors: 0,
+        refused: None,
+        mean_length: 0.0,
+        seconds,
+        decisions_per_sec: 0.0,
+    };
+    let mut decisions = 0;
+    for (i, t) in tallies.iter().enumerate() {
+        let rotation = i % players as usize;
+        decisions += t.decisions;
+        for seat in 0..players as usize {
+            let a = &mut agents[(seat + rotation) % players as usize];
+            a.games += 1;
+            a.games_by_seat[seat] += 1;
+            if t.draw {
+                a.draws += 1;
+            }
+        }
+        if let Some(w) = t.winner {
+            report.wins_by_seat[w as usize] += 1;
+            let a = &mut agents[(w as usize + rotation) % players as usize];
+            a.wins += 1;
+            a.wins_by_seat[w as usize] += 1;
+        }
+        report.draws += t.draw as u64;
+        report.unfinished += t.unfinished as u64;
+        report.errors += t.error as u64;
+        if report.refused.is_none() {
+            report.refused.clone_from(&t.refused);
+        }
+    }
+    for a in &mut agents {
+        a.wins_ci95 = wilson(a.wins, a.games);
+    }
+    report.agents = agents;
+    report.mean_length = decisions as f64 / opts.games as f64;
+    report.decisions_per_sec = if seconds > 0.0 { decisions as f64 / seconds } else { 0.0 };
+    Ok(report)
+}
+
+/// A seat as written on the command line.
+pub fn seat_name(kind: &SeatKind) -> String {
+    match kind {
+        SeatKind::Human => "human".into(),
+        SeatKind::Random => "random".into(),
+        SeatKind::Mcts(budget) => format!("mcts:{budget}"),
+    }
+}
+
+impl TournamentReport {
+    pub fn to_json_string(&self) -> String {
+        serde_json::to_string(self).unwrap_or_default()
+    }
+
+    pub fn render_text(&self) -> String {
+        let mut out = String::new();
+        let _ = writeln!(
+            out,
+            "{} games, {} players, every seating rotation (seed {})",
+            self.games, self.players, self.seed
+        );
+        for a in &self.agents {
+            let (lo, hi) = a.wins_ci95;
+            let by_seat: Vec<String> =
+                a.wins_by_seat.iter().zip(&a.games_by_seat).map(|(w, g)| format!("{w}/{g}")).collect();
+            let _ = writeln!(
+                out,
+                "  {:<12} wins {:>6} of {:>6} ({:.1} %, 95 % {:.1}-{:.1} %), draws {}, by seat {}",
+                a.agent,
+                a.wins,
+                a.games,
+                100.0 * a.wins as f64 / a.games.max(1) as f64,
+                100.0 * lo,
+                100.0 * hi,
+                a.draws,
+                by_seat.join(" ")
+            );
+        }
+        let seats: Vec<String> = self.wins_by_seat.iter().map(|w| w.to_string()).collect();
+        let _ = writeln!(out, "  wins by seat: {}; draws {}", seats.join(" "), self.draws);
+        let _ = writeln!(
+            out,
+            "  mean length {:.1} decisions; {:.0} decisions/s; unfinished {}; errors {}",
+            self.mean_length, self.decisions_per_sec, self.unfinished, self.errors
+        );
+        if let Some(r) = &self.refused {
+            let _ = writeln!(out, "  refused: {r}");
+        }
+        out
+    }
+}
