@@ -569,9 +569,9 @@ checker warns when the argument of a `log`:
   `log` and `tell` lines do not count; writing an object as text calls its `label`);
 - reads an attribute (not a built-in one like `owner`), or the label, of a local
   variable or input whose class may be hidden: an interactable `assign`ed to a player
-  somewhere (an `x.assign(p)` whose block also puts `x` on a tile or discards it does not
-  count), or the element of a deck that is not `open`. Unless a statement written
-  earlier in the same body made that object public: `x.discard(pile)`, `x.move_to(t)`,
+  somewhere and never placed on a tile (pieces played on a board are face up), or the
+  element of a deck that is not `open`. Unless a statement written earlier in the same
+  body made that object public: `x.discard(pile)`, `x.move_to(t)`, `x.reveal()`,
   `x.assign(null)`, a push onto an `open` stack or a discard pile, a call of a method of
   `x` that does one of these to `this`; or `x` was set from a value known to be public
   (a `new` object not yet assigned, the top of a face-up stack, a function that only
