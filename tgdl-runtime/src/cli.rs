@@ -42,10 +42,17 @@ struct TournamentArgs {
     /// One agent per player (`random`, `mcts`, `mcts:ITERATIONS`, `mcts:SECONDSs`)
     #[arg(long, value_delimiter = ',', required = true)]
     seats: Vec<SeatKind>,
-    /// Number of games (spread evenly over the seating rotations)
+    #[command(flatten)]
+    batch: Batch,
+}
+
+/// The options of a batch of games (`simulate`, `tournament`).
+#[derive(Args, Debug)]
+struct Batch {
+    /// Number of games
     #[arg(short = 'n', long = "games", value_name = "GAMES")]
     games: u64,
-    /// Seed of the tournament; game i uses a seed derived from it and i
+    /// Seed of the batch; game i uses a seed derived from it and i
     #[arg(long, default_value_t = 0)]
     seed: u64,
     /// Worker threads [default: one per core]
@@ -96,24 +103,11 @@ struct PlayArgs {
 
 #[derive(Args, Debug)]
 struct SimulateArgs {
-    /// Number of games
-    #[arg(short = 'n', long = "games", value_name = "GAMES")]
-    games: u64,
+    #[command(flatten)]
+    batch: Batch,
     /// Number of players [default: the game's minimum]
     #[arg(long)]
     players: Option<u32>,
-    /// Seed of the simulation; game i uses a seed derived from it and i
-    #[arg(long, default_value_t = 0)]
-    seed: u64,
-    /// Worker threads [default: one per core]
-    #[arg(long, value_name = "T")]
-    threads: Option<usize>,
-    /// Print one JSON object instead of the report
-    #[arg(long)]
-    json: bool,
-    /// Decisions after which a game ends as unfinished
-    #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_DECISIONS)]
-    max_decisions: u64,
 }
 
 #[derive(Args, Debug)]
@@ -259,15 +253,15 @@ fn play<G: Game, R: BufRead, W: Write>(args: PlayArgs, input: R, output: W, stdi
 
 fn run_simulate<G: Game>(args: SimulateArgs, output: &mut dyn Write) -> Exit {
     let opts = SimOptions {
-        games: args.games,
+        games: args.batch.games,
         players: args.players.unwrap_or(G::info().min_players),
-        seed: args.seed,
-        threads: args.threads.unwrap_or(0),
-        max_decisions: args.max_decisions,
+        seed: args.batch.seed,
+        threads: args.batch.threads.unwrap_or(0),
+        max_decisions: args.batch.max_decisions,
         progress: true,
     };
     let report = simulate::<G>(&opts).map_err(|e| (1, e.to_string()))?;
-    let text = if args.json { format!("{}\n", report.to_json_string()) } else { report.render_text() };
+    let text = if args.batch.json { format!("{}\n", report.to_json_string()) } else { report.render_text() };
     output.write_all(text.as_bytes()).map_err(|e| (1, format!("output error: {e}")))?;
     Ok(if report.errors.is_empty() { 0 } else { 1 })
 }
@@ -275,15 +269,15 @@ fn run_simulate<G: Game>(args: SimulateArgs, output: &mut dyn Write) -> Exit {
 fn run_tournament<G: Game>(args: TournamentArgs, output: &mut dyn Write) -> Exit {
     let opts = crate::tournament::TournamentOptions {
         agents: args.seats,
-        games: args.games,
-        seed: args.seed,
-        threads: args.threads.unwrap_or(0),
-        max_decisions: args.max_decisions,
+        games: args.batch.games,
+        seed: args.batch.seed,
+        threads: args.batch.threads.unwrap_or(0),
+        max_decisions: args.batch.max_decisions,
     };
     let info = G::info();
     crate::tournament::check_options(&opts, info.min_players, info.max_players).map_err(|e| (2, e))?;
     let report = crate::tournament::tournament::<G>(&opts).map_err(|e| (1, e))?;
-    let text = if args.json { format!("{}\n", report.to_json_string()) } else { report.render_text() };
+    let text = if args.batch.json { format!("{}\n", report.to_json_string()) } else { report.render_text() };
     output.write_all(text.as_bytes()).map_err(|e| (1, format!("output error: {e}")))?;
     Ok(if report.errors == 0 && report.refused.is_none() { 0 } else { 1 })
 }
