@@ -141,3 +141,218 @@ fn a_tournament_is_for_agents() {
     let (code, _) = (e.cli)(&["tournament", "--seats", "random,random,random", "-n", "2"], "");
     assert_eq!(code, 2, "tic-tac-toe is for two");
 }
+
+#[test]
+fn more_search_beats_less() {
+    // The yardstick: mcts:2000 against mcts:100 at connect four, seats alternating.
+    let e = example("connect_four");
+    let (games, strong, weak) =
+        if FULL { (100, "mcts:2000", "mcts:100") } else { (2, "mcts:300", "mcts:10") };
+    let mut wins = 0;
+    for seed in 0..games {
+        let seats = if seed % 2 == 0 { format!("{strong},{weak}") } else { format!("{weak},{strong}") };
+        if result(e, &seats, seed) == format!("player {} wins", seed % 2) {
+            wins += 1;
+        }
+    }
+    if FULL {
+        assert!(wins * 100 >= games * 70, "{wins} of {games}");
+    }
+}
+
+/// `simulate --json` without the fields that depend on the clock.
+fn simulate(e: &Example, args: &[&str]) -> serde_json::Value {
+    let mut all = vec!["simulate", "--json"];
+    all.extend_from_slice(args);
+    let (code, out) = (e.cli)(&all, "");
+    assert_eq!(code, 0, "{args:?}: {out}");
+    let mut v: serde_json::Value =
+        serde_json::from_str(out.trim()).unwrap_or_else(|err| panic!("{err}: {out}"));
+    let fields = v.as_object_mut().unwrap();
+    for timing in ["seconds", "games_per_sec"] {
+        assert!(fields.remove(timing).is_some_and(|t| t.is_number()), "{timing}");
+    }
+    v
+}
+
+#[test]
+fn simulate_seats_agents_and_each_game_replays_alone() {
+    let e = example("connect_four");
+    // Random seats named or not: the same games.
+    assert_eq!(
+        simulate(e, &["-n", "300", "--seed", "5"]),
+        simulate(e, &["-n", "300", "--seed", "5", "--seats", "random,random"])
+    );
+    let games = if FULL { 20 } else { 4 };
+    let report = simulate(e, &["-n", &games.to_string(), "--seed", "5", "--seats", "mcts:200,random"]);
+    assert_eq!(report["seats"], serde_json::json!(["mcts:200", "random"]));
+    let wins = report["wins"][0].as_u64().unwrap();
+    if FULL {
+        assert!(wins >= 19, "{report}");
+    }
+    // Game i is `play --seed <derived seed> --seats mcts:200,random`.
+    let mut first_seat_wins = 0;
+    for i in 0..games {
+        let seed = tgdl_runtime::rng::Rng::derive_seed(5, i);
+        if result(e, "mcts:200,random", seed) == "player 0 wins" {
+            first_seat_wins += 1;
+        }
+    }
+    assert_eq!(first_seat_wins, wins);
+    // The same seats in two threads or one: the same report.
+    let args = ["-n", "6", "--seed", "2", "--seats", "mcts:50,mcts:60"];
+    let mut one = args.to_vec();
+    one.extend(["--threads", "1"]);
+    let mut two = args.to_vec();
+    two.extend(["--threads", "2"]);
+    assert_eq!(simulate(e, &one), simulate(e, &two));
+    // People cannot be simulated.
+    let (code, out) = (e.cli)(&["simulate", "-n", "2", "--seats", "human,random"], "");
+    assert_eq!(code, 2, "{out}");
+}
+
+mod search {
+    //! The search agent through the engine's interface: decisions in the middle of a move
+    //! and after a die roll, and the subtree kept between decisions.
+    use tgdl_runtime::Game;
+    use tgdl_runtime::agent::Decision;
+    use tgdl_runtime::game::{Choice, Status};
+    use tgdl_runtime::mcts::{Budget, MctsAgent};
+    use tgdl_runtime::rng::Rng;
+
+    /// What a cake piece is worth, from its label (`the left piece: 7 slices and the cherry`).
+    fn worth(label: &str) -> u32 {
+        let slices: u32 = label
+            .split(": ")
+            .nth(1)
+            .and_then(|rest| rest.split(' ').next())
+            .and_then(|n| n.parse().ok())
+            .unwrap_or_else(|| panic!("a piece label: {label}"));
+        slices + if label.contains("cherry") { 3 } else { 0 }
+    }
+
+    #[test]
+    fn the_choice_inside_a_cut_is_searched() {
+        // "I cut, you choose": the chooser answers in the middle of the cutter's move. Taking
+        // the piece worth more is always right; a search that skipped the question would
+        // take either. (A difference of a slice or two barely moves the odds of random play
+        // to the end, so the test asks only where it is clear.)
+        type Cake = tgdl_tests::cake_cutting::Game;
+        for seed in 0..4 {
+            let start = Cake::start(2, seed).unwrap();
+            for cut in 0..start.options().len() {
+                let mut game = start.clone();
+                game.apply(cut).unwrap();
+                assert!(matches!(game.options()[0], Choice::Pick(_)), "the chooser's question");
+                let labels: Vec<String> = (0..game.options().len()).map(|i| game.label(i)).collect();
+                let worths: Vec<u32> = labels.iter().map(|l| worth(l)).collect();
+                if worths.iter().max().unwrap() - worths.iter().min().unwrap() < 3 {
+                    continue;
+                }
+                let decision = Decision::of(&game).unwrap();
+                let (chosen, iterations) =
+                    MctsAgent::new(Budget::Iterations(1000), seed).search(&decision).unwrap();
+                assert_eq!(iterations, 1000);
+                assert_eq!(
+                    worths[chosen],
+                    *worths.iter().max().unwrap(),
+                    "seed {seed}, cut {cut}: {labels:?}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn after_a_roll_the_dice_to_come_are_unknown() {
+        // The dice race's fork: the player has rolled (and seen the roll), and asks whether to
+        // take a shortcut that a second roll sends 10 squares on or back. Determinized games
+        // keep the first roll and draw the second anew; the real game is untouched.
+        type Race = tgdl_tests::dice_race::Game;
+        let mut rng = Rng::new(1);
+        let mut forks = 0;
+        for seed in 0..200 {
+            let mut game = Race::start(2, seed).unwrap();
+            while let Status::Decide(p) = game.status() {
+                if matches!(game.options()[0], Choice::Pick(_)) {
+                    forks += 1;
+                    let take = (0..game.options().len()).find(|&i| game.label(i) == "true").unwrap();
+                    let before = game.log().to_vec();
+                    let mut real = game.clone();
+                    real.apply(take).unwrap();
+                    let mut outcomes = std::collections::BTreeSet::new();
+                    for _ in 0..40 {
+                        let mut sample = game.determinize(p.0, &mut rng).unwrap();
+                        assert_eq!(sample.log(), before.as_slice(), "the roll before the question stays");
+                        sample.apply(take).unwrap();
+                        outcomes.insert(sample.log()[before.len()..].to_vec());
+                    }
+                    assert!(outcomes.len() >= 2, "the roll after the question is drawn anew: {outcomes:?}");
+                    let mut again = game.clone();
+                    again.apply(take).unwrap();
+                    assert_eq!(again.log(), real.log(), "the real game's dice are its own");
+                    // And the search runs its whole budget there.
+                    let decision = Decision::of(&game).unwrap();
+                    let (_, iterations) =
+                        MctsAgent::new(Budget::Iterations(200), 3).search(&decision).unwrap();
+                    assert_eq!(iterations, 200);
+                }
+                let n = game.options().len() as u64;
+                game.apply(rng.below(n) as usize).unwrap();
+            }
+            if forks >= 3 {
+                break;
+            }
+        }
+        assert!(forks >= 3, "the random games met the fork {forks} times");
+    }
+
+    /// At every decision of a random game, `determinize_into` a game from elsewhere gives
+    /// what `determinize` gives: the copy reuses memory but misses nothing.
+    fn copies_are_whole<G: Game + PartialEq + std::fmt::Debug>() {
+        let mut elsewhere = G::start(2, 99).unwrap();
+        for seed in 0..5 {
+            let mut game = G::start(2, seed).unwrap();
+            let mut rng = Rng::new(seed);
+            while let Status::Decide(p) = game.status() {
+                let (mut a, mut b) = (Rng::new(seed + 7), Rng::new(seed + 7));
+                let sample = game.determinize(p.0, &mut a).unwrap();
+                game.determinize_into(p.0, &mut b, &mut elsewhere).unwrap();
+                assert_eq!(sample, elsewhere);
+                let n = game.options().len() as u64;
+                game.apply(rng.below(n) as usize).unwrap();
+            }
+        }
+    }
+
+    #[test]
+    fn a_sample_copied_into_another_game_is_whole() {
+        copies_are_whole::<tgdl_tests::connect_four::Game>();
+        copies_are_whole::<tgdl_tests::dice_race::Game>();
+        copies_are_whole::<tgdl_tests::skirmish::Game>();
+        copies_are_whole::<tgdl_tests::pilgrims::Game>();
+        copies_are_whole::<tgdl_tests::crazy_eights::Game>();
+    }
+
+    #[test]
+    fn the_subtree_of_what_was_played_is_kept() {
+        type Four = tgdl_tests::connect_four::Game;
+        let mut game = Four::start(2, 0).unwrap();
+        let mut agent = MctsAgent::<Four>::new(Budget::Iterations(500), 7);
+        let mut kept = Vec::new();
+        let mut rng = Rng::new(2);
+        while let Status::Decide(p) = game.status() {
+            let index = if p.0 == 0 {
+                let decision = Decision::of(&game).unwrap();
+                let (index, _) = agent.search(&decision).unwrap();
+                kept.push(agent.kept_visits());
+                index
+            } else {
+                rng.below(game.options().len() as u64) as usize
+            };
+            game.apply(index).unwrap();
+        }
+        assert_eq!(kept[0], 0, "the first search starts afresh");
+        // Every later search starts with the visits the last one gave the position.
+        assert!(kept[1..].iter().all(|&k| k > 0), "{kept:?}");
+    }
+}

@@ -61,6 +61,11 @@ impl<'g, G: Game> Decision<'g, G> {
         self.game.determinize(self.player, rng)
     }
 
+    /// [`determinize`](Decision::determinize) into `into`, reusing its allocations.
+    pub fn determinize_into(&self, rng: &mut Rng, into: &mut G) -> Result<(), DeterminizeError> {
+        self.game.determinize_into(self.player, rng, into)
+    }
+
     /// The whole game, for the designer's own seat (`play --reveal`): crate-private.
     pub(crate) fn revealed(&self) -> &G {
         self.game

@@ -105,9 +105,14 @@ struct PlayArgs {
 struct SimulateArgs {
     #[command(flatten)]
     batch: Batch,
-    /// Number of players [default: the game's minimum]
+    /// Number of players [default: the game's minimum, or one per seat]
     #[arg(long)]
     players: Option<u32>,
+    /// Who plays each seat; a shorter list repeats its last entry (`random`, `mcts`,
+    /// `mcts:ITERATIONS`, `mcts:SECONDSs`) [default: random]. With search agents the
+    /// report is the first-player edge under competent play
+    #[arg(long, value_delimiter = ',')]
+    seats: Vec<SeatKind>,
 }
 
 #[derive(Args, Debug)]
@@ -252,13 +257,25 @@ fn play<G: Game, R: BufRead, W: Write>(args: PlayArgs, input: R, output: W, stdi
 }
 
 fn run_simulate<G: Game>(args: SimulateArgs, output: &mut dyn Write) -> Exit {
+    let info = G::info();
+    // Two seats name two players, unless the count is given.
+    let players = args.players.unwrap_or((args.seats.len() as u32).clamp(info.min_players, info.max_players));
+    let seats = if args.seats.is_empty() {
+        Vec::new()
+    } else {
+        if args.seats.contains(&SeatKind::Human) {
+            return Err((2, "simulate is played by agents: use random or mcts seats".into()));
+        }
+        crate::driver::expand_seats(&args.seats, players).map_err(|e| (2, e.to_string()))?
+    };
     let opts = SimOptions {
         games: args.batch.games,
-        players: args.players.unwrap_or(G::info().min_players),
+        players,
         seed: args.batch.seed,
         threads: args.batch.threads.unwrap_or(0),
         max_decisions: args.batch.max_decisions,
         progress: true,
+        seats,
     };
     let report = simulate::<G>(&opts).map_err(|e| (1, e.to_string()))?;
     let text = if args.batch.json { format!("{}\n", report.to_json_string()) } else { report.render_text() };
@@ -273,6 +290,7 @@ fn run_tournament<G: Game>(args: TournamentArgs, output: &mut dyn Write) -> Exit
         seed: args.batch.seed,
         threads: args.batch.threads.unwrap_or(0),
         max_decisions: args.batch.max_decisions,
+        progress: true,
     };
     let info = G::info();
     crate::tournament::check_options(&opts, info.min_players, info.max_players).map_err(|e| (2, e))?;

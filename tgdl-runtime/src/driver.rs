@@ -347,6 +347,29 @@ impl std::str::FromStr for SeatKind {
     }
 }
 
+impl SeatKind {
+    /// The agent of a seat that is not a person, drawing from `seed`; `None` for
+    /// [`SeatKind::Human`], whose agent needs a console.
+    pub fn agent<G: Game>(self, seed: u64) -> Option<Box<dyn Agent<G>>> {
+        match self {
+            SeatKind::Human => None,
+            SeatKind::Random => Some(Box::new(RandomAgent::new(seed))),
+            SeatKind::Mcts(budget) => Some(Box::new(MctsAgent::<G>::new(budget, seed))),
+        }
+    }
+}
+
+impl std::fmt::Display for SeatKind {
+    /// As written on the command line.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            SeatKind::Human => f.write_str("human"),
+            SeatKind::Random => f.write_str("random"),
+            SeatKind::Mcts(budget) => write!(f, "mcts:{budget}"),
+        }
+    }
+}
+
 /// The options of `play`, as given on the command line.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PlayOptions {

@@ -21,7 +21,7 @@ pub const DEFAULT_STEP_LIMIT: u64 = 10_000_000;
 
 /// The part of a world every game has: players, turn, generator, log, outcome, and the
 /// answers being replayed.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Debug, PartialEq)]
 pub struct Core {
     pub players: u32,
     pub active: Player,
@@ -42,6 +42,41 @@ pub struct Core {
     pub replay: Replay,
     /// Allocations of the previous game's outcome, reused by the next `winner`.
     pub spare: Spare,
+}
+
+// By hand, for `clone_from`: a search copies one game into another many times, and the
+// log's lines and the replay's vectors can keep their allocations.
+impl Clone for Core {
+    fn clone(&self) -> Core {
+        Core {
+            players: self.players,
+            active: self.active,
+            turn: self.turn,
+            phase: self.phase.clone(),
+            rng: self.rng.clone(),
+            log: self.log.clone(),
+            told: self.told.clone(),
+            outcome: self.outcome.clone(),
+            steps_left: self.steps_left,
+            step_limit: self.step_limit,
+            replay: self.replay.clone(),
+            spare: self.spare.clone(),
+        }
+    }
+
+    fn clone_from(&mut self, source: &Core) {
+        self.players = source.players;
+        self.active = source.active;
+        self.turn = source.turn;
+        self.phase.clone_from(&source.phase);
+        self.rng.clone_from(&source.rng);
+        self.log.clone_from(&source.log);
+        self.told.clone_from(&source.told);
+        self.outcome.clone_from(&source.outcome);
+        self.steps_left = source.steps_left;
+        self.step_limit = source.step_limit;
+        self.replay.clone_from(&source.replay);
+    }
 }
 
 /// Allocations kept from a finished game for the next one, so that playouts do not
@@ -70,6 +105,10 @@ pub struct Replay {
     answers: Vec<Pick>,
     cursor: usize,
     question: Option<Question>,
+    /// Set on the saved world of a determinized move (see [`Game::determinize`]): once the
+    /// answer at this index is given, the generator restarts from this seed — the chance
+    /// before the question is what the player saw; the chance after it is unknown.
+    fresh: Option<(usize, u64)>,
 }
 
 /// An input waiting for an answer.
@@ -123,6 +162,11 @@ impl Core {
     pub fn ask(&mut self, player: Player, options: Vec<Pick>, prompt: impl FnOnce() -> String) -> Flow<Pick> {
         let r = &mut self.replay;
         if let Some(&answer) = r.answers.get(r.cursor) {
+            if let Some((at, seed)) = r.fresh
+                && at == r.cursor
+            {
+                self.rng = Rng::new(seed);
+            }
             r.cursor += 1;
             return Ok(answer);
         }
@@ -252,6 +296,11 @@ pub trait Rules: Resample + Clone + Debug + Send + Sync + 'static {
     /// allocations (a playout loop restarts one game many times).
     fn reset(&mut self, core: Core) {
         *self = Self::new(core);
+    }
+
+    /// Makes this world a copy of `other`, reusing its allocations where it can.
+    fn copy_from(&mut self, other: &Self) {
+        self.clone_from(other);
     }
     fn core(&self) -> &Core;
     fn core_mut(&mut self) -> &mut Core;
@@ -442,6 +491,8 @@ impl<R: Rules> Engine<R> {
         let replay = &mut self.world.core_mut().replay;
         replay.answers.clear();
         replay.cursor = 0;
+        // Only the saved world remembers where chance becomes fresh.
+        replay.fresh = None;
         self.settle(result, origin, Some(base), answers);
     }
 
@@ -599,21 +650,46 @@ impl<R: Rules> Game for Engine<R> {
             return Err(DeterminizeError::NotDeciding);
         }
         let mut game = self.clone();
+        let fresh = rng.next_u64();
         match game.pending.take() {
+            // Nothing hidden: the same state with unknown chance ahead; the menu stands.
+            None if !R::HIDDEN => game.world.core_mut().rng = Rng::new(fresh),
             None => {
                 hidden::determinize(&mut game.world, player, rng)?;
-                game.world.core_mut().rng = Rng::new(rng.next_u64());
+                game.world.core_mut().rng = Rng::new(fresh);
                 game.options.clear();
                 game.build_menu();
             }
-            Some(pending) => {
-                let Pending { origin, mut base, answers, .. } = *pending;
-                hidden::determinize(&mut base, player, rng)?;
-                base.core_mut().rng = Rng::new(rng.next_u64());
-                game.resume(origin, base, answers);
+            // In the middle of a move, the dice it rolled before asking stay as they fell:
+            // the move is replayed with its generator, which restarts fresh at the answer.
+            Some(mut pending) => {
+                pending.base.core_mut().replay.fresh = Some((pending.answers.len(), fresh));
+                if R::HIDDEN {
+                    let Pending { origin, mut base, answers, .. } = *pending;
+                    hidden::determinize(&mut base, player, rng)?;
+                    game.resume(origin, base, answers);
+                } else {
+                    game.pending = Some(pending);
+                }
             }
         }
         Ok(game)
+    }
+
+    fn determinize_into(&self, player: u32, rng: &mut Rng, into: &mut Self) -> Result<(), DeterminizeError> {
+        if R::HIDDEN || self.pending.is_some() || !matches!(self.status, Status::Decide(_)) {
+            *into = self.determinize(player, rng)?;
+            return Ok(());
+        }
+        // Nothing hidden and no move half done: a copy with unknown chance ahead.
+        into.world.copy_from(&self.world);
+        into.world.core_mut().rng = Rng::new(rng.next_u64());
+        into.pending = None;
+        into.options.clone_from(&self.options);
+        into.status = self.status;
+        into.error.clone_from(&self.error);
+        into.decisions = self.decisions;
+        Ok(())
     }
 
     fn decisions(&self) -> u64 {

@@ -254,6 +254,13 @@ pub trait Game: Clone + Send + Sync + 'static {
         Ok(self.clone())
     }
 
+    /// [`determinize`](Game::determinize) into `into` (a game of the same kind), reusing
+    /// its allocations where the engine can: a search samples many times.
+    fn determinize_into(&self, player: u32, rng: &mut Rng, into: &mut Self) -> Result<(), DeterminizeError> {
+        *into = self.determinize(player, rng)?;
+        Ok(())
+    }
+
     /// Decisions taken so far.
     fn decisions(&self) -> u64;
 }

@@ -8,10 +8,16 @@
 //! A child is keyed by its choice (a move or an answer, as data), so the same child is
 //! found again in every determinization that offers it; UCB counts how often a child was
 //! available rather than how often its parent was visited.
+//!
+//! The tree is one arena: a node's children sit side by side, created together the first
+//! time the node is reached (in the order of its options, so a child is usually found at
+//! its option's index). Between decisions of a game where nothing is hidden, the subtree
+//! under what was played is kept and the rest dropped.
 
 use crate::agent::{Agent, AgentError, Decision};
 use crate::game::{Choice, Game, Outcome, Status};
 use crate::rng::Rng;
+use crate::view::View;
 use std::fmt;
 use std::time::{Duration, Instant};
 
@@ -71,12 +77,24 @@ const EXPLORATION: f64 = 0.7;
 /// Decisions a rollout plays before it counts as unfinished (every player scores ½).
 const ROLLOUT_LIMIT: u32 = 2_000;
 
+/// Nodes the tree may hold; past it, iterations play out from where the tree ends. About
+/// 40 bytes a node: a few hundred megabytes at most, whatever the time budget.
+const MAX_NODES: usize = 1 << 23;
+
+/// Decisions by others between two of ours that subtree reuse follows (more: a new tree).
+const MAX_REUSE_DEPTH: u64 = 2;
+
+/// "No children yet."
+const LEAF: u32 = u32::MAX;
+
 /// A node of the tree: the choice that led here, made by `player`.
 #[derive(Clone, Debug)]
 struct Node<M> {
     choice: Option<Choice<M>>,
     player: u32,
-    children: Vec<u32>,
+    /// The children are `first..first + len` in the arena ([`LEAF`]: not expanded).
+    first: u32,
+    len: u32,
     visits: u32,
     /// Iterations in which this node's choice was offered at its parent.
     available: u32,
@@ -84,33 +102,76 @@ struct Node<M> {
     reward: f64,
 }
 
-/// Chooses by Monte Carlo tree search.
-#[derive(Clone, Debug)]
-pub struct MctsAgent {
-    budget: Budget,
-    rng: Rng,
+impl<M> Node<M> {
+    fn new(choice: Option<Choice<M>>, player: u32) -> Node<M> {
+        Node { choice, player, first: LEAF, len: 0, visits: 0, available: 0, reward: 0.0 }
+    }
+
+    fn children(&self) -> std::ops::Range<usize> {
+        if self.first == LEAF { 0..0 } else { self.first as usize..(self.first + self.len) as usize }
+    }
 }
 
-impl MctsAgent {
-    pub fn new(budget: Budget, seed: u64) -> MctsAgent {
-        MctsAgent { budget, rng: Rng::new(seed) }
+/// What the last search left for the next one (games where nothing is hidden): the game
+/// it searched and the option chosen there.
+#[derive(Clone, Debug)]
+struct Played<G> {
+    game: G,
+    option: usize,
+}
+
+/// Chooses by Monte Carlo tree search.
+#[derive(Clone, Debug)]
+pub struct MctsAgent<G: Game> {
+    budget: Budget,
+    rng: Rng,
+    /// The arena; `tree[0]` is the root.
+    tree: Vec<Node<G::Move>>,
+    /// Where a kept subtree is copied (its allocation reused).
+    spare: Vec<Node<G::Move>>,
+    last: Option<Played<G>>,
+    /// Per-iteration buffers.
+    path: Vec<u32>,
+    rewards: Vec<f64>,
+    /// Iterations of the last search that started from a kept subtree's statistics.
+    kept: u32,
+}
+
+impl<G: Game> MctsAgent<G> {
+    pub fn new(budget: Budget, seed: u64) -> MctsAgent<G> {
+        MctsAgent {
+            budget,
+            rng: Rng::new(seed),
+            tree: Vec::new(),
+            spare: Vec::new(),
+            last: None,
+            path: Vec::new(),
+            rewards: Vec::new(),
+            kept: 0,
+        }
+    }
+
+    /// The visits the root had from the previous search when this one began (0: a new
+    /// tree).
+    pub fn kept_visits(&self) -> u32 {
+        self.kept
     }
 
     /// Searches from `decision`; returns the option with the most visits at the root
     /// (ties: the first), and the number of iterations run.
-    pub fn search<G: Game>(&mut self, decision: &Decision<'_, G>) -> Result<(usize, u32), AgentError> {
+    pub fn search(&mut self, decision: &Decision<'_, G>) -> Result<(usize, u32), AgentError> {
         let options = decision.choices();
         if options.is_empty() {
             return Err(AgentError::NoOptions);
         }
-        let mut tree: Vec<Node<G::Move>> = vec![Node {
-            choice: None,
-            player: decision.player(),
-            children: Vec::new(),
-            visits: 0,
-            available: 0,
-            reward: 0.0,
-        }];
+        let refused = |e: crate::hidden::DeterminizeError| AgentError::Refused(e.to_string());
+        let mut sample = decision.determinize(&mut self.rng).map_err(refused)?;
+        let now = if G::has_hidden_information() { None } else { Some(sample.clone()) };
+        if !now.as_ref().is_some_and(|now| self.keep_subtree(now)) {
+            self.tree.clear();
+            self.tree.push(Node::new(None, decision.player()));
+        }
+        self.kept = self.tree[0].visits;
         let started = Instant::now();
         let mut iterations = 0u32;
         loop {
@@ -122,104 +183,199 @@ impl MctsAgent {
             if done {
                 break;
             }
-            let sample =
-                decision.determinize(&mut self.rng).map_err(|e| AgentError::Refused(e.to_string()))?;
-            self.iterate(&mut tree, sample);
+            if iterations > 0 {
+                decision.determinize_into(&mut self.rng, &mut sample).map_err(refused)?;
+            }
+            self.iterate(&mut sample);
             iterations += 1;
         }
-        let root = &tree[0];
-        let mut best: Option<(usize, u32)> = None;
+        let root = &self.tree[0];
+        let mut best: Option<(usize, u32, u32)> = None;
         for (i, choice) in options.iter().enumerate() {
-            let visits = root
-                .children
-                .iter()
-                .map(|&c| &tree[c as usize])
-                .find(|n| n.choice.as_ref() == Some(choice))
-                .map_or(0, |n| n.visits);
-            if best.is_none_or(|(_, v)| visits > v) {
-                best = Some((i, visits));
+            let Some(c) = find_child(&self.tree, root, i, choice) else { continue };
+            let visits = self.tree[c].visits;
+            if best.is_none_or(|(_, v, _)| visits > v) {
+                best = Some((i, visits, c as u32));
             }
         }
-        Ok((best.map_or(0, |(i, _)| i), iterations))
+        let (index, _, _) = best.unwrap_or((0, 0, 0));
+        self.last = now.map(|game| Played { game, option: index });
+        Ok((index, iterations))
     }
 
-    /// One iteration on a determinized game: select, expand one node, play out at random,
-    /// back up the rewards.
-    fn iterate<G: Game>(&mut self, tree: &mut Vec<Node<G::Move>>, mut game: G) {
-        let mut path: Vec<u32> = vec![0];
+    /// Makes the subtree of what was played since the last search the tree, when that can
+    /// be told for sure: our option, then at most [`MAX_REUSE_DEPTH`] decisions by others,
+    /// each found by replaying it on the last game and comparing what is seen.
+    fn keep_subtree(&mut self, now: &G) -> bool {
+        let Some(Played { game, option }) = self.last.take() else { return false };
+        let Some(root) = self.tree.first() else { return false };
+        let mut game = game;
+        let Some(mut node) = find_child(&self.tree, root, option, &game.options()[option]) else {
+            return false;
+        };
+        if game.apply(option).is_err() {
+            return false;
+        }
+        let Some(gap) = now.decisions().checked_sub(game.decisions()) else { return false };
+        if gap > MAX_REUSE_DEPTH {
+            return false;
+        }
+        let target = (now.view(), now.log().to_vec());
+        for _ in 0..gap {
+            // Which option of the game leads on to `now`: the first whose result looks the same,
+            // or (with decisions left to find) the only way on.
+            let n = game.options().len();
+            let mut found = None;
+            for i in 0..n {
+                let mut next = game.clone();
+                if next.apply(i).is_err() {
+                    continue;
+                }
+                if next.decisions() < now.decisions() || same(&next, now, &target) {
+                    if found.is_some() {
+                        return false;
+                    }
+                    found = Some((i, next));
+                }
+            }
+            let Some((i, next)) = found else { return false };
+            let Some(child) = find_child(&self.tree, &self.tree[node], i, &game.options()[i]) else {
+                return false;
+            };
+            node = child;
+            game = next;
+        }
+        if !same(&game, now, &target) || game.status() != now.status() || game.options() != now.options() {
+            return false;
+        }
+        self.compact(node);
+        true
+    }
+
+    /// Copies the subtree under `node` into a fresh arena with `node` as root.
+    fn compact(&mut self, node: usize) {
+        let mut kept = std::mem::take(&mut self.spare);
+        kept.clear();
+        let mut root = self.tree[node].clone();
+        root.choice = None;
+        kept.push(root);
+        // Breadth first: each node's children are copied side by side.
+        let mut next = 0;
+        while next < kept.len() {
+            let range = kept[next].children();
+            if !range.is_empty() {
+                kept[next].first = kept.len() as u32;
+                kept.extend_from_slice(&self.tree[range]);
+            }
+            next += 1;
+        }
+        self.spare = std::mem::replace(&mut self.tree, kept);
+    }
+
+    /// One iteration on a determinized game: select down the tree, expand the node reached
+    /// (all its options at once) and step into one, play out at random, back up the rewards.
+    fn iterate(&mut self, game: &mut G) {
+        self.path.clear();
+        self.path.push(0);
         let mut node = 0usize;
-        let mut expanded = false;
         while let Status::Decide(p) = game.status() {
             let options = game.options();
-            // Options not yet in the tree, in order; one is expanded.
-            let untried: Vec<usize> = (0..options.len())
-                .filter(|&i| {
-                    !tree[node]
-                        .children
-                        .iter()
-                        .any(|&c| tree[c as usize].choice.as_ref() == Some(&options[i]))
-                })
-                .collect();
-            let index = if !untried.is_empty() {
-                let index = untried[self.rng.below(untried.len() as u64) as usize];
-                let child = tree.len() as u32;
-                tree.push(Node {
-                    choice: Some(options[index]),
-                    player: p.0,
-                    children: Vec::new(),
-                    visits: 0,
-                    available: 0,
-                    reward: 0.0,
-                });
-                tree[node].children.push(child);
-                node = child as usize;
-                expanded = true;
-                index
-            } else {
-                let (child, index) = self.select(tree, node, options);
-                node = child;
-                index
-            };
-            path.push(node as u32);
-            if game.apply(index).is_err() {
-                break;
+            if self.tree[node].first == LEAF {
+                if self.tree.len() + options.len() > MAX_NODES {
+                    break;
+                }
+                let first = self.tree.len() as u32;
+                self.tree.extend(options.iter().map(|&c| Node::new(Some(c), p.0)));
+                let n = &mut self.tree[node];
+                (n.first, n.len) = (first, options.len() as u32);
             }
-            if expanded {
+            let Some((child, index)) = self.select(node, options, p.0) else { break };
+            let fresh = self.tree[child].visits == 0;
+            self.path.push(child as u32);
+            node = child;
+            if game.apply(index).is_err() || fresh {
                 break;
             }
         }
-        let rewards = self.rollout(&mut game);
-        for &n in &path {
-            let n = &mut tree[n as usize];
+        self.rollout(game);
+        for &n in &self.path {
+            let n = &mut self.tree[n as usize];
             n.visits += 1;
-            n.reward += rewards.get(n.player as usize).copied().unwrap_or(0.0);
+            n.reward += self.rewards.get(n.player as usize).copied().unwrap_or(0.0);
         }
     }
 
-    /// UCB1 over the children this game offers now (counting their availability).
-    fn select<M: PartialEq + Copy>(
-        &self,
-        tree: &mut [Node<M>],
-        node: usize,
-        options: &[Choice<M>],
-    ) -> (usize, usize) {
-        let mut best = (usize::MAX, 0usize, f64::NEG_INFINITY);
-        let children = tree[node].children.clone();
-        for c in children {
-            let child = &mut tree[c as usize];
-            let Some(index) = options.iter().position(|o| Some(o) == child.choice.as_ref()) else { continue };
+    /// The child to step into and its option: one never visited (at random), else the best
+    /// by UCB1 over the children this game offers now (counting their availability). An
+    /// option the node has no child for (another determinization offered other options)
+    /// gets one.
+    fn select(&mut self, node: usize, options: &[Choice<G::Move>], player: u32) -> Option<(usize, usize)> {
+        let mut best: Option<(usize, usize)> = None;
+        let mut best_score = f64::NEG_INFINITY;
+        let mut unvisited = 0u32;
+        // Children usually share their availability (always, when nothing is hidden and
+        // no die decides the options): its logarithm is computed once.
+        let mut ln = (0u32, 0f64);
+        for (i, choice) in options.iter().enumerate() {
+            let c = match find_child(&self.tree, &self.tree[node], i, choice) {
+                Some(c) => c,
+                None => self.add_child(node, *choice, player)?,
+            };
+            let child = &mut self.tree[c];
             child.available += 1;
-            let visits = child.visits.max(1) as f64;
-            let score = child.reward / visits + EXPLORATION * ((child.available as f64).ln() / visits).sqrt();
-            if score > best.2 {
-                best = (c as usize, index, score);
+            if child.visits == 0 {
+                unvisited += 1;
+                continue;
+            }
+            if unvisited > 0 {
+                continue;
+            }
+            if ln.0 != child.available {
+                ln = (child.available, (child.available as f64).ln());
+            }
+            let visits = child.visits as f64;
+            let score = child.reward / visits + EXPLORATION * (ln.1 / visits).sqrt();
+            if score > best_score {
+                best_score = score;
+                best = Some((c, i));
             }
         }
-        (best.0, best.1)
+        if unvisited == 0 {
+            return best;
+        }
+        // One of the children never visited, each as likely.
+        let mut k = self.rng.below(unvisited as u64);
+        for (i, choice) in options.iter().enumerate() {
+            let c = find_child(&self.tree, &self.tree[node], i, choice)?;
+            if self.tree[c].visits == 0 {
+                if k == 0 {
+                    return Some((c, i));
+                }
+                k -= 1;
+            }
+        }
+        None
     }
 
-    /// Plays on at random; each player's reward in `[0, 1]`.
-    fn rollout<G: Game>(&mut self, game: &mut G) -> Vec<f64> {
+    /// Gives `node` a child for `choice`: its children are moved to the end of the arena
+    /// with the new one after them.
+    #[cold]
+    fn add_child(&mut self, node: usize, choice: Choice<G::Move>, player: u32) -> Option<usize> {
+        let range = self.tree[node].children();
+        if self.tree.len() + range.len() + 1 > MAX_NODES {
+            return None;
+        }
+        let first = self.tree.len();
+        self.tree.extend_from_within(range);
+        self.tree.push(Node::new(Some(choice), player));
+        let n = &mut self.tree[node];
+        n.first = first as u32;
+        n.len += 1;
+        Some(self.tree.len() - 1)
+    }
+
+    /// Plays on at random; each player's reward in `[0, 1]` into `self.rewards`.
+    fn rollout(&mut self, game: &mut G) {
         let mut steps = 0;
         while let Status::Decide(_) = game.status() {
             let n = game.options().len();
@@ -232,32 +388,59 @@ impl MctsAgent {
             steps += 1;
         }
         let players = game.players();
+        self.rewards.clear();
         match game.outcome() {
-            Some(outcome) => rewards(outcome, players),
+            Some(outcome) => self.rewards.extend((0..players).map(|p| reward(outcome, players, p))),
             // Unfinished, or a rule error: nobody's better off.
-            None => vec![0.5; players as usize],
+            None => self.rewards.resize(players as usize, 0.5),
         }
+    }
+}
+
+/// Whether two games show the same: what can be drawn and the log.
+fn same<G: Game>(game: &G, now: &G, target: &(View, Vec<String>)) -> bool {
+    game.decisions() == now.decisions() && game.log() == target.1.as_slice() && game.view() == target.0
+}
+
+/// The child of `node` for `choice`, offered as option `index`: usually the child at that
+/// index (children are created in the order of the options).
+#[inline]
+fn find_child<M: PartialEq>(
+    tree: &[Node<M>],
+    node: &Node<M>,
+    index: usize,
+    choice: &Choice<M>,
+) -> Option<usize> {
+    let range = node.children();
+    let at = range.start + index;
+    if at < range.end && tree[at].choice.as_ref() == Some(choice) {
+        return Some(at);
+    }
+    range.into_iter().find(|&c| tree[c].choice.as_ref() == Some(choice))
+}
+
+/// Player `p`'s reward from a ranking: first place 1, last place 0, evenly between; ½ in a
+/// draw.
+fn reward(outcome: &Outcome, players: u32, p: u32) -> f64 {
+    let places = outcome.places.len();
+    if places <= 1 || p >= players {
+        0.5
+    } else {
+        let place = outcome.place_of(p).min(places - 1);
+        (places - 1 - place) as f64 / (places - 1) as f64
     }
 }
 
 /// Rewards from a ranking: first place 1, last place 0, evenly between; all ½ in a draw.
 pub fn rewards(outcome: &Outcome, players: u32) -> Vec<f64> {
-    let places = outcome.places.len();
-    (0..players)
-        .map(|p| {
-            if places <= 1 {
-                0.5
-            } else {
-                let place = outcome.place_of(p).min(places - 1);
-                (places - 1 - place) as f64 / (places - 1) as f64
-            }
-        })
-        .collect()
+    (0..players).map(|p| reward(outcome, players, p)).collect()
 }
 
-impl<G: Game> Agent<G> for MctsAgent {
+impl<G: Game> Agent<G> for MctsAgent<G> {
     fn choose(&mut self, decision: &Decision<'_, G>) -> Result<usize, AgentError> {
         if decision.options() == 1 {
+            // The tree is not followed through a forced move.
+            self.last = None;
             return Ok(0);
         }
         self.search(decision).map(|(index, _)| index)

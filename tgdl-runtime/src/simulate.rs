@@ -8,8 +8,8 @@
 //! tallies whose merge is commutative, so every statistic except the timing is the same
 //! for any number of threads.
 
-use crate::agent::{RandomAgent, seat_seed};
-use crate::driver::DEFAULT_MAX_DECISIONS;
+use crate::agent::{Agent, RandomAgent, seat_seed};
+use crate::driver::{DEFAULT_MAX_DECISIONS, SeatKind};
 use crate::game::{Game, StartError, Status};
 use crate::rng::Rng;
 use rayon::prelude::*;
@@ -29,6 +29,9 @@ pub struct SimOptions {
     pub max_decisions: u64,
     /// Show a progress bar (only drawn when standard error is a terminal).
     pub progress: bool,
+    /// Who plays each seat (one per player; no people); empty: every seat random, on the
+    /// playout loop without agents' overhead.
+    pub seats: Vec<SeatKind>,
 }
 
 impl SimOptions {
@@ -40,6 +43,7 @@ impl SimOptions {
             threads: 0,
             max_decisions: DEFAULT_MAX_DECISIONS,
             progress: false,
+            seats: Vec::new(),
         }
     }
 }
@@ -48,6 +52,8 @@ impl SimOptions {
 #[derive(Debug)]
 pub enum SimError {
     Start(StartError),
+    /// The seats cannot play (a person, or a list that does not fit the players).
+    Seats(String),
     Threads(String),
 }
 
@@ -55,6 +61,7 @@ impl fmt::Display for SimError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             SimError::Start(e) => write!(f, "{e}"),
+            SimError::Seats(m) => write!(f, "{m}"),
             SimError::Threads(m) => write!(f, "cannot start worker threads: {m}"),
         }
     }
@@ -80,6 +87,8 @@ pub struct Report {
     pub game: &'static str,
     pub games: u64,
     pub players: u32,
+    /// Who played each seat, as on the command line (`random`, `mcts:200`).
+    pub seats: Vec<String>,
     pub seed: u64,
     pub max_decisions: u64,
     pub threads: usize,
@@ -124,6 +133,7 @@ struct ReportJson<'a> {
     game: &'a str,
     games: u64,
     players: u32,
+    seats: &'a [String],
     seed: u64,
     max_decisions: u64,
     wins: &'a [u64],
@@ -183,6 +193,7 @@ impl Report {
             game: self.game,
             games: self.games,
             players: self.players,
+            seats: &self.seats,
             seed: self.seed,
             max_decisions: self.max_decisions,
             wins: &self.wins,
@@ -210,6 +221,7 @@ impl Report {
             "{}: {n} games, {} players, seed {}, at most {} decisions each",
             self.game, self.players, self.seed, self.max_decisions
         );
+        let _ = writeln!(out, "seats       {}", self.seats.join(", "));
         for (seat, wins) in self.wins.iter().enumerate() {
             let _ = writeln!(out, "seat {seat}");
             let _ = writeln!(out, "  {:<10}{}", "wins", rate(*wins, n));
@@ -226,8 +238,13 @@ impl Report {
             for e in &self.errors {
                 let _ = writeln!(
                     out,
-                    "  {:>7} x {}: {} (first in game {}: play --seed {} --seats random)",
-                    e.count, e.location, e.message, e.first_game, e.first_seed
+                    "  {:>7} x {}: {} (first in game {}: play --seed {} --seats {})",
+                    e.count,
+                    e.location,
+                    e.message,
+                    e.first_game,
+                    e.first_seed,
+                    self.seats.join(",")
                 );
             }
         }
@@ -427,7 +444,67 @@ pub fn random_playout<G: Game>(game: &mut G, agents: &mut [RandomAgent], max_dec
     (decisions, false)
 }
 
+/// Plays `game` to the end with `agents[p]` choosing for player `p`, as `play` does.
+/// Returns the number of decisions, whether the budget ran out first, and why an agent
+/// refused to choose, if one did.
+pub fn agents_playout<G: Game>(
+    game: &mut G,
+    agents: &mut [Box<dyn Agent<G>>],
+    max_decisions: u64,
+) -> (u64, bool, Option<String>) {
+    let mut decisions = 0;
+    while let Status::Decide(p) = game.status() {
+        if decisions >= max_decisions {
+            return (decisions, true, None);
+        }
+        let Some(agent) = agents.get_mut(p.0 as usize) else { break };
+        match agent.choose_in(game) {
+            Ok(index) if game.apply(index).is_ok() => decisions += 1,
+            Ok(_) => break,
+            Err(e) => return (decisions, false, Some(e.to_string())),
+        }
+    }
+    (decisions, false, None)
+}
+
+/// Games of `range` with the seats' agents (some not random).
+fn run_range_with_agents<G: Game>(opts: &SimOptions, range: std::ops::Range<u64>) -> Tally {
+    let mut tally = Tally::new(opts.players as usize);
+    for i in range {
+        let seed = Rng::derive_seed(opts.seed, i);
+        let mut game = match G::start(opts.players, seed) {
+            Ok(game) => game,
+            Err(e) => {
+                tally.error(i, seed, G::info().source.to_string(), e.to_string());
+                continue;
+            }
+        };
+        let mut agents: Vec<Box<dyn Agent<G>>> = opts
+            .seats
+            .iter()
+            .enumerate()
+            .map(|(p, kind)| {
+                // `simulate` refuses people before it starts.
+                kind.agent::<G>(seat_seed(seed, p as u32)).unwrap_or_else(|| Box::new(RandomAgent::new(0)))
+            })
+            .collect();
+        let (decisions, unfinished, refused) = agents_playout(&mut game, &mut agents, opts.max_decisions);
+        if let Some(why) = refused {
+            tally.error(i, seed, G::info().source.to_string(), format!("a seat's agent refused: {why}"));
+        } else if !unfinished && matches!(game.status(), Status::Decide(_)) {
+            let message = "internal error: the engine offered no option it would apply";
+            tally.error(i, seed, G::info().source.to_string(), message.to_string());
+        } else {
+            tally.record(i, seed, &game, decisions, unfinished);
+        }
+    }
+    tally
+}
+
 fn run_range<G: Game>(opts: &SimOptions, range: std::ops::Range<u64>) -> Tally {
+    if opts.seats.iter().any(|s| *s != SeatKind::Random) {
+        return run_range_with_agents::<G>(opts, range);
+    }
     let players = opts.players as usize;
     let mut tally = Tally::new(players);
     let mut agents: Vec<RandomAgent> = Vec::with_capacity(players);
@@ -473,12 +550,18 @@ pub fn simulate<G: Game>(opts: &SimOptions) -> Result<Report, SimError> {
             max: info.max_players,
         }));
     }
+    if opts.seats.contains(&SeatKind::Human) {
+        return Err(SimError::Seats("simulate is played by agents: use random or mcts seats".into()));
+    }
+    if !opts.seats.is_empty() && opts.seats.len() != opts.players as usize {
+        return Err(SimError::Seats(format!("{} seats for {} players", opts.seats.len(), opts.players)));
+    }
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(opts.threads)
         .build()
         .map_err(|e| SimError::Threads(e.to_string()))?;
     let threads = pool.current_num_threads();
-    let bar = progress_bar(opts);
+    let bar = progress_bar(opts.progress, opts.games);
     let started = Instant::now();
     // Chunks only balance the work; the tallies do not depend on how games are grouped.
     let chunk = (opts.games / (threads as u64 * 16)).clamp(1, 1024);
@@ -519,6 +602,11 @@ pub fn simulate<G: Game>(opts: &SimOptions) -> Result<Report, SimError> {
         game: info.name,
         games: opts.games,
         players: opts.players,
+        seats: if opts.seats.is_empty() {
+            vec![SeatKind::Random.to_string(); opts.players as usize]
+        } else {
+            opts.seats.iter().map(SeatKind::to_string).collect()
+        },
         seed: opts.seed,
         max_decisions: opts.max_decisions,
         threads,
@@ -533,12 +621,13 @@ pub fn simulate<G: Game>(opts: &SimOptions) -> Result<Report, SimError> {
     })
 }
 
-fn progress_bar(opts: &SimOptions) -> Option<indicatif::ProgressBar> {
+/// A bar counting `games` on standard error, when asked and standard error is a terminal.
+pub(crate) fn progress_bar(enabled: bool, games: u64) -> Option<indicatif::ProgressBar> {
     use std::io::IsTerminal;
-    if !opts.progress || !std::io::stderr().is_terminal() {
+    if !enabled || !std::io::stderr().is_terminal() {
         return None;
     }
-    let bar = indicatif::ProgressBar::new(opts.games);
+    let bar = indicatif::ProgressBar::new(games);
     // Fits an 80-column terminal; the rate in whole games.
     if let Ok(style) =
         indicatif::ProgressStyle::with_template("{bar:30} {pos}/{len} games, {rate}, {eta} left")

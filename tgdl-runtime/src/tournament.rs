@@ -10,7 +10,6 @@
 use crate::agent::{Agent, RandomAgent, seat_seed};
 use crate::driver::SeatKind;
 use crate::game::{Game, Status};
-use crate::mcts::MctsAgent;
 use crate::rng::Rng;
 use crate::simulate::wilson;
 use rayon::prelude::*;
@@ -28,6 +27,8 @@ pub struct TournamentOptions {
     /// Worker threads; 0: one per core.
     pub threads: usize,
     pub max_decisions: u64,
+    /// Show a progress bar (only drawn when standard error is a terminal).
+    pub progress: bool,
 }
 
 /// How one agent did, over every seat it took.
@@ -77,14 +78,6 @@ struct GameTally {
     decisions: u64,
 }
 
-fn agent_for<G: Game>(kind: SeatKind, seed: u64) -> Box<dyn Agent<G>> {
-    match kind {
-        SeatKind::Mcts(budget) => Box::new(MctsAgent::new(budget, seed)),
-        // Tournaments refuse people before they start.
-        SeatKind::Random | SeatKind::Human => Box::new(RandomAgent::new(seed)),
-    }
-}
-
 fn play_one<G: Game>(opts: &TournamentOptions, index: u64) -> GameTally {
     let players = opts.agents.len() as u32;
     let seed = Rng::derive_seed(opts.seed, index);
@@ -95,7 +88,11 @@ fn play_one<G: Game>(opts: &TournamentOptions, index: u64) -> GameTally {
         return tally;
     };
     let mut seats: Vec<Box<dyn Agent<G>>> = (0..players as usize)
-        .map(|p| agent_for::<G>(opts.agents[(p + rotation) % players as usize], seat_seed(seed, p as u32)))
+        .map(|p| {
+            let kind = opts.agents[(p + rotation) % players as usize];
+            // Tournaments refuse people before they start.
+            kind.agent::<G>(seat_seed(seed, p as u32)).unwrap_or_else(|| Box::new(RandomAgent::new(0)))
+        })
         .collect();
     loop {
         match game.status() {
@@ -153,7 +150,19 @@ pub fn tournament<G: Game>(opts: &TournamentOptions) -> Result<TournamentReport,
     check_options(opts, info.min_players, info.max_players)?;
     let players = opts.agents.len() as u32;
     let started = Instant::now();
-    let run = || (0..opts.games).into_par_iter().map(|i| play_one::<G>(opts, i)).collect::<Vec<_>>();
+    let bar = crate::simulate::progress_bar(opts.progress, opts.games);
+    let run = || {
+        (0..opts.games)
+            .into_par_iter()
+            .map(|i| {
+                let tally = play_one::<G>(opts, i);
+                if let Some(bar) = &bar {
+                    bar.inc(1);
+                }
+                tally
+            })
+            .collect::<Vec<_>>()
+    };
     let tallies = if opts.threads == 0 {
         run()
     } else {
@@ -162,12 +171,15 @@ pub fn tournament<G: Game>(opts: &TournamentOptions) -> Result<TournamentReport,
         pool.install(run)
     };
     let seconds = started.elapsed().as_secs_f64();
+    if let Some(bar) = bar {
+        bar.finish_and_clear();
+    }
     // Agents are counted by their place in the list (the same kind twice counts twice).
     let mut agents: Vec<AgentStats> = opts
         .agents
         .iter()
         .map(|a| AgentStats {
-            agent: seat_name(a),
+            agent: a.to_string(),
             wins_by_seat: vec![0; players as usize],
             games_by_seat: vec![0; players as usize],
             ..AgentStats::default()
@@ -219,15 +231,6 @@ pub fn tournament<G: Game>(opts: &TournamentOptions) -> Result<TournamentReport,
     report.mean_length = decisions as f64 / opts.games as f64;
     report.decisions_per_sec = if seconds > 0.0 { decisions as f64 / seconds } else { 0.0 };
     Ok(report)
-}
-
-/// A seat as written on the command line.
-pub fn seat_name(kind: &SeatKind) -> String {
-    match kind {
-        SeatKind::Human => "human".into(),
-        SeatKind::Random => "random".into(),
-        SeatKind::Mcts(budget) => format!("mcts:{budget}"),
-    }
 }
 
 impl TournamentReport {

@@ -12,6 +12,11 @@
 //! alternating gives both engines the same conditions: the ratio holds even on a busy
 //! machine, where criterion's medians of one engine after the other do not. Compiler:
 //! the criterion medians of the compiler benchmark.
+//!
+//! Search: the search benchmark's fixed workloads — MCTS iterations from the start of
+//! connect four and hex (searches of 2,000 iterations), and random playouts of the same
+//! engines — alternating, fastest batch counted; the table gives iterations per second and
+//! what one iteration costs in playouts.
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -33,6 +38,15 @@ const GAMES: &[(&str, &str)] = &[("tic-tac-toe", "tic_tac_toe"), ("connect four"
 /// The programs compiled: benchmark id and path from the workspace root.
 const PROGRAMS: &[(&str, &str)] =
     &[("large", "tests/data/large.tgdl"), ("connect_four", "examples/connect_four.tgdl")];
+
+/// The games searched: name in the table, id in the search benchmark, and the iterations
+/// and playout games of one timed run (each about a quarter of a second).
+const SEARCHED: &[(&str, &str, u64, u64)] =
+    &[("connect four", "connect_four", 100_000, 100_000), ("hex", "hex", 4_000, 4_000)];
+
+/// Iterations of one search, and games of one playout batch, in the search benchmark.
+const SEARCH_BATCH: f64 = 2000.0;
+const SEARCH_PLAYOUTS_BATCH: f64 = 200.0;
 
 /// Rounds of alternating playout runs (`--quick`: [`QUICK_ROUNDS`]).
 const ROUNDS: usize = 11;
@@ -90,6 +104,7 @@ fn measure(opts: &Options) -> Result<(), String> {
     let about = provenance(&root, opts.quick);
     let rounds = if opts.quick { QUICK_ROUNDS } else { ROUNDS };
     let rates = playout_rates(&playouts, rounds)?;
+    let search = search_rates(&search_executable(&root)?, rounds)?;
     let mut cmd = cargo(&root);
     cmd.args(["bench", "-p", "tgdl-tests", "--bench", "compiler", "--", "--noplot"]);
     if opts.quick {
@@ -153,6 +168,21 @@ fn measure(opts: &Options) -> Result<(), String> {
                 hand / generated
             );
         }
+    }
+    let _ = writeln!(
+        table,
+        "\nSearch on one thread: `mcts` from the start position (fastest search of 2,000 iterations, {rounds} alternating runs) beside random playouts of the same engine:\n"
+    );
+    let _ = writeln!(table, "| game | MCTS iterations/s | random playouts/s | one iteration costs |");
+    let _ = writeln!(table, "|---|---:|---:|---:|");
+    for &(name, iterations, playouts) in &search {
+        let _ = writeln!(
+            table,
+            "| {name} | {} | {} | {:.2} playouts |",
+            thousands(iterations),
+            thousands(playouts),
+            playouts / iterations
+        );
     }
     let _ = writeln!(table, "\nCompiler, in process (median time of one call):\n");
     let _ = writeln!(table, "| program | lines | `check` | `emit` |");
@@ -277,6 +307,38 @@ fn playout_rates(bench: &Path, rounds: usize) -> Result<Vec<(String, f64)>, Stri
     Ok(rates)
 }
 
+/// MCTS iterations and random playouts per second of each searched game, fastest runs
+/// over `rounds` alternating rounds after a warm-up.
+fn search_rates(bench: &Path, rounds: usize) -> Result<Vec<(&'static str, f64, f64)>, String> {
+    let mut rates = Vec::new();
+    for &(name, id, iterations, games) in SEARCHED {
+        eprintln!("search: {id}, {rounds} rounds");
+        let runs = [
+            (format!("{id}/mcts:{iterations}"), SEARCH_BATCH),
+            (format!("{id}/playouts:{games}"), SEARCH_PLAYOUTS_BATCH),
+        ];
+        let mut best = [f64::INFINITY; 2];
+        for round in 0..=rounds {
+            for ((spec, _), best) in runs.iter().zip(&mut best) {
+                let out = run_output(Command::new(bench).env("TGDL_SEARCH", spec))?;
+                // `<game>/<what>: <count> <unit>, best batch <seconds> s per <batch> <unit>`
+                let seconds = out
+                    .split("best batch ")
+                    .nth(1)
+                    .and_then(|rest| rest.split(" s per").next())
+                    .and_then(|s| s.parse::<f64>().ok())
+                    .filter(|&s| s > 0.0)
+                    .ok_or_else(|| format!("cannot read the time of `{spec}` from: {out}"))?;
+                if round > 0 {
+                    *best = best.min(seconds);
+                }
+            }
+        }
+        rates.push((name, runs[0].1 / best[0], runs[1].1 / best[1]));
+    }
+    Ok(rates)
+}
+
 /// One run of the fixed workload; the seconds of its fastest batch, as it reports them.
 fn timed_run(bench: &Path, engine: &str, games: u64) -> Result<f64, String> {
     let out = run_output(Command::new(bench).env("TGDL_PLAYOUTS", format!("{engine}:{games}")))?;
@@ -334,6 +396,8 @@ fn bench_executable(root: &Path) -> Result<PathBuf, String> {
         "playouts",
         "--bench",
         "compiler",
+        "--bench",
+        "search",
         "--no-run",
         "--message-format=json",
     ]))?;
@@ -342,6 +406,24 @@ fn bench_executable(root: &Path) -> Result<PathBuf, String> {
         .find_map(|l| json_string(l, "executable"))
         .map(PathBuf::from)
         .ok_or_else(|| "cargo did not report the playouts benchmark's executable".to_string())
+}
+
+/// The search benchmark's executable (built with the others).
+fn search_executable(root: &Path) -> Result<PathBuf, String> {
+    let out = run_output(cargo(root).args([
+        "bench",
+        "-p",
+        "tgdl-tests",
+        "--bench",
+        "search",
+        "--no-run",
+        "--message-format=json",
+    ]))?;
+    out.lines()
+        .filter(|l| l.contains("\"reason\":\"compiler-artifact\"") && l.contains("\"name\":\"search\""))
+        .find_map(|l| json_string(l, "executable"))
+        .map(PathBuf::from)
+        .ok_or_else(|| "cargo did not report the search benchmark's executable".to_string())
 }
 
 /// Where and how the figures were measured.

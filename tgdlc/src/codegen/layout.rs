@@ -531,6 +531,11 @@ impl<'p> Gen<'p> {
         } else {
             quote!()
         };
+        let groups_kept_other = if self.uses_tiles {
+            quote!(debug_assert!(self.groups == other.groups, "board groups differ between worlds of one game");)
+        } else {
+            quote!()
+        };
         quote! {
             impl World {
                 /// An empty world: arenas, boards with blank tiles, and global classes with
@@ -548,6 +553,14 @@ impl<'p> Gen<'p> {
                     #(self.#reset_fields.clone_from(&empty.#reset_fields);)*
                     #groups_kept
                     self.core = core;
+                }
+
+                /// Makes this world a copy of `other` (a world of the same game), reusing
+                /// its allocations: a search copies the game it samples many times.
+                pub fn copy_from(&mut self, other: &World) {
+                    self.core.clone_from(&other.core);
+                    #(self.#reset_fields.clone_from(&other.#reset_fields);)*
+                    #groups_kept_other
                 }
 
                 fn empty() -> &'static World {

@@ -167,6 +167,10 @@ impl<'p> Gen<'p> {
                     World::reset(self, core)
                 }
 
+                fn copy_from(&mut self, other: &Self) {
+                    World::copy_from(self, other)
+                }
+
                 fn core(&self) -> &rt::Core {
                     &self.core
                 }
