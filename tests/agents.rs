@@ -306,6 +306,23 @@ mod search {
         assert!(forks >= 3, "the random games met the fork {forks} times");
     }
 
+    #[test]
+    fn the_default_opponent_blocks_an_open_three() {
+        // The README's first command seats a person against `mcts` (1,000 iterations). X
+        // drops in columns 1, 2, 3 (O answers 0 and 6): only column 4 stops four in a row.
+        type Four = tgdl_tests::connect_four::Game;
+        let mut game = Four::start(2, 0).unwrap();
+        for column in [1, 0, 2, 6, 3] {
+            game.apply(column).unwrap();
+        }
+        for seed in 0..5 {
+            let decision = Decision::of(&game).unwrap();
+            let mut agent =
+                tgdl_runtime::driver::SeatKind::Mcts(Budget::default()).agent::<Four>(seed).unwrap();
+            assert_eq!(agent.choose(&decision).unwrap(), 4, "seed {seed}");
+        }
+    }
+
     /// At every decision of a random game, `determinize_into` a game from elsewhere gives
     /// what `determinize` gives: the copy reuses memory but misses nothing.
     fn copies_are_whole<G: Game + PartialEq + std::fmt::Debug>() {
