@@ -255,3 +255,13 @@ fn the_large_program_plays_to_its_end() {
         }
     }
 }
+
+#[test]
+fn breakthrough_perft_counts_the_published_figures() {
+    // Written the natural way (two square inputs), with its inputs' candidates bounded by
+    // their filters' guards: the counts are those of the game, not of the shortcut.
+    let game = tgdl_tests::breakthrough::Game::start(2, 0).unwrap();
+    let depth = if cfg!(debug_assertions) { 4 } else { 5 };
+    let published = [22, 484, 11_132, 256_036, 6_182_818];
+    assert_eq!(perft(&game, depth), published[..depth as usize]);
+}

@@ -25,6 +25,7 @@
 pub mod arena;
 pub mod board;
 pub mod collections;
+pub mod domain;
 pub mod engine;
 pub mod error;
 pub mod game;

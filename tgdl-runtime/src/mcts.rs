@@ -245,7 +245,7 @@ impl<G: Game> MctsAgent<G> {
             node = child;
             game = next;
         }
-        if !same(&game, now, &target) || game.status() != now.status() || game.options() != now.options() {
+        if !same(&game, now, &target) {
             return false;
         }
         self.compact(node);
@@ -397,9 +397,14 @@ impl<G: Game> MctsAgent<G> {
     }
 }
 
-/// Whether two games show the same: what can be drawn and the log.
+/// Whether two games look the same: who decides among which options, the log, and what
+/// can be drawn (the costly part, compared last).
 fn same<G: Game>(game: &G, now: &G, target: &(View, Vec<String>)) -> bool {
-    game.decisions() == now.decisions() && game.log() == target.1.as_slice() && game.view() == target.0
+    game.decisions() == now.decisions()
+        && game.status() == now.status()
+        && game.options() == now.options()
+        && game.log() == target.1.as_slice()
+        && game.view() == target.0
 }
 
 /// The child of `node` for `choice`, offered as option `index`: usually the child at that

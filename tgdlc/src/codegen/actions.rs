@@ -25,7 +25,8 @@ impl<'p> Gen<'p> {
         let connect = self.connect_fn();
         quote! {
             // A game may store a value it never reads again; that is not an error.
-            #[allow(unused_assignments)]
+            // Conditions are written as the game's author wrote them (`dx < -1 || dx > 1`).
+            #[allow(unused_assignments, clippy::manual_range_contains)]
             impl World {
                 #(#out)*
                 #menu
@@ -964,7 +965,10 @@ impl<'g, 'p> BodyGen<'g, 'p> {
         inner: TokenStream,
     ) -> TokenStream {
         let name = self.local_name(input.local);
-        let (iter, class_test) = self.candidates(input.candidate_ty(), &quote!(#name));
+        let (iter, class_test) = match self.domain_candidates(input) {
+            Some(cells) => (cells, None),
+            None => self.candidates(input.candidate_ty(), &quote!(#name)),
+        };
         let filters = self.filter_test(input, locals, quote!(#name));
         let optional = if input.optional { quote!({ let #name = None; #inner }) } else { quote!() };
         let bind = if input.optional { quote!(let #name = Some(#name);) } else { quote!() };

@@ -11,6 +11,7 @@
 
 mod actions;
 mod body;
+mod domain;
 mod effects;
 mod expr;
 mod hidden;

@@ -134,7 +134,8 @@ impl<'p> Gen<'p> {
             #turn_names
 
             // A game may store a value it never reads again; that is not an error.
-            #[allow(unused_assignments)]
+            // Conditions are written as the game's author wrote them (`dx < -1 || dx > 1`).
+            #[allow(unused_assignments, clippy::manual_range_contains)]
             impl World {
                 #create
                 #setup
