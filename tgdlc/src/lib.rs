@@ -12,8 +12,11 @@ pub mod codegen;
 pub mod codes;
 pub mod diagnostics;
 pub mod embed;
+pub mod fmt;
 pub mod hir;
 pub mod load;
+#[cfg(feature = "lsp")]
+pub mod lsp;
 pub mod sema;
 pub mod source;
 pub mod syntax;

@@ -1,5 +1,5 @@
 //! The `tgdlc` command line (notes §3): `check`, `emit`, `build`, `play`, `simulate`,
-//! `perft`, `new` and `explain`.
+//! `perft`, `tournament`, `serve`, `new` and `explain`.
 //!
 //! Exit codes: 0 success, 1 an invalid game (or a failed build, file or rule error of
 //! the game binary), 2 a usage error. `play`, `simulate` and `perft` exit with the game
@@ -7,6 +7,7 @@
 
 mod check;
 mod explain;
+mod fmt;
 mod new;
 mod run;
 
@@ -65,6 +66,21 @@ enum Command {
     Perft(RunArgs),
     /// Agents play every seating rotation (e.g. `--seats mcts:200,random -n 100 --json`)
     Tournament(RunArgs),
+    /// Serve the game to browsers (e.g. `--port 8080`; matches are kept in FILE's
+    /// directory, `NAME.sqlite`, unless `--db PATH` is given)
+    Serve(RunArgs),
+    /// Format .tgdl files in place (with --check: list the files that would change)
+    Fmt {
+        /// The files to format
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        /// Write nothing; exit 1 when a file is not formatted
+        #[arg(long)]
+        check: bool,
+    },
+    /// Run the language server on standard input and output (for editors)
+    #[cfg(feature = "lsp")]
+    Lsp,
     /// Create a new game project directory NAME with a small playable game
     New {
         /// The directory to create (its last component names the game)
@@ -114,13 +130,17 @@ pub fn main() -> ExitCode {
 /// everything after FILE belongs to the game binary, `--help` included, so it is set
 /// aside before clap sees it.
 fn parse_args(mut args: Vec<OsString>) -> Result<Cli, clap::Error> {
-    let is_run =
-        args.get(1).is_some_and(|a| a == "play" || a == "simulate" || a == "perft" || a == "tournament");
+    let is_run = args
+        .get(1)
+        .is_some_and(|a| a == "play" || a == "simulate" || a == "perft" || a == "tournament" || a == "serve");
     let has_file = args.get(2).is_some_and(|a| !a.to_string_lossy().starts_with('-'));
     let rest = if is_run && has_file { args.split_off(3) } else { Vec::new() };
     let mut cli = Cli::try_parse_from(args)?;
-    if let Command::Play(a) | Command::Simulate(a) | Command::Perft(a) | Command::Tournament(a) =
-        &mut cli.command
+    if let Command::Play(a)
+    | Command::Simulate(a)
+    | Command::Perft(a)
+    | Command::Tournament(a)
+    | Command::Serve(a) = &mut cli.command
     {
         a.args.extend(rest);
     }
@@ -136,6 +156,13 @@ fn run(cli: Cli) -> u8 {
         Command::Simulate(a) => run::run("simulate", &a.file, &a.args),
         Command::Perft(a) => run::run("perft", &a.file, &a.args),
         Command::Tournament(a) => run::run("tournament", &a.file, &a.args),
+        Command::Serve(a) => run::serve(&a.file, &a.args),
+        Command::Fmt { files, check } => fmt::fmt(&files, check),
+        #[cfg(feature = "lsp")]
+        Command::Lsp => match crate::lsp::run_stdio() {
+            Ok(()) => 0,
+            Err(e) => fail(format!("language server: {e}")),
+        },
         Command::New { name } => new::new(&name),
         Command::Explain { code, list } => explain::explain(code.as_deref(), list),
     }

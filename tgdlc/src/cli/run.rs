@@ -1,5 +1,5 @@
-//! `tgdlc build`, and `play`, `simulate`, `perft`: build the game (cached), then run
-//! its binary with the subcommand and the remaining arguments.
+//! `tgdlc build`, and `play`, `simulate`, `perft`, `tournament`, `serve`: build the game
+//! (cached), then run its binary with the subcommand and the remaining arguments.
 
 use super::{compile, fail};
 use crate::build::{self, BuildOptions, Built};
@@ -62,6 +62,17 @@ pub(super) fn run(subcommand: &str, file: &Path, args: &[OsString]) -> u8 {
     let mut cmd = Command::new(&built.binary);
     cmd.arg(subcommand).args(args);
     exec(cmd, &built.binary)
+}
+
+/// `tgdlc serve FILE ARGS...`: the binary's `serve`, with the matches kept beside the
+/// game (`FILE` with the extension `.sqlite`) unless `--db` is given.
+pub(super) fn serve(file: &Path, args: &[OsString]) -> u8 {
+    let mut args = args.to_vec();
+    let has_db = args.iter().any(|a| a == "--db" || a.to_string_lossy().starts_with("--db="));
+    if !has_db {
+        args.extend([OsString::from("--db"), file.with_extension("sqlite").into_os_string()]);
+    }
+    run("serve", file, &args)
 }
 
 /// Replaces this process with the game binary (Unix), so signals, the terminal and the

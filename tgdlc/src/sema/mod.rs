@@ -59,6 +59,15 @@ pub fn check(sources: &SourceMap, modules: &[Module]) -> (Option<Program>, Vec<D
     (if has_errors { None } else { Some(prog) }, diags)
 }
 
+/// Checks the modules of one game and returns the typed program even when there are
+/// errors (failed parts are `Ty::Error` placeholders): editors answer from what could be
+/// checked. Code generation must only ever see the result of [`check`].
+pub fn check_partial(sources: &SourceMap, modules: &[Module]) -> (Program, Vec<Diagnostic>) {
+    let mut checker = Checker::new(sources);
+    checker.run(modules);
+    (checker.prog, checker.diags)
+}
+
 /// A key for names that may live in a namespace (`cards.Deck`).
 type NameKey = (Option<String>, String);
 

@@ -4,3 +4,7 @@ pub mod ast;
 mod parser;
 
 pub use parser::parse;
+/// The file as role-tagged tokens, for the formatter.
+pub mod token {
+    pub use super::parser::tokens::{ColonKind, Delim, SemiKind, Token, TokenKind, tokens};
+}

@@ -10,6 +10,7 @@ mod error;
 mod expr;
 mod lexer;
 mod stmt;
+pub(crate) mod tokens;
 
 use super::ast::{
     self, ActionDecl, AttributeDecl, AttributeForm, ClassDecl, ClassKind, FunctionDecl, GameDirective, Grid,

@@ -1,0 +1,273 @@
+//! `tgdlc lsp`, driven in process over `Connection::memory()` as an editor would: open a
+//! game that imports a library, break it, fix it, and ask for hovers, definitions (across
+//! the import), references, completion after `.`, the outline, formatting and rename.
+#![cfg(feature = "lsp")]
+
+use lsp_server::{Connection, Message, Notification, Request, RequestId};
+use lsp_types::Position;
+use serde_json::{Value, json};
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+struct Client {
+    conn: Connection,
+    next_id: i32,
+    server: Option<std::thread::JoinHandle<()>>,
+}
+
+fn example(name: &str) -> PathBuf {
+    std::fs::canonicalize(Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples").join(name)).unwrap()
+}
+
+fn uri(path: &Path) -> String {
+    format!("file://{}", path.display())
+}
+
+impl Client {
+    fn start() -> Client {
+        let (server, client) = Connection::memory();
+        let handle = std::thread::spawn(move || tgdlc::lsp::serve(&server).expect("the server ends cleanly"));
+        let mut c = Client { conn: client, next_id: 0, server: Some(handle) };
+        let init = c.request("initialize", json!({ "capabilities": {} }));
+        assert_eq!(init["capabilities"]["hoverProvider"], json!(true));
+        assert_eq!(init["capabilities"]["textDocumentSync"], json!(1), "full sync");
+        c.notify("initialized", json!({}));
+        c
+    }
+
+    fn notify(&self, method: &str, params: Value) {
+        self.conn.sender.send(Message::Notification(Notification::new(method.into(), params))).unwrap();
+    }
+
+    fn request(&mut self, method: &str, params: Value) -> Value {
+        self.next_id += 1;
+        let id = RequestId::from(self.next_id);
+        self.conn.sender.send(Message::Request(Request::new(id.clone(), method.into(), params))).unwrap();
+        loop {
+            match self.conn.receiver.recv_timeout(Duration::from_secs(60)).expect("an answer") {
+                Message::Response(r) if r.id == id => {
+                    if let Some(e) = r.error {
+                        return json!({ "error": e.message });
+                    }
+                    return r.result.unwrap_or(Value::Null);
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// The next diagnostics published for `uri`.
+    fn diagnostics(&self, uri: &str) -> Vec<Value> {
+        loop {
+            match self.conn.receiver.recv_timeout(Duration::from_secs(60)).expect("diagnostics") {
+                Message::Notification(n)
+                    if n.method == "textDocument/publishDiagnostics" && n.params["uri"] == uri =>
+                {
+                    return n.params["diagnostics"].as_array().cloned().unwrap_or_default();
+                }
+                _ => {}
+            }
+        }
+    }
+
+    fn open(&self, uri: &str, text: &str) {
+        let doc = json!({ "uri": uri, "languageId": "tgdl", "version": 1, "text": text });
+        self.notify("textDocument/didOpen", json!({ "textDocument": doc }));
+    }
+
+    fn change(&self, uri: &str, version: i32, text: &str) {
+        let params = json!({
+            "textDocument": { "uri": uri, "version": version },
+            "contentChanges": [{ "text": text }],
+        });
+        self.notify("textDocument/didChange", params);
+    }
+
+    fn at(&mut self, method: &str, uri: &str, pos: Position, extra: Value) -> Value {
+        let mut params = json!({ "textDocument": { "uri": uri }, "position": pos });
+        if let (Value::Object(p), Value::Object(e)) = (&mut params, extra) {
+            p.extend(e);
+        }
+        self.request(method, params)
+    }
+
+    fn stop(mut self) {
+        assert_eq!(self.request("shutdown", Value::Null), Value::Null);
+        self.notify("exit", Value::Null);
+        self.server.take().unwrap().join().unwrap();
+    }
+}
+
+/// The position of the `nth` occurrence of `needle` on the line containing `line_has`,
+/// plus `into` characters.
+fn pos(text: &str, line_has: &str, needle: &str, into: u32) -> Position {
+    let (line, content) = text.lines().enumerate().find(|(_, l)| l.contains(line_has)).expect("line exists");
+    let col = content.find(needle).expect("needle on the line");
+    Position { line: line as u32, character: col as u32 + into }
+}
+
+#[test]
+fn an_editing_session() {
+    let path = example("crazy_eights.tgdl");
+    let game = uri(&path);
+    let text = std::fs::read_to_string(&path).unwrap();
+    let mut c = Client::start();
+
+    // Open: the example is valid.
+    c.open(&game, &text);
+    assert_eq!(c.diagnostics(&game), Vec::<Value>::new());
+
+    // An edit with a type error: a located diagnostic with its code.
+    let broken = text.replacen("to_follow = card.suit;", "to_follow = card.colour;", 1);
+    c.change(&game, 2, &broken);
+    let diags = c.diagnostics(&game);
+    assert_eq!(diags.len(), 1, "{diags:?}");
+    let d = &diags[0];
+    assert_eq!(d["severity"], json!(1));
+    assert!(d["code"].as_str().is_some_and(|c| c.starts_with('E')), "{d}");
+    assert!(d["message"].as_str().unwrap().contains("colour"), "{d}");
+    let line = pos(&broken, "to_follow = card.colour;", "colour", 0).line;
+    assert_eq!(d["range"]["start"]["line"], json!(line));
+    // Hover on the diagnostic: the explanation of its code.
+    let hover = c.at("textDocument/hover", &game, pos(&broken, "card.colour", "colour", 2), json!({}));
+    let code = d["code"].as_str().unwrap();
+    assert!(hover["contents"]["value"].as_str().unwrap().contains(&format!("**{code}**")), "{hover}");
+    // The file has errors, yet requests still answer.
+    let hover = c.at("textDocument/hover", &game, pos(&broken, "calling = true;", "calling", 1), json!({}));
+    assert!(hover["contents"]["value"].as_str().unwrap().contains("bool Eights.calling"), "{hover}");
+
+    // A syntax error.
+    c.change(&game, 3, &text.replacen("to_follow = card.suit;", "to_follow = ;", 1));
+    let diags = c.diagnostics(&game);
+    assert_eq!(diags[0]["code"], json!("E0001"), "{diags:?}");
+
+    // Fixed: the diagnostics are cleared.
+    c.change(&game, 4, &text);
+    assert_eq!(c.diagnostics(&game), Vec::<Value>::new());
+
+    // Hover: the type of an attribute and its doc comment.
+    let hover =
+        c.at("textDocument/hover", &game, pos(&text, "to_follow = card.suit;", "to_follow", 3), json!({}));
+    let shown = hover["contents"]["value"].as_str().unwrap();
+    assert!(shown.contains("string Eights.to_follow") && shown.contains("the suit to match"), "{shown}");
+
+    // Definition across the import: a function of the library, a class, the import itself.
+    let cards = uri(&example("lib/cards.tgdl"));
+    let library = std::fs::read_to_string(example("lib/cards.tgdl")).unwrap();
+    let def =
+        c.at("textDocument/definition", &game, pos(&text, "deck.hand_size(of", "hand_size", 2), json!({}));
+    assert_eq!(def["uri"], json!(cards));
+    assert_eq!(def["range"]["start"], json!(pos(&library, "function hand_size", "hand_size", 0)));
+    let def = c.at("textDocument/definition", &game, pos(&text, "cards.Deck deck;", "Deck", 1), json!({}));
+    assert_eq!(
+        (def["uri"].clone(), def["range"]["start"].clone()),
+        (json!(cards), json!(pos(&library, "stack Deck {", "Deck", 0)))
+    );
+    let def =
+        c.at("textDocument/definition", &game, pos(&text, "import \"lib/cards.tgdl\"", "lib", 0), json!({}));
+    assert_eq!(def["uri"], json!(cards));
+
+    // References of the input `card` of `play`: its declaration and every use in the action.
+    let refs = c.at(
+        "textDocument/references",
+        &game,
+        pos(&text, "input cards.Card card {", "card {", 0),
+        json!({ "context": { "includeDeclaration": true } }),
+    );
+    let refs = refs.as_array().unwrap();
+    // (`fits(card: card)` names `fits`'s input first: only the value is this `card`.)
+    let lines: Vec<u64> = refs.iter().map(|r| r["range"]["start"]["line"].as_u64().unwrap()).collect();
+    let decl = pos(&text, "input cards.Card card {", "card {", 0).line as u64;
+    assert_eq!(lines, [decl, decl, decl, decl + 2, decl + 3, decl + 4, decl + 10], "{refs:?}");
+    assert!(refs.iter().all(|r| r["uri"] == json!(game)));
+
+    // Completion after `.`: the members of the library's Deck. Half-typed, `deck.h` does
+    // not parse; `deck.` followed by the next line parses as a (wrong) member call.
+    for (typed, version, code) in [("deck.h", 5, "E0001"), ("deck.", 6, "E0008")] {
+        let typing = text.replacen(
+            "to_follow = card.suit;",
+            &format!("to_follow = card.suit;\n            {typed}"),
+            1,
+        );
+        c.change(&game, version, &typing);
+        assert_eq!(c.diagnostics(&game)[0]["code"], json!(code));
+        let at = pos(&typing, &format!("            {typed}"), typed, typed.len() as u32);
+        let items = c.at("textDocument/completion", &game, at, json!({}));
+        let labels: Vec<&str> =
+            items.as_array().unwrap().iter().filter_map(|i| i["label"].as_str()).collect();
+        for member in ["hand_size", "can_draw", "all", "draw"] {
+            assert!(labels.contains(&member), "{member} missing from {labels:?}");
+        }
+        assert!(!labels.contains(&"to_follow"), "only Deck's members: {labels:?}");
+    }
+    c.change(&game, 7, &text);
+    c.diagnostics(&game);
+
+    // The outline.
+    let symbols = c.request("textDocument/documentSymbol", json!({ "textDocument": { "uri": game } }));
+    let eights =
+        symbols.as_array().unwrap().iter().find(|s| s["name"] == "Eights").expect("Eights in the outline");
+    assert!(eights["children"].as_array().unwrap().iter().any(|m| m["name"] == "play"));
+
+    // Rename a local and a member.
+    let edit = c.at(
+        "textDocument/rename",
+        &game,
+        pos(&text, "input cards.Card card {", "card {", 1),
+        json!({ "newName": "chosen" }),
+    );
+    let edits = edit["changes"][&game].as_array().unwrap();
+    assert_eq!(edits.len(), refs.len());
+    assert!(edits.iter().all(|e| e["newText"] == "chosen"));
+    let edit = c.at(
+        "textDocument/rename",
+        &game,
+        pos(&text, "string to_follow", "to_follow", 0),
+        json!({ "newName": "suit_to_follow" }),
+    );
+    assert_eq!(edit["changes"][&game].as_array().unwrap().len(), text.matches("to_follow").count());
+    let refused = c.at(
+        "textDocument/rename",
+        &game,
+        pos(&text, "string to_follow", "to_follow", 0),
+        json!({ "newName": "while" }),
+    );
+    assert!(refused["error"].is_string(), "{refused}");
+
+    // Formatting goes through `tgdlc fmt`.
+    c.change(&game, 8, &text.replacen("to_follow = card.suit;", "to_follow=card.suit;", 1));
+    c.diagnostics(&game);
+    let edits = c.request(
+        "textDocument/formatting",
+        json!({ "textDocument": { "uri": game }, "options": { "tabSize": 4, "insertSpaces": true } }),
+    );
+    assert_eq!(edits[0]["newText"], json!(text));
+
+    c.stop();
+}
+
+#[test]
+fn half_typed_code_never_brings_the_server_down() {
+    let mut c = Client::start();
+    let doc = "file:///nowhere/scratch.tgdl";
+    let text = "game G players 2;\nglobal class R { number n = 0; action a { effect { n.";
+    c.open(doc, text);
+    assert_eq!(c.diagnostics(doc)[0]["code"], json!("E0001"));
+    for line in 0..3 {
+        for character in [0, 5, 40, 200] {
+            let p = Position { line, character };
+            for method in ["textDocument/hover", "textDocument/definition", "textDocument/completion"] {
+                let answer = c.at(method, doc, p, json!({}));
+                assert!(answer.get("error").is_none(), "{method} at {p:?}: {answer}");
+            }
+        }
+    }
+    assert!(
+        c.request(
+            "textDocument/formatting",
+            json!({ "textDocument": { "uri": doc }, "options": { "tabSize": 4, "insertSpaces": true } })
+        )
+        .is_null()
+    );
+    c.stop();
+}
