@@ -1,11 +1,13 @@
 // Drives the embedded web client in a real browser (Debian's Chromium through
 // playwright-core) against game binaries serving on loopback:
 //   node test.mjs BIN_DIR [SCREENSHOT_DIR]
-// BIN_DIR holds binaries built by `tgdlc build`: tic_tac_toe, crazy_eights, hex, dice_race.
+// BIN_DIR holds binaries built by `tgdlc build`: tic_tac_toe, crazy_eights, hex, dice_race, markup.
 // - two browser contexts play a full tic-tac-toe by clicking cells, then step through it;
 // - a crazy-eights match with two people and an agent: seat 1's page never shows seat 0's
 //   hand;
-// - hex and the dice race render (screenshots in SCREENSHOT_DIR).
+// - hex and the dice race render (screenshots in SCREENSHOT_DIR);
+// - names, labels and log lines that are markup (markup.tgdl, built as `markup`) show as
+//   text and run nothing.
 // Prints `N passed, N failed` and exits 1 when a check failed.
 
 import { chromium } from "playwright-core";
@@ -217,6 +219,31 @@ try {
       await page.waitForFunction(() => document.querySelectorAll("#options button").length > 0 || document.body.dataset.finished === "true");
     }
     await page.screenshot({ path: join(shots, "dice_race.png"), fullPage: true });
+  });
+  await check("names, labels and log lines that are markup show as text", async () => {
+    // `markup.tgdl` (beside this script) draws cells labelled `<b>empty</b>` and
+    // `<img src=x onerror="window.pwned = 1">`, and logs `<script>window.pwned = 2</script>`.
+    const base = await serve("markup");
+    const created = await api(base, "POST", "/api/matches", { players: 2, seats: ["human", "human"], seed: 1 });
+    const page = await (await browser.newContext()).newPage();
+    await page.goto(base + "/m/" + created.id + "?token=" + created.seats[0].token);
+    await waitDecisions(page, 0);
+    await (await page.$$("#options button"))[0].click();
+    await waitDecisions(page, 1);
+    await page.waitForFunction(() => document.body.innerText.includes("marks 0"));
+    const seen = await page.evaluate(() => ({
+      pwned: window.pwned,
+      text: document.body.innerText,
+      images: document.querySelectorAll("img").length,
+      scripts: [...document.querySelectorAll("script")].filter((s) => s.textContent.includes("pwned")).length,
+      bold: [...document.querySelectorAll("b")].filter((b) => b.textContent === "empty").length,
+    }));
+    assert.equal(seen.pwned, undefined, "no markup from the game ran");
+    assert.equal(seen.images, 0, "no <img> from the game");
+    assert.equal(seen.scripts, 0, "no <script> from the game");
+    assert.equal(seen.bold, 0, "no <b> from the game");
+    assert.ok(seen.text.includes("<script>window.pwned = 2</script> marks 0"), "the log line as text");
+    await page.screenshot({ path: join(shots, "markup.png"), fullPage: true });
   });
 } finally {
   await browser.close();
