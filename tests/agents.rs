@@ -89,33 +89,32 @@ fn seat_names_are_checked() {
     }
 }
 
-/// `tournament --json` without the fields that depend on the clock.
-fn tournament(e: &Example, args: &[&str]) -> serde_json::Value {
-    let mut all = vec!["tournament"];
+/// The `--json` report of `command` (`tournament`, `simulate`) without the fields that
+/// depend on the clock.
+fn report(e: &Example, command: &str, args: &[&str], timing: [&str; 2]) -> serde_json::Value {
+    let mut all = vec![command, "--json"];
     all.extend_from_slice(args);
     let (code, out) = (e.cli)(&all, "");
     assert_eq!(code, 0, "{args:?}: {out}");
     let mut v: serde_json::Value =
         serde_json::from_str(out.trim()).unwrap_or_else(|err| panic!("{err}: {out}"));
     let fields = v.as_object_mut().unwrap();
-    for timing in ["seconds", "decisions_per_sec"] {
-        assert!(fields.remove(timing).is_some_and(|t| t.is_number()), "{timing}");
+    for field in timing {
+        assert!(fields.remove(field).is_some_and(|t| t.is_number()), "{field}");
     }
     v
+}
+
+fn tournament(e: &Example, args: &[&str]) -> serde_json::Value {
+    report(e, "tournament", args, ["seconds", "decisions_per_sec"])
 }
 
 #[test]
 fn a_tournament_rotates_the_seats_and_counts_per_agent() {
     let e = example("connect_four");
     let games = if FULL { "40" } else { "6" };
-    let one = tournament(
-        e,
-        &["--seats", "mcts:100,random", "-n", games, "--seed", "3", "--json", "--threads", "1"],
-    );
-    let two = tournament(
-        e,
-        &["--seats", "mcts:100,random", "-n", games, "--seed", "3", "--json", "--threads", "2"],
-    );
+    let one = tournament(e, &["--seats", "mcts:100,random", "-n", games, "--seed", "3", "--threads", "1"]);
+    let two = tournament(e, &["--seats", "mcts:100,random", "-n", games, "--seed", "3", "--threads", "2"]);
     assert_eq!(one, two, "the report does not depend on the threads");
     let n: u64 = games.parse().unwrap();
     let agents = one["agents"].as_array().unwrap();
@@ -160,19 +159,8 @@ fn more_search_beats_less() {
     }
 }
 
-/// `simulate --json` without the fields that depend on the clock.
 fn simulate(e: &Example, args: &[&str]) -> serde_json::Value {
-    let mut all = vec!["simulate", "--json"];
-    all.extend_from_slice(args);
-    let (code, out) = (e.cli)(&all, "");
-    assert_eq!(code, 0, "{args:?}: {out}");
-    let mut v: serde_json::Value =
-        serde_json::from_str(out.trim()).unwrap_or_else(|err| panic!("{err}: {out}"));
-    let fields = v.as_object_mut().unwrap();
-    for timing in ["seconds", "games_per_sec"] {
-        assert!(fields.remove(timing).is_some_and(|t| t.is_number()), "{timing}");
-    }
-    v
+    report(e, "simulate", args, ["seconds", "games_per_sec"])
 }
 
 #[test]

@@ -100,11 +100,11 @@ fn measure(opts: &Options) -> Result<(), String> {
     let home = root.join("target/xtask-bench");
     let _ = std::fs::remove_dir_all(&home);
     // Build first, so that the load average below is that of the machine, not of the build.
-    let playouts = bench_executable(&root)?;
+    let (playouts, search) = bench_executables(&root)?;
     let about = provenance(&root, opts.quick);
     let rounds = if opts.quick { QUICK_ROUNDS } else { ROUNDS };
     let rates = playout_rates(&playouts, rounds)?;
-    let search = search_rates(&search_executable(&root)?, rounds)?;
+    let search = search_rates(&search, rounds)?;
     let mut cmd = cargo(&root);
     cmd.args(["bench", "-p", "tgdl-tests", "--bench", "compiler", "--", "--noplot"]);
     if opts.quick {
@@ -386,8 +386,9 @@ fn callgrind(bench: &Path, root: &Path) -> Result<Vec<(String, f64)>, String> {
     Ok(counts)
 }
 
-/// Builds both benchmarks (release); the path of the playouts benchmark's executable.
-fn bench_executable(root: &Path) -> Result<PathBuf, String> {
+/// Builds the benchmarks (release); the executables of the playouts and the search
+/// benchmarks.
+fn bench_executables(root: &Path) -> Result<(PathBuf, PathBuf), String> {
     let out = run_output(cargo(root).args([
         "bench",
         "-p",
@@ -401,29 +402,16 @@ fn bench_executable(root: &Path) -> Result<PathBuf, String> {
         "--no-run",
         "--message-format=json",
     ]))?;
-    out.lines()
-        .filter(|l| l.contains("\"reason\":\"compiler-artifact\"") && l.contains("\"name\":\"playouts\""))
-        .find_map(|l| json_string(l, "executable"))
-        .map(PathBuf::from)
-        .ok_or_else(|| "cargo did not report the playouts benchmark's executable".to_string())
-}
-
-/// The search benchmark's executable (built with the others).
-fn search_executable(root: &Path) -> Result<PathBuf, String> {
-    let out = run_output(cargo(root).args([
-        "bench",
-        "-p",
-        "tgdl-tests",
-        "--bench",
-        "search",
-        "--no-run",
-        "--message-format=json",
-    ]))?;
-    out.lines()
-        .filter(|l| l.contains("\"reason\":\"compiler-artifact\"") && l.contains("\"name\":\"search\""))
-        .find_map(|l| json_string(l, "executable"))
-        .map(PathBuf::from)
-        .ok_or_else(|| "cargo did not report the search benchmark's executable".to_string())
+    let executable = |name: &str| {
+        out.lines()
+            .filter(|l| {
+                l.contains("\"reason\":\"compiler-artifact\"") && l.contains(&format!("\"name\":\"{name}\""))
+            })
+            .find_map(|l| json_string(l, "executable"))
+            .map(PathBuf::from)
+            .ok_or_else(|| format!("cargo did not report the {name} benchmark's executable"))
+    };
+    Ok((executable("playouts")?, executable("search")?))
 }
 
 /// Where and how the figures were measured.
