@@ -265,3 +265,11 @@ fn breakthrough_perft_counts_the_published_figures() {
     let published = [22, 484, 11_132, 256_036, 6_182_818];
     assert_eq!(perft(&game, depth), published[..depth as usize]);
 }
+
+#[test]
+fn reversi_perft_counts_the_published_figures() {
+    let game = tgdl_tests::reversi::Game::start(2, 0).unwrap();
+    let depth = if cfg!(debug_assertions) { 6 } else { 8 };
+    let published = [4, 12, 56, 244, 1_396, 8_200, 55_092, 390_216];
+    assert_eq!(perft(&game, depth), published[..depth as usize]);
+}
