@@ -34,6 +34,9 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
+mod python;
+pub use python::{BuiltWheel, PythonBuildError, build_python, module_name};
+
 /// The tgdlc version, part of every project hash.
 const VERSION: &str = env!("CARGO_PKG_VERSION");
 

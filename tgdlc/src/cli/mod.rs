@@ -57,6 +57,10 @@ enum Command {
         /// Show cargo's progress and warnings
         #[arg(short, long)]
         verbose: bool,
+        /// Build a Python wheel (pyo3, maturin) instead; -o names its directory
+        /// [default: the current directory]
+        #[arg(long)]
+        python: bool,
     },
     /// Play the game in the terminal (builds it first; options go to the game binary)
     Play(RunArgs),
@@ -151,7 +155,12 @@ fn run(cli: Cli) -> u8 {
     match cli.command {
         Command::Check { file, message_format } => check::check(&file, message_format),
         Command::Emit { file, output } => check::emit(&file, output.as_deref()),
-        Command::Build { file, output, verbose } => run::build(&file, output.as_deref(), verbose),
+        Command::Build { file, output, verbose, python: false } => {
+            run::build(&file, output.as_deref(), verbose)
+        }
+        Command::Build { file, output, verbose, python: true } => {
+            run::build_python(&file, output.as_deref(), verbose)
+        }
         Command::Play(a) => run::run("play", &a.file, &a.args),
         Command::Simulate(a) => run::run("simulate", &a.file, &a.args),
         Command::Perft(a) => run::run("perft", &a.file, &a.args),

@@ -47,6 +47,25 @@ pub(super) fn build(file: &Path, output: Option<&Path>, verbose: bool) -> u8 {
     0
 }
 
+/// `tgdlc build FILE --python [-o DIR]`: the game's wheel, written to DIR.
+pub(super) fn build_python(file: &Path, output: Option<&Path>, verbose: bool) -> u8 {
+    let compilation = match compile(file) {
+        Ok(c) => c,
+        Err(code) => return code,
+    };
+    let Some(program) = &compilation.program else { return 1 };
+    let code = crate::codegen::generate(program, &compilation.sources);
+    let dir = output.unwrap_or(Path::new("."));
+    match build::build_python(&program.name, &code, dir, &BuildOptions { verbose, status: true }) {
+        Ok(built) => {
+            eprintln!("    Finished `{}` (import {})", built.wheel.display(), built.module);
+            println!("{}", built.wheel.display());
+            0
+        }
+        Err(e) => fail(e),
+    }
+}
+
 fn partial_name(target: &Path) -> PathBuf {
     let mut name = target.file_name().map_or_else(|| OsString::from("game"), |n| n.to_os_string());
     name.push(format!(".partial-{}", std::process::id()));

@@ -1,0 +1,237 @@
+"""A PettingZoo AEC environment over any game module built by `tgdlc build --python`.
+
+    import connect_four
+    from tgdl_pettingzoo import TgdlEnv
+
+    env = TgdlEnv(connect_four, players=2)
+    env.reset(seed=42)
+    for agent in env.agent_iter():
+        obs, reward, termination, truncation, info = env.last()
+        action = None if termination or truncation else env.action_space(agent).sample(obs["action_mask"])
+        env.step(action)
+
+Agents are `player_0`, `player_1`, ... (seat p). Actions are option indices: the action
+space is `Discrete(max_actions)` and the mask marks the options of the current decision
+(`state.legal_actions()`). Each observation is a dict: `observation`, a numeric encoding
+of what the seat may see (`state.observation(p)`, notes §4), and `action_mask`.
+
+Encodings (`encoding=`):
+- `"json"` (default): the UTF-8 bytes of the observation's JSON, zero-padded to
+  `observation_size` bytes (uint8). Lossless and generic; decode with
+  `bytes(obs).rstrip(b"\\0")`.
+- `"grid"`: the cells of every grid section of the view, row by row, each a small code
+  (0 empty, otherwise 1 + crc32(label) % 255), then one entry per seat saying whether it is
+  to move (1) or not (0). Compact, for board games.
+- a callable `f(observation_dict) -> np.ndarray` of shape `observation_shape`, with
+  values in `[low, high]`.
+
+Rewards come when the game ends: `state.returns()` (1 for first place, 0 for last,
+evenly between, 0.5 each in a draw). A rule error ends the game with zero rewards and
+`infos[agent]["error"] = (location, message)`. `max_decisions` truncates long games.
+"""
+
+from __future__ import annotations
+
+import json
+import zlib
+from typing import Any, Callable, Dict, Optional
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+
+__all__ = ["TgdlEnv", "env", "probe_max_actions", "grid_encoding"]
+
+
+def probe_max_actions(module, players: int, games: int = 50, seed: int = 0) -> int:
+    """The largest number of options met in `games` seeded random games."""
+    game = module.Game(players)
+    best = 1
+    for i in range(games):
+        state = game.new_state(module.derive_seed(seed, i))
+        agents = [module.RandomAgent(module.seat_seed(state.seed, p)) for p in range(players)]
+        steps = 0
+        while not state.is_terminal() and steps < 10_000:
+            n = len(state.legal_actions())
+            best = max(best, n)
+            state.apply_action(agents[state.current_player()].pick(n))
+            steps += 1
+    return best
+
+
+def _code(label: Optional[str]) -> int:
+    if label is None or label == "" or label == ".":
+        return 0
+    return 1 + zlib.crc32(label.encode("utf-8")) % 255
+
+
+def grid_encoding(observation: Dict[str, Any], players: int) -> np.ndarray:
+    """The `"grid"` encoding of an observation dict (see the module's documentation)."""
+    values = []
+    for section in observation["view"]["sections"]:
+        grid = section.get("Grid") if isinstance(section, dict) else None
+        if grid is not None:
+            for row in grid["cells"]:
+                values.extend(_code(cell) for cell in row)
+    active = observation["view"].get("active")
+    values.extend(1 if active == p else 0 for p in range(players))
+    return np.asarray(values, dtype=np.uint8)
+
+
+class TgdlEnv(AECEnv):
+    """A TGDL game as a PettingZoo AEC environment (see the module's documentation)."""
+
+    def __init__(
+        self,
+        module,
+        players: Optional[int] = None,
+        encoding: Any = "json",
+        observation_size: int = 4096,
+        observation_shape: Optional[tuple] = None,
+        low: float = 0,
+        high: float = 255,
+        max_actions: Optional[int] = None,
+        max_decisions: int = 10_000,
+        render_mode: Optional[str] = None,
+    ):
+        super().__init__()
+        self.module = module
+        self.game = module.Game(players)
+        self.players = self.game.players
+        self.metadata = {
+            "render_modes": ["human", "ansi"],
+            "name": f"tgdl_{module.__name__}_v0",
+            "is_parallelizable": False,
+        }
+        self.render_mode = render_mode
+        self.max_decisions = max_decisions
+        self.possible_agents = [f"player_{p}" for p in range(self.players)]
+        self.agent_name_mapping = {a: p for p, a in enumerate(self.possible_agents)}
+        self.max_actions = max_actions or probe_max_actions(module, self.players)
+
+        probe = self.game.new_state(0)
+        if encoding == "json":
+            self._encode: Callable[[Dict[str, Any]], np.ndarray] = self._json_encoding
+            shape, dtype, low, high = (observation_size,), np.uint8, 0, 255
+            self.observation_size = observation_size
+        elif encoding == "grid":
+            self._encode = lambda obs: grid_encoding(obs, self.players)
+            shape = grid_encoding(json.loads(probe.observation(0)), self.players).shape
+            dtype, low, high = np.uint8, 0, 255
+        elif callable(encoding):
+            self._encode = encoding
+            shape = observation_shape or np.asarray(encoding(json.loads(probe.observation(0)))).shape
+            dtype = np.asarray(encoding(json.loads(probe.observation(0)))).dtype
+        else:
+            raise ValueError(f"unknown encoding {encoding!r}: use 'json', 'grid' or a function")
+        obs_space = spaces.Dict(
+            {
+                "observation": spaces.Box(low=low, high=high, shape=shape, dtype=dtype),
+                "action_mask": spaces.Box(low=0, high=1, shape=(self.max_actions,), dtype=np.int8),
+            }
+        )
+        self._observation_spaces = {a: obs_space for a in self.possible_agents}
+        self._action_spaces = {a: spaces.Discrete(self.max_actions) for a in self.possible_agents}
+        self.state_obj = None
+
+    # Spaces are the same objects on every call (PettingZoo requires it).
+    def observation_space(self, agent):
+        return self._observation_spaces[agent]
+
+    def action_space(self, agent):
+        return self._action_spaces[agent]
+
+    def _json_encoding(self, observation: Dict[str, Any]) -> np.ndarray:
+        data = json.dumps(observation, separators=(",", ":")).encode("utf-8")
+        if len(data) > self.observation_size:
+            raise ValueError(
+                f"the observation takes {len(data)} bytes, more than observation_size={self.observation_size}"
+            )
+        out = np.zeros(self.observation_size, dtype=np.uint8)
+        out[: len(data)] = np.frombuffer(data, dtype=np.uint8)
+        return out
+
+    def _mask(self, seat: int) -> np.ndarray:
+        mask = np.zeros(self.max_actions, dtype=np.int8)
+        state = self.state_obj
+        if state is not None and not state.is_terminal() and state.current_player() == seat:
+            n = len(state.legal_actions())
+            if n > self.max_actions:
+                raise ValueError(f"{n} options, more than max_actions={self.max_actions}")
+            mask[:n] = 1
+        return mask
+
+    def observe(self, agent):
+        seat = self.agent_name_mapping[agent]
+        observation = json.loads(self.state_obj.observation(seat))
+        encoded = np.asarray(self._encode(observation), dtype=self._observation_spaces[agent]["observation"].dtype)
+        return {"observation": encoded, "action_mask": self._mask(seat)}
+
+    def reset(self, seed: Optional[int] = None, options: Optional[dict] = None):
+        if seed is None:
+            seed = int(np.random.SeedSequence().generate_state(2, dtype=np.uint32).view(np.uint64)[0])
+        self.state_obj = self.game.new_state(int(seed) & (2**64 - 1))
+        self.agents = self.possible_agents[:]
+        self.rewards = {a: 0.0 for a in self.agents}
+        self._cumulative_rewards = {a: 0.0 for a in self.agents}
+        self.terminations = {a: False for a in self.agents}
+        self.truncations = {a: False for a in self.agents}
+        self.infos = {a: {} for a in self.agents}
+        self.decisions = 0
+        self._select()
+
+    def _select(self):
+        p = self.state_obj.current_player()
+        if p >= 0:
+            self.agent_selection = self.possible_agents[p]
+        elif not hasattr(self, "agent_selection") or self.agent_selection not in self.agents:
+            self.agent_selection = self.agents[0]
+
+    def step(self, action):
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        n = len(self.state_obj.legal_actions())
+        if action is None or not 0 <= int(action) < n:
+            raise ValueError(f"{agent} chose {action!r}, which is not one of its {n} options")
+        self._cumulative_rewards[agent] = 0.0
+        self.rewards = {a: 0.0 for a in self.agents}
+        try:
+            self.state_obj.apply_action(int(action))
+        except self.module.RuleError as e:
+            for a in self.agents:
+                self.infos[a] = {"error": (e.location, e.message)}
+        self.decisions += 1
+        if self.state_obj.is_terminal():
+            returns = self.state_obj.returns()
+            for a in self.agents:
+                self.rewards[a] = float(returns[self.agent_name_mapping[a]])
+                self.terminations[a] = True
+        elif self.decisions >= self.max_decisions:
+            for a in self.agents:
+                self.truncations[a] = True
+        self._select()
+        if self.terminations[self.agent_selection] or self.truncations[self.agent_selection]:
+            # The last mover is asked first to step with None, as PettingZoo's games do.
+            self.agent_selection = agent
+        self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
+
+    def render(self):
+        if self.render_mode is None:
+            return None
+        text = str(self.state_obj)
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self):
+        pass
+
+
+def env(module, **kwargs) -> TgdlEnv:
+    """`TgdlEnv(module, **kwargs)` (PettingZoo's naming)."""
+    return TgdlEnv(module, **kwargs)

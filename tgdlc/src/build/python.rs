@@ -1,0 +1,408 @@
+//! `tgdlc build FILE --python`: a Python wheel for one game (notes §7).
+//!
+//! Beside the binaries, the cache holds one maturin project per game:
+//!
+//! ```text
+//! <cache>/python/<module>-<hash>/
+//!   Cargo.toml        cdylib `<module>`; depends on tgdl-runtime and tgdl-python (the
+//!                     runtime's sibling directory) by path; empty [workspace]
+//!   Cargo.lock        copied from the TGDL workspace when there is one
+//!   pyproject.toml    maturin, stable ABI (abi3, Python ≥ 3.8)
+//!   <module>.pyi      the type stubs (maturin ships them with `py.typed`)
+//!   src/lib.rs        `mod game;` + `tgdl_python::python_game!(<module>, game::Game)`
+//!   src/game.rs       the generated engine
+//! ```
+//!
+//! `maturin build --release` compiles it in the shared target directory and writes the
+//! wheel. maturin is `$TGDL_MATURIN`, else `maturin` on the `PATH`.
+
+use super::{
+    BuildError, BuildOptions, Fnv64, VERSION, cache_dir, io, runtime_path, toml_string, write_if_changed,
+};
+use std::ffi::OsString;
+use std::fmt;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+/// Why a wheel could not be built.
+#[derive(Debug)]
+pub enum PythonBuildError {
+    /// The cache, the runtime or a file could not be used.
+    Build(BuildError),
+    /// The `tgdl-python` crate is not beside the runtime.
+    NoBindings { path: PathBuf },
+    /// maturin could not be started.
+    NoMaturin { maturin: OsString, error: std::io::Error },
+    /// maturin failed; `output` is its output (empty when it went to the terminal).
+    MaturinFailed { project: PathBuf, output: String },
+    /// maturin reported success but no wheel is in the output directory.
+    NoWheel { dir: PathBuf },
+}
+
+impl fmt::Display for PythonBuildError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PythonBuildError::Build(e) => write!(f, "{e}"),
+            PythonBuildError::NoBindings { path } => write!(
+                f,
+                "cannot find the tgdl-python crate at `{}` (beside tgdl-runtime); \
+                 set TGDL_RUNTIME_PATH to the tgdl-runtime directory of a TGDL checkout",
+                path.display()
+            ),
+            PythonBuildError::NoMaturin { maturin, error } => write!(
+                f,
+                "cannot run `{}` to build the wheel: {error}; install maturin (`pip install maturin`, \
+                 in the virtual environment you build from) or set TGDL_MATURIN",
+                maturin.to_string_lossy()
+            ),
+            PythonBuildError::MaturinFailed { project, output } => {
+                write!(
+                    f,
+                    "maturin failed to build the wheel\nnote: the generated project is `{}`",
+                    project.display()
+                )?;
+                if output.trim().is_empty() {
+                    write!(f, "\nnote: maturin's output is above")
+                } else {
+                    write!(f, "\nnote: maturin's output:\n{}", output.trim_end())
+                }
+            }
+            PythonBuildError::NoWheel { dir } => {
+                write!(f, "maturin reported success but wrote no wheel to `{}`", dir.display())
+            }
+        }
+    }
+}
+
+impl std::error::Error for PythonBuildError {}
+
+impl From<BuildError> for PythonBuildError {
+    fn from(e: BuildError) -> Self {
+        PythonBuildError::Build(e)
+    }
+}
+
+/// The Python module name of a game: its name in snake case (`ConnectFour` →
+/// `connect_four`, `Tic-tac-toe` → `tic_tac_toe`); `game` when nothing is left.
+pub fn module_name(game: &str) -> String {
+    let chars: Vec<char> = game.chars().collect();
+    let mut out = String::new();
+    for (i, &c) in chars.iter().enumerate() {
+        if c.is_ascii_alphanumeric() {
+            if c.is_ascii_uppercase() && i > 0 && !out.is_empty() && !out.ends_with('_') {
+                let prev = chars[i - 1];
+                let next_lower = chars.get(i + 1).is_some_and(|n| n.is_ascii_lowercase());
+                if prev.is_ascii_lowercase()
+                    || prev.is_ascii_digit()
+                    || (prev.is_ascii_uppercase() && next_lower)
+                {
+                    out.push('_');
+                }
+            }
+            out.push(c.to_ascii_lowercase());
+        } else if !out.is_empty() && !out.ends_with('_') {
+            out.push('_');
+        }
+    }
+    let out = out.trim_end_matches('_').to_string();
+    match out.chars().next() {
+        None => "game".to_string(),
+        Some(c) if c.is_ascii_digit() => format!("game_{out}"),
+        Some(_) => out,
+    }
+}
+
+/// The `tgdl-python` crate beside a runtime directory.
+fn bindings_path(runtime: &Path) -> Option<PathBuf> {
+    let crate_dir = runtime.parent()?.join("tgdl-python");
+    crate_dir.join("Cargo.toml").is_file().then_some(crate_dir)
+}
+
+/// The files of the maturin project of a game.
+struct PythonProject {
+    module: String,
+    hash: u64,
+    cargo_toml: String,
+    pyproject: String,
+    lib_rs: String,
+    game_rs: String,
+    stubs: String,
+}
+
+impl PythonProject {
+    fn new(name: &str, code: &str, runtime: &Path, bindings: &Path) -> PythonProject {
+        let module = module_name(name);
+        let lib_rs = format!(
+            "// Generated by tgdlc {VERSION}: the Python module of the game. Do not edit; tgdlc rewrites this project.\n\
+             mod game;\n\n\
+             tgdl_python::python_game!({module}, game::Game);\n"
+        );
+        let stubs = STUBS.replace("{module}", &module).replace("{name}", name);
+        let mut hash = Fnv64::default();
+        hash.field(VERSION.as_bytes());
+        hash.field(runtime.to_string_lossy().as_bytes());
+        hash.field(lib_rs.as_bytes());
+        hash.field(stubs.as_bytes());
+        hash.field(code.as_bytes());
+        let hash = hash.finish();
+        let cargo_toml = format!(
+            "# Generated by tgdlc {VERSION}. Do not edit; tgdlc rewrites this project.\n\
+             [package]\n\
+             name = \"{package}-py-{hash:016x}\"\n\
+             version = \"0.1.0\"\n\
+             edition = \"2024\"\n\
+             publish = false\n\n\
+             [lib]\n\
+             name = \"{module}\"\n\
+             crate-type = [\"cdylib\"]\n\n\
+             [dependencies]\n\
+             tgdl-runtime = {{ path = {} }}\n\
+             tgdl-python = {{ path = {}, features = [\"extension-module\"] }}\n\n\
+             [profile.release]\n\
+             opt-level = 3\n\
+             codegen-units = 1\n\
+             lto = \"thin\"\n\n\
+             # A project of its own, even inside another workspace's directory.\n\
+             [workspace]\n",
+            toml_string(&runtime.to_string_lossy()),
+            toml_string(&bindings.to_string_lossy()),
+            package = module.replace('_', "-"),
+        );
+        let pyproject = format!(
+            "# Generated by tgdlc {VERSION}. Do not edit; tgdlc rewrites this project.\n\
+             [build-system]\n\
+             requires = [\"maturin>=1.5,<2\"]\n\
+             build-backend = \"maturin\"\n\n\
+             [project]\n\
+             name = \"tgdl-{dist}\"\n\
+             version = \"0.1.0\"\n\
+             description = {}\n\
+             requires-python = \">=3.8\"\n\n\
+             [tool.maturin]\n\
+             module-name = \"{module}\"\n\
+             bindings = \"pyo3\"\n",
+            toml_string(&format!("The {name} engine generated by tgdlc")),
+            dist = module.replace('_', "-"),
+        );
+        PythonProject { module, hash, cargo_toml, pyproject, lib_rs, game_rs: code.to_string(), stubs }
+    }
+
+    fn dir_name(&self) -> String {
+        format!("{}-{:016x}", self.module, self.hash)
+    }
+}
+
+/// A built wheel.
+#[derive(Clone, Debug)]
+pub struct BuiltWheel {
+    pub wheel: PathBuf,
+    /// The Python module name (`import <module>`).
+    pub module: String,
+    pub project: PathBuf,
+}
+
+/// Builds the wheel of a generated engine into `out_dir`. `name` names the game (the
+/// `game` directive); `code` is what [`crate::codegen::generate`] returned.
+pub fn build_python(
+    name: &str,
+    code: &str,
+    out_dir: &Path,
+    opts: &BuildOptions,
+) -> Result<BuiltWheel, PythonBuildError> {
+    let cache = cache_dir()?;
+    let runtime = runtime_path()?;
+    let bindings = bindings_path(&runtime)
+        .ok_or_else(|| PythonBuildError::NoBindings { path: runtime.join("..").join("tgdl-python") })?;
+    let bindings = std::fs::canonicalize(&bindings).unwrap_or(bindings);
+    let project = PythonProject::new(name, code, &runtime, &bindings);
+    let dir = cache.join("python").join(project.dir_name());
+    let src = dir.join("src");
+    std::fs::create_dir_all(&src).map_err(io("create", &src))?;
+    write_if_changed(&dir.join("Cargo.toml"), &project.cargo_toml)?;
+    write_if_changed(&dir.join("pyproject.toml"), &project.pyproject)?;
+    write_if_changed(&dir.join(format!("{}.pyi", project.module)), &project.stubs)?;
+    write_if_changed(&src.join("lib.rs"), &project.lib_rs)?;
+    write_if_changed(&src.join("game.rs"), &project.game_rs)?;
+    let lock = runtime.join("..").join("Cargo.lock");
+    if let Ok(text) = std::fs::read_to_string(lock) {
+        write_if_changed(&dir.join("Cargo.lock"), &text)?;
+    }
+    std::fs::create_dir_all(out_dir).map_err(io("create", out_dir))?;
+    let out_dir = std::fs::canonicalize(out_dir).unwrap_or_else(|_| out_dir.to_path_buf());
+
+    if opts.status {
+        eprintln!("   Compiling {} (Python wheel)", project.module);
+    }
+    let maturin =
+        std::env::var_os("TGDL_MATURIN").filter(|m| !m.is_empty()).unwrap_or_else(|| "maturin".into());
+    let mut cmd = Command::new(&maturin);
+    cmd.arg("build")
+        .arg("--release")
+        .arg("--manifest-path")
+        .arg(dir.join("Cargo.toml"))
+        .arg("--out")
+        .arg(&out_dir)
+        .env("CARGO_TARGET_DIR", cache.join("target"))
+        .stdin(Stdio::null());
+    let started = std::time::SystemTime::now();
+    let (status, output) = if opts.verbose {
+        let status =
+            cmd.status().map_err(|error| PythonBuildError::NoMaturin { maturin: maturin.clone(), error })?;
+        (status, String::new())
+    } else {
+        let out =
+            cmd.output().map_err(|error| PythonBuildError::NoMaturin { maturin: maturin.clone(), error })?;
+        let mut text = String::from_utf8_lossy(&out.stderr).into_owned();
+        text.push_str(&String::from_utf8_lossy(&out.stdout));
+        (out.status, text)
+    };
+    if !status.success() {
+        return Err(PythonBuildError::MaturinFailed { project: dir, output });
+    }
+    // The newest wheel of this distribution in the output directory.
+    let prefix = format!("tgdl_{}-", project.module);
+    let wheel = std::fs::read_dir(&out_dir)
+        .map_err(io("read", &out_dir))?
+        .flatten()
+        .filter(|e| {
+            let n = e.file_name().to_string_lossy().into_owned();
+            n.starts_with(&prefix) && n.ends_with(".whl")
+        })
+        .filter_map(|e| Some((e.metadata().ok()?.modified().ok()?, e.path())))
+        .filter(|(modified, _)| *modified >= started - std::time::Duration::from_secs(2))
+        .max()
+        .map(|(_, path)| path)
+        .ok_or(PythonBuildError::NoWheel { dir: out_dir.clone() })?;
+    Ok(BuiltWheel { wheel, module: project.module, project: dir })
+}
+
+/// The type stubs of every game module (`{module}` and `{name}` are filled in).
+const STUBS: &str = r#""""The {name} engine generated by tgdlc (docs/python.md)."""
+
+from typing import List, Optional, Tuple
+
+NAME: str
+"""The game's name (its `game` directive)."""
+SOURCE: str
+"""The main .tgdl file the engine was generated from."""
+MIN_PLAYERS: int
+MAX_PLAYERS: int
+TERMINAL: int
+"""`State.current_player()` once the game has ended (-1)."""
+HAS_HIDDEN_INFORMATION: bool
+
+class RuleError(Exception):
+    """A rule of the game failed at run time."""
+
+    location: str
+    """`file:line:column` of the rule in the .tgdl source."""
+    message: str
+
+class Game:
+    """{name} for a number of players (default: the game's minimum)."""
+
+    def __init__(self, players: Optional[int] = None) -> None: ...
+    @property
+    def players(self) -> int: ...
+    @property
+    def name(self) -> str: ...
+    def new_state(self, seed: int = 0) -> State:
+        """A new game started with `seed` (setup has run)."""
+    def simulate(
+        self,
+        n: int,
+        seed: int = 0,
+        threads: int = 0,
+        max_decisions: Optional[int] = None,
+        seats: Optional[List[str]] = None,
+    ) -> str:
+        """The JSON report of `tgdlc simulate -n N --seed S --json` (runs without the GIL)."""
+    def simulate_range(
+        self,
+        start: int,
+        end: int,
+        seed: int = 0,
+        max_decisions: Optional[int] = None,
+        seats: Optional[List[str]] = None,
+    ) -> str:
+        """The tallies (JSON) of games start..end of a simulation; see `merge_tallies`."""
+
+class State:
+    """A game in progress or ended; cloneable and picklable (seed, players, actions)."""
+
+    @property
+    def seed(self) -> int: ...
+    @property
+    def players(self) -> int: ...
+    def current_player(self) -> int:
+        """The seat that decides now, or TERMINAL (-1)."""
+    def legal_actions(self) -> List[int]:
+        """The indices of the current options: 0..len(options)."""
+    def action_labels(self) -> List[str]: ...
+    def action_label(self, action: int) -> str: ...
+    def prompt(self) -> str: ...
+    def apply_action(self, action: int) -> None:
+        """Applies an option; raises RuleError (with its location) when a rule fails."""
+    def clone(self) -> State: ...
+    def is_terminal(self) -> bool: ...
+    def returns(self) -> List[float]:
+        """1 for first place, 0 for last, evenly between; 0.5 each in a draw."""
+    def observation(self, player: Optional[int] = None) -> str:
+        """JSON of what seat `player` may see (None: a spectator)."""
+    def error(self) -> Optional[Tuple[str, str]]:
+        """(location, message) of the rule error that stopped the game."""
+    def outcome(self) -> Optional[List[List[int]]]:
+        """The final ranking: places[0] holds the players in first place."""
+    def history(self) -> List[int]:
+        """The actions applied since the start."""
+    def __copy__(self) -> State: ...
+    def __deepcopy__(self, memo: dict) -> State: ...
+
+def simulate(
+    n: int,
+    seed: int = 0,
+    threads: int = 0,
+    players: Optional[int] = None,
+    max_decisions: Optional[int] = None,
+    seats: Optional[List[str]] = None,
+) -> str:
+    """The JSON report of `tgdlc simulate -n N --seed S --json` (runs without the GIL)."""
+
+def simulate_range(
+    start: int,
+    end: int,
+    seed: int = 0,
+    players: Optional[int] = None,
+    max_decisions: Optional[int] = None,
+    seats: Optional[List[str]] = None,
+) -> str:
+    """The tallies (JSON) of games start..end of a simulation with `seed`."""
+
+def merge_tallies(tallies: List[str], seconds: Optional[float] = None) -> str:
+    """The `simulate --json` report of tallies covering games 0..n once each."""
+"#;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn module_names_are_snake_case() {
+        assert_eq!(module_name("ConnectFour"), "connect_four");
+        assert_eq!(module_name("TicTacToe"), "tic_tac_toe");
+        assert_eq!(module_name("Tic-tac-toe"), "tic_tac_toe");
+        assert_eq!(module_name("HTTPGame2"), "http_game2");
+        assert_eq!(module_name("4InARow"), "game_4_in_a_row");
+        assert_eq!(module_name("__"), "game");
+    }
+
+    #[test]
+    fn the_project_is_a_cdylib_of_the_module() {
+        let p = PythonProject::new("ConnectFour", "code", Path::new("/rt"), Path::new("/py"));
+        assert!(p.cargo_toml.contains("name = \"connect_four\""));
+        assert!(p.cargo_toml.contains("crate-type = [\"cdylib\"]"));
+        assert!(p.lib_rs.contains("python_game!(connect_four, game::Game)"));
+        assert!(p.pyproject.contains("module-name = \"connect_four\""));
+        assert!(p.stubs.contains("class State"));
+    }
+}
