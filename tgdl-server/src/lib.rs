@@ -54,9 +54,28 @@ pub fn main<G: Game>() -> ExitCode {
     let args: Vec<OsString> = std::env::args_os().collect();
     if args.get(1).is_some_and(|a| a == "serve") {
         ExitCode::from(run_cli::<G>(args))
+    } else if args.len() == 2 && (args[1] == "--help" || args[1] == "-h") {
+        let (code, text) = help::<G>(args);
+        print!("{text}");
+        ExitCode::from(code)
     } else {
         tgdl_runtime::cli::main::<G>()
     }
+}
+
+/// `BIN --help`: the runtime's help, and the `serve` command this crate adds to it.
+pub fn help<G: Game>(args: Vec<OsString>) -> (u8, String) {
+    let bin = args
+        .first()
+        .and_then(|a| std::path::Path::new(a).file_stem())
+        .map_or_else(|| G::info().name.to_string(), |s| s.to_string_lossy().into_owned());
+    let mut out = Vec::new();
+    let code = tgdl_runtime::cli::run_cli::<G>(args, std::io::empty(), &mut out, std::io::sink(), false);
+    let mut text = String::from_utf8_lossy(&out).into_owned();
+    text.push_str(&format!(
+        "\nIn a browser:\n  serve       Play it in a browser: an HTTP server with durable matches (`{bin} serve --help`)\n"
+    ));
+    (code, text)
 }
 
 /// `serve` with its arguments (program name first, then `serve`): the exit code.

@@ -324,3 +324,14 @@ fn agents_play_their_seats_and_the_stream_reports_every_change() {
     }
     assert!(seen.windows(2).all(|w| w[0] < w[1]), "{seen:?}");
 }
+
+#[test]
+fn the_binary_help_lists_serve() {
+    let (code, text) = tgdl_server::help::<tic_tac_toe::Game>(vec!["ttt".into(), "--help".into()]);
+    assert_eq!(code, 0);
+    assert!(text.contains("simulate") && text.contains("tournament"), "{text}");
+    assert!(
+        text.contains("serve       Play it in a browser") && text.contains("`ttt serve --help`"),
+        "{text}"
+    );
+}
