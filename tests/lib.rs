@@ -110,6 +110,25 @@ pub enum Ending {
     Unfinished,
 }
 
+/// The benchmarks' fixed workload: games `0..games` with every seat random, as `simulate
+/// --seed 0` seeds them (and, like it, restarting one game value: an engine may reuse its
+/// allocations); returns the total number of decisions (so the work cannot be optimised
+/// away).
+pub fn benchmark_playouts<G: Game>(games: u64) -> u64 {
+    let mut agents: Vec<RandomAgent> = Vec::with_capacity(2);
+    let mut decisions = 0;
+    let mut game = G::start(2, 0).expect("a two-player game");
+    for i in 0..games {
+        let seed = tgdl_runtime::Rng::derive_seed(0, i);
+        agents.clear();
+        agents.extend((0..2).map(|p| RandomAgent::new(tgdl_runtime::agent::seat_seed(seed, p))));
+        game.restart(2, seed).expect("a two-player game");
+        decisions += tgdl_runtime::simulate::random_playout(&mut game, &mut agents, u64::MAX).0;
+        std::hint::black_box(&game);
+    }
+    decisions
+}
+
 /// A random playout of `G`: every seat random, seeded.
 pub fn playout<G: Game>(players: u32, seed: u64, max_decisions: u64) -> Ending {
     let mut game = match G::start(players, seed) {

@@ -13,33 +13,10 @@
 //! fastest of many is one that other programs on the machine did not interrupt.
 
 use criterion::{BenchmarkId, Criterion, Throughput};
-use std::hint::black_box;
-use tgdl_runtime::Game;
-use tgdl_runtime::agent::{RandomAgent, seat_seed};
 use tgdl_runtime::reference::{ConnectFour, TicTacToe};
-use tgdl_runtime::rng::Rng;
-use tgdl_runtime::simulate::random_playout;
 
 /// Games per measured iteration: game `i` has seed `Rng::derive_seed(0, i)`.
 const BATCH: u64 = 1000;
-
-/// Plays games `0..games` with every seat random, as `simulate --seed 0` seeds them (and,
-/// like it, restarting one game value: an engine may reuse its allocations); returns the
-/// total number of decisions (so the work cannot be optimised away).
-fn playouts<G: Game>(games: u64) -> u64 {
-    let mut agents: Vec<RandomAgent> = Vec::with_capacity(2);
-    let mut decisions = 0;
-    let mut game = G::start(2, 0).expect("a two-player game");
-    for i in 0..games {
-        let seed = Rng::derive_seed(0, i);
-        agents.clear();
-        agents.extend((0..2).map(|p| RandomAgent::new(seat_seed(seed, p))));
-        game.restart(2, seed).expect("a two-player game");
-        decisions += random_playout(&mut game, &mut agents, u64::MAX).0;
-        black_box(&game);
-    }
-    decisions
-}
 
 /// One engine of the benchmark: `game/engine`, and its batch of playouts.
 struct Engine {
@@ -49,10 +26,22 @@ struct Engine {
 }
 
 const ENGINES: &[Engine] = &[
-    Engine { game: "tic_tac_toe", engine: "generated", run: playouts::<tgdl_tests::tic_tac_toe::Game> },
-    Engine { game: "tic_tac_toe", engine: "hand_written", run: playouts::<TicTacToe> },
-    Engine { game: "connect_four", engine: "generated", run: playouts::<tgdl_tests::connect_four::Game> },
-    Engine { game: "connect_four", engine: "hand_written", run: playouts::<ConnectFour> },
+    Engine {
+        game: "tic_tac_toe",
+        engine: "generated",
+        run: tgdl_tests::benchmark_playouts::<tgdl_tests::tic_tac_toe::Game>,
+    },
+    Engine { game: "tic_tac_toe", engine: "hand_written", run: tgdl_tests::benchmark_playouts::<TicTacToe> },
+    Engine {
+        game: "connect_four",
+        engine: "generated",
+        run: tgdl_tests::benchmark_playouts::<tgdl_tests::connect_four::Game>,
+    },
+    Engine {
+        game: "connect_four",
+        engine: "hand_written",
+        run: tgdl_tests::benchmark_playouts::<ConnectFour>,
+    },
 ];
 
 fn bench(c: &mut Criterion) {

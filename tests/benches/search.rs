@@ -10,10 +10,8 @@
 use criterion::{BenchmarkId, Criterion, Throughput};
 use std::hint::black_box;
 use tgdl_runtime::Game;
-use tgdl_runtime::agent::{Decision, RandomAgent, seat_seed};
+use tgdl_runtime::agent::Decision;
 use tgdl_runtime::mcts::{Budget, MctsAgent};
-use tgdl_runtime::rng::Rng;
-use tgdl_runtime::simulate::random_playout;
 
 /// Iterations of one search (a batch), and games of one batch of playouts.
 const SEARCH: u32 = 2_000;
@@ -28,22 +26,6 @@ fn search<G: Game>(iterations: u32, seed: u64) -> usize {
     agent.search(&decision).expect("a search").0
 }
 
-/// Random games `0..games` as `simulate --seed 0` plays them; returns the decisions.
-fn playouts<G: Game>(games: u64) -> u64 {
-    let mut agents: Vec<RandomAgent> = Vec::with_capacity(2);
-    let mut game = G::start(2, 0).expect("a two-player game");
-    let mut decisions = 0;
-    for i in 0..games {
-        let seed = Rng::derive_seed(0, i);
-        agents.clear();
-        agents.extend((0..2).map(|p| RandomAgent::new(seat_seed(seed, p))));
-        game.restart(2, seed).expect("a two-player game");
-        decisions += random_playout(&mut game, &mut agents, u64::MAX).0;
-        black_box(&game);
-    }
-    decisions
-}
-
 struct Subject {
     game: &'static str,
     search: fn(u32, u64) -> usize,
@@ -54,12 +36,12 @@ const SUBJECTS: &[Subject] = &[
     Subject {
         game: "connect_four",
         search: search::<tgdl_tests::connect_four::Game>,
-        playouts: playouts::<tgdl_tests::connect_four::Game>,
+        playouts: tgdl_tests::benchmark_playouts::<tgdl_tests::connect_four::Game>,
     },
     Subject {
         game: "hex",
         search: search::<tgdl_tests::hex::Game>,
-        playouts: playouts::<tgdl_tests::hex::Game>,
+        playouts: tgdl_tests::benchmark_playouts::<tgdl_tests::hex::Game>,
     },
 ];
 
