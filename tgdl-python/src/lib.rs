@@ -17,11 +17,11 @@
 use pyo3::exceptions::{PyException, PyIndexError, PyValueError};
 use pyo3::prelude::*;
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
-use tgdl_runtime::agent::{Agent, RandomAgent, seat_seed};
+
+use tgdl_runtime::agent::{RandomAgent, seat_seed};
 use tgdl_runtime::driver::{DEFAULT_MAX_DECISIONS, SeatKind};
 use tgdl_runtime::hidden::Viewer;
-use tgdl_runtime::simulate::{ErrorGroup, Report, SimOptions, agents_playout, random_playout};
+use tgdl_runtime::simulate::{Report, SimOptions};
 use tgdl_runtime::{Game, Rng, Status};
 
 pub use pyo3;
@@ -265,9 +265,10 @@ pub fn simulate_json<G: Game>(py: Python<'_>, opts: SimOptions) -> PyResult<Stri
     Ok(report.to_json_string())
 }
 
-/// Integer tallies of a range of games (`simulate_range`), as JSON: merging the tallies of
-/// ranges that cover `0..n` gives exactly the statistics of `simulate` over `n` games.
-#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+/// The tally of a range of games (`simulate_range`), as JSON: the runtime's integer
+/// [`tgdl_runtime::simulate::Tally`] with what identifies the simulation it belongs to.
+/// Merging the tallies of ranges that cover `0..n` gives exactly `simulate` over `n` games.
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Tally {
     pub game: String,
     pub players: u32,
@@ -276,33 +277,16 @@ pub struct Tally {
     pub seats: Vec<String>,
     pub start: u64,
     pub end: u64,
-    pub wins: Vec<u64>,
-    pub places: Vec<Vec<u64>>,
-    pub draws: u64,
-    pub over: u64,
-    pub unfinished: u64,
-    /// `lengths[len]`: games that ended normally after `len` decisions.
-    pub lengths: Vec<u64>,
-    /// `(location, message, count, first game, its seed)`, sorted by location and message.
-    pub errors: Vec<(String, String, u64, u64, u64)>,
+    pub counts: tgdl_runtime::simulate::Tally,
     pub seconds: f64,
-}
-
-fn add(a: &mut Vec<u64>, b: &[u64]) {
-    if a.len() < b.len() {
-        a.resize(b.len(), 0);
-    }
-    for (x, y) in a.iter_mut().zip(b) {
-        *x += y;
-    }
 }
 
 /// The tally of games `start..end` of `opts`: the same games, seeds and seats as
 /// `tgdl_runtime::simulate`.
-pub fn tally_range<G: Game>(opts: &SimOptions, start: u64, end: u64) -> Tally {
-    let players = opts.players as usize;
+pub fn tally_range<G: Game>(opts: &SimOptions, start: u64, end: u64) -> Result<Tally, String> {
     let began = std::time::Instant::now();
-    let mut t = Tally {
+    let counts = tgdl_runtime::simulate::simulate_range::<G>(opts, start..end).map_err(|e| e.to_string())?;
+    Ok(Tally {
         game: G::info().name.to_string(),
         players: opts.players,
         seed: opts.seed,
@@ -310,90 +294,9 @@ pub fn tally_range<G: Game>(opts: &SimOptions, start: u64, end: u64) -> Tally {
         seats: seat_names(opts),
         start,
         end,
-        wins: vec![0; players],
-        places: vec![vec![0; players]; players],
-        ..Tally::default()
-    };
-    let mut errors: BTreeMap<(String, String), (u64, u64, u64)> = BTreeMap::new();
-    let mut error = |i: u64, seed: u64, location: String, message: String| {
-        errors.entry((location, message)).or_insert((0, i, seed)).0 += 1;
-    };
-    let source = G::info().source.to_string();
-    let internal = "internal error: the engine offered no option it would apply";
-    let with_agents = opts.seats.iter().any(|s| *s != SeatKind::Random);
-    for i in start..end {
-        let seed = Rng::derive_seed(opts.seed, i);
-        let mut game = match G::start(opts.players, seed) {
-            Ok(game) => game,
-            Err(e) => {
-                error(i, seed, source.clone(), e.to_string());
-                continue;
-            }
-        };
-        let (decisions, unfinished) = if with_agents {
-            let mut agents: Vec<Box<dyn Agent<G>>> = opts
-                .seats
-                .iter()
-                .enumerate()
-                .map(|(p, kind)| {
-                    kind.agent::<G>(seat_seed(seed, p as u32))
-                        .unwrap_or_else(|| Box::new(RandomAgent::new(0)))
-                })
-                .collect();
-            let (decisions, unfinished, refused) = agents_playout(&mut game, &mut agents, opts.max_decisions);
-            if let Some(why) = refused {
-                error(i, seed, source.clone(), format!("a seat's agent refused: {why}"));
-                continue;
-            }
-            (decisions, unfinished)
-        } else {
-            let mut agents: Vec<RandomAgent> =
-                (0..opts.players).map(|p| RandomAgent::new(seat_seed(seed, p))).collect();
-            random_playout(&mut game, &mut agents, opts.max_decisions)
-        };
-        if !unfinished && matches!(game.status(), Status::Decide(_)) {
-            error(i, seed, source.clone(), internal.to_string());
-            continue;
-        }
-        if unfinished {
-            t.unfinished += 1;
-            continue;
-        }
-        match (game.status(), game.outcome(), game.error()) {
-            (Status::Over, Some(outcome), _) => {
-                t.over += 1;
-                let len = decisions as usize;
-                if t.lengths.len() <= len {
-                    t.lengths.resize(len + 1, 0);
-                }
-                t.lengths[len] += 1;
-                if outcome.is_draw() {
-                    t.draws += 1;
-                } else if let Some(w) = outcome.sole_winner() {
-                    if let Some(x) = t.wins.get_mut(w as usize) {
-                        *x += 1;
-                    }
-                }
-                for (place, group) in outcome.places.iter().enumerate() {
-                    for &p in group {
-                        if let Some(x) = t.places.get_mut(p as usize).and_then(|row| row.get_mut(place)) {
-                            *x += 1;
-                        }
-                    }
-                }
-            }
-            (_, _, Some(e)) => error(i, seed, e.location.clone(), e.message.clone()),
-            _ => error(
-                i,
-                seed,
-                source.clone(),
-                "internal error: the game stopped without an outcome or an error".to_string(),
-            ),
-        }
-    }
-    t.errors = errors.into_iter().map(|((l, m), (c, f, s))| (l, m, c, f, s)).collect();
-    t.seconds = began.elapsed().as_secs_f64();
-    t
+        counts,
+        seconds: began.elapsed().as_secs_f64(),
+    })
 }
 
 fn seat_names(opts: &SimOptions) -> Vec<String> {
@@ -409,7 +312,7 @@ pub fn tally_range_json<G: Game>(py: Python<'_>, opts: SimOptions, start: u64, e
     if start > end {
         return Err(PyValueError::new_err(format!("the range {start}..{end} is empty the wrong way round")));
     }
-    let tally = py.allow_threads(|| tally_range::<G>(&opts, start, end));
+    let tally = py.allow_threads(|| tally_range::<G>(&opts, start, end)).map_err(PyValueError::new_err)?;
     serde_json::to_string(&tally).map_err(|e| PyValueError::new_err(e.to_string()))
 }
 
@@ -445,60 +348,25 @@ pub fn merge_tallies_json<G: Game>(tallies: &[String], seconds: Option<f64>) -> 
         }
         next = b;
     }
-    let players = first.players as usize;
-    let mut wins = vec![0; players];
-    let mut places = vec![vec![0; players]; players];
-    let (mut draws, mut over, mut unfinished, mut total) = (0, 0, 0, 0.0);
-    let mut lengths = Vec::new();
-    let mut errors: BTreeMap<(String, String), (u64, u64, u64)> = BTreeMap::new();
-    for t in &parsed {
-        add(&mut wins, &t.wins);
-        for (a, b) in places.iter_mut().zip(&t.places) {
-            add(a, b);
-        }
-        draws += t.draws;
-        over += t.over;
-        unfinished += t.unfinished;
-        total += t.seconds;
-        add(&mut lengths, &t.lengths);
-        for (location, message, count, game, seed) in &t.errors {
-            let entry = errors.entry((location.clone(), message.clone())).or_insert((0, u64::MAX, 0));
-            entry.0 += count;
-            if *game < entry.1 {
-                entry.1 = *game;
-                entry.2 = *seed;
-            }
-        }
-    }
-    let mut errors: Vec<ErrorGroup> = errors
-        .into_iter()
-        .map(|((location, message), (count, first_game, first_seed))| ErrorGroup {
-            location,
-            message,
-            count,
-            first_game,
-            first_seed,
-        })
-        .collect();
-    errors.sort_by(|a, b| b.count.cmp(&a.count).then(a.first_game.cmp(&b.first_game)));
-    let report = Report {
-        game: G::info().name,
-        games: next,
-        players: first.players,
-        seats: first.seats.clone(),
+    let seats = first
+        .seats
+        .iter()
+        .map(|s| s.parse::<SeatKind>())
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(PyValueError::new_err)?;
+    let opts = SimOptions {
         seed: first.seed,
         max_decisions: first.max_decisions,
-        threads: parsed.len(),
-        wins,
-        places,
-        draws,
-        over,
-        unfinished,
-        errors,
-        lengths: lengths.iter().enumerate().filter(|&(_, &n)| n > 0).map(|(l, &n)| (l as u64, n)).collect(),
-        seconds: seconds.unwrap_or(total),
+        seats,
+        ..SimOptions::new(next, first.players)
     };
-    Ok(report.to_json_string())
+    let total: f64 = parsed.iter().map(|t| t.seconds).sum();
+    let threads = parsed.len();
+    let counts = parsed.into_iter().map(|t| t.counts).fold(
+        tgdl_runtime::simulate::Tally::new(opts.players as usize),
+        tgdl_runtime::simulate::Tally::merge,
+    );
+    Ok(Report::from_tally::<G>(&opts, counts, threads, seconds.unwrap_or(total)).to_json_string())
 }
 
 /// The classes and the module of one game type: `python_game!(module_name, path::Game)`

@@ -13,7 +13,7 @@ use crate::driver::{DEFAULT_MAX_DECISIONS, SeatKind};
 use crate::game::{Game, StartError, Status};
 use crate::rng::Rng;
 use rayon::prelude::*;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::fmt::{self, Write};
 use std::time::Instant;
@@ -324,9 +324,11 @@ fn histogram(lengths: &[(u64, u64)], width: usize) -> String {
     out
 }
 
-/// Integer tallies of a range of games; merging is commutative and associative.
-#[derive(Clone, Debug, Default)]
-struct Tally {
+/// Integer tallies of a range of games; merging is commutative and associative. Tallies
+/// of ranges covering `0..n`, merged, give the statistics of `simulate` over `n` games: a
+/// run split over processes or machines (the Python bindings' Ray driver) sends these.
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+pub struct Tally {
     wins: Vec<u64>,
     places: Vec<Vec<u64>>,
     draws: u64,
@@ -335,15 +337,16 @@ struct Tally {
     /// `lengths[len]`: games that ended normally after `len` decisions.
     lengths: Vec<u64>,
     /// (location, message) → (count, first game, its seed).
+    #[serde(with = "error_list")]
     errors: BTreeMap<(String, String), (u64, u64, u64)>,
 }
 
 impl Tally {
-    fn new(players: usize) -> Tally {
+    pub fn new(players: usize) -> Tally {
         Tally { wins: vec![0; players], places: vec![vec![0; players]; players], ..Tally::default() }
     }
 
-    fn merge(mut self, other: Tally) -> Tally {
+    pub fn merge(mut self, other: Tally) -> Tally {
         add(&mut self.wins, &other.wins);
         for (a, b) in self.places.iter_mut().zip(&other.places) {
             add(a, b);
@@ -405,6 +408,25 @@ impl Tally {
     fn error(&mut self, index: u64, seed: u64, location: String, message: String) {
         let entry = self.errors.entry((location, message)).or_insert((0, index, seed));
         entry.0 += 1;
+    }
+}
+
+/// The errors of a [`Tally`] as a list (JSON maps take only string keys).
+mod error_list {
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+    use std::collections::BTreeMap;
+
+    type Errors = BTreeMap<(String, String), (u64, u64, u64)>;
+
+    pub fn serialize<S: Serializer>(errors: &Errors, s: S) -> Result<S::Ok, S::Error> {
+        let list: Vec<(&str, &str, u64, u64, u64)> =
+            errors.iter().map(|((l, m), &(c, f, seed))| (l.as_str(), m.as_str(), c, f, seed)).collect();
+        list.serialize(s)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Errors, D::Error> {
+        let list: Vec<(String, String, u64, u64, u64)> = Vec::deserialize(d)?;
+        Ok(list.into_iter().map(|(l, m, c, f, seed)| ((l, m), (c, f, seed))).collect())
     }
 }
 
@@ -540,8 +562,8 @@ fn run_range<G: Game>(opts: &SimOptions, range: std::ops::Range<u64>) -> Tally {
     tally
 }
 
-/// Plays `opts.games` random games on a pool of `opts.threads` threads.
-pub fn simulate<G: Game>(opts: &SimOptions) -> Result<Report, SimError> {
+/// Why `opts` cannot be simulated, if it cannot.
+fn check<G: Game>(opts: &SimOptions) -> Result<(), SimError> {
     let info = G::info();
     if opts.players < info.min_players || opts.players > info.max_players {
         return Err(SimError::Start(StartError::Players {
@@ -556,6 +578,19 @@ pub fn simulate<G: Game>(opts: &SimOptions) -> Result<Report, SimError> {
     if !opts.seats.is_empty() && opts.seats.len() != opts.players as usize {
         return Err(SimError::Seats(format!("{} seats for {} players", opts.seats.len(), opts.players)));
     }
+    Ok(())
+}
+
+/// The tally of games `range` of `opts` (on this thread): the same games, seeds and seats
+/// as [`simulate`] plays.
+pub fn simulate_range<G: Game>(opts: &SimOptions, range: std::ops::Range<u64>) -> Result<Tally, SimError> {
+    check::<G>(opts)?;
+    Ok(run_range::<G>(opts, range))
+}
+
+/// Plays `opts.games` random games on a pool of `opts.threads` threads.
+pub fn simulate<G: Game>(opts: &SimOptions) -> Result<Report, SimError> {
+    check::<G>(opts)?;
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(opts.threads)
         .build()
@@ -584,41 +619,48 @@ pub fn simulate<G: Game>(opts: &SimOptions) -> Result<Report, SimError> {
     if let Some(bar) = bar {
         bar.finish_and_clear();
     }
-    let mut errors: Vec<ErrorGroup> = tally
-        .errors
-        .into_iter()
-        .map(|((location, message), (count, first_game, first_seed))| ErrorGroup {
-            location,
-            message,
-            count,
-            first_game,
-            first_seed,
-        })
-        .collect();
-    errors.sort_by(|a, b| b.count.cmp(&a.count).then(a.first_game.cmp(&b.first_game)));
-    let lengths =
-        tally.lengths.iter().enumerate().filter(|&(_, &n)| n > 0).map(|(l, &n)| (l as u64, n)).collect();
-    Ok(Report {
-        game: info.name,
-        games: opts.games,
-        players: opts.players,
-        seats: if opts.seats.is_empty() {
-            vec![SeatKind::Random.to_string(); opts.players as usize]
-        } else {
-            opts.seats.iter().map(SeatKind::to_string).collect()
-        },
-        seed: opts.seed,
-        max_decisions: opts.max_decisions,
-        threads,
-        wins: tally.wins,
-        places: tally.places,
-        draws: tally.draws,
-        over: tally.over,
-        unfinished: tally.unfinished,
-        errors,
-        lengths,
-        seconds,
-    })
+    Ok(Report::from_tally::<G>(opts, tally, threads, seconds))
+}
+
+impl Report {
+    /// The report of `opts.games` games from their merged tally.
+    pub fn from_tally<G: Game>(opts: &SimOptions, tally: Tally, threads: usize, seconds: f64) -> Report {
+        let mut errors: Vec<ErrorGroup> = tally
+            .errors
+            .into_iter()
+            .map(|((location, message), (count, first_game, first_seed))| ErrorGroup {
+                location,
+                message,
+                count,
+                first_game,
+                first_seed,
+            })
+            .collect();
+        errors.sort_by(|a, b| b.count.cmp(&a.count).then(a.first_game.cmp(&b.first_game)));
+        let lengths =
+            tally.lengths.iter().enumerate().filter(|&(_, &n)| n > 0).map(|(l, &n)| (l as u64, n)).collect();
+        Report {
+            game: G::info().name,
+            games: opts.games,
+            players: opts.players,
+            seats: if opts.seats.is_empty() {
+                vec![SeatKind::Random.to_string(); opts.players as usize]
+            } else {
+                opts.seats.iter().map(SeatKind::to_string).collect()
+            },
+            seed: opts.seed,
+            max_decisions: opts.max_decisions,
+            threads,
+            wins: tally.wins,
+            places: tally.places,
+            draws: tally.draws,
+            over: tally.over,
+            unfinished: tally.unfinished,
+            errors,
+            lengths,
+            seconds,
+        }
+    }
 }
 
 /// A bar counting `games` on standard error, when asked and standard error is a terminal.
