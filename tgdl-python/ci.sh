@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # The Python bindings end to end (docs/python.md): a virtual environment in
-# target/python-venv with maturin, pytest, PettingZoo and NumPy; the wheels of two
-# examples (and a game whose rules fail) built by `tgdlc build --python`; pytest.
+# target/python-venv with maturin, pytest, PettingZoo and NumPy; the wheels of three
+# examples (one with hidden information) and of a game whose rules fail, built by
+# `tgdlc build --python` with the `tgdl` support wheel they require; installed as a user
+# installs them; pytest against the installed packages.
 # With TGDL_RAY=1, also Ray and the distributed simulation test.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -22,9 +24,15 @@ cargo build --release -p tgdlc
 wheels="$PWD/target/python-wheels"
 rm -rf "$wheels"
 mkdir -p "$wheels"
-for game in examples/tic_tac_toe.tgdl examples/connect_four.tgdl tests/programs/rule_errors.tgdl; do
+games=(examples/tic_tac_toe.tgdl examples/connect_four.tgdl examples/crazy_eights.tgdl tests/programs/rule_errors.tgdl)
+for game in "${games[@]}"; do
     target/release/tgdlc build "$game" --python -o "$wheels"
 done
-python -m pip install -q --force-reinstall "$wheels"/*.whl
 
-TGDLC="$PWD/target/release/tgdlc" python -m pytest -q tgdl-python/tests
+# As a user installs them: the game wheels, their `tgdl` requirement found beside them.
+python -m pip uninstall -q -y tgdl tgdl-tic-tac-toe tgdl-connect-four tgdl-crazy-eights tgdl-rule-errors
+python -m pip install -q --no-index --find-links "$wheels" "$wheels"/tgdl_*.whl
+python -m pip check
+
+# From a directory outside the checkout's Python sources: the tests import the installed packages.
+TGDLC="$PWD/target/release/tgdlc" TGDL_WHEELS="$wheels" python -m pytest -q -p no:cacheprovider tgdl-python/tests

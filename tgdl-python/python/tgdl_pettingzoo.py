@@ -1,9 +1,7 @@
 """A PettingZoo AEC environment over any game module built by `tgdlc build --python`.
 
     import connect_four
-    from tgdl_pettingzoo import TgdlEnv
-
-    env = TgdlEnv(connect_four, players=2)
+    env = connect_four.env()            # or tgdl_pettingzoo.TgdlEnv(connect_four, players=2)
     env.reset(seed=42)
     for agent in env.agent_iter():
         obs, reward, termination, truncation, info = env.last()
@@ -13,34 +11,39 @@
 Agents are `player_0`, `player_1`, ... (seat p). Actions are option indices: the action
 space is `Discrete(max_actions)` and the mask marks the options of the current decision
 (`state.legal_actions()`). Each observation is a dict: `observation`, a numeric encoding
-of what the seat may see (`state.observation(p)`, notes §4), and `action_mask`.
+of what the seat may see (`state.observation(p)`, notes §4: never another seat's hand),
+and `action_mask`.
 
 Encodings (`encoding=`):
-- `"json"` (default): the UTF-8 bytes of the observation's JSON, zero-padded to
-  `observation_size` bytes (uint8). Lossless and generic; decode with
-  `bytes(obs).rstrip(b"\\0")`.
-- `"grid"`: the cells of every grid section of the view, row by row, each a small code
-  (0 empty, otherwise 1 + crc32(label) % 255), then one entry per seat saying whether it is
-  to move (1) or not (0). Compact, for board games.
+- `"tensor"` (default): `tgdl_observation.ObservationEncoder`'s float32 array of fixed
+  shape, with a documented layout (`env.encoder.layout`: one-hot planes per grid cell,
+  hand counts, hand sizes, the attributes, who is to move; see `tgdl_observation`).
+- `"json"`: the UTF-8 bytes of the observation's JSON, zero-padded to `observation_size`
+  bytes (uint8). Lossless and generic; decode with `bytes(obs).rstrip(b"\\0")`.
 - a callable `f(observation_dict) -> np.ndarray` of shape `observation_shape`, with
   values in `[low, high]`.
 
-Rewards come when the game ends: `state.returns()` (1 for first place, 0 for last,
-evenly between, 0.5 each in a draw). A rule error ends the game with zero rewards and
-`infos[agent]["error"] = (location, message)`. `max_decisions` truncates long games.
+The same observation as data or text: `env.observation_dict(agent)`,
+`env.observation_text(agent)`. `infos[agent]["action_labels"]` holds the labels of the
+options of the agent to move (the other agents' infos do not). Rewards come when the game
+ends: `state.returns()` (1 for first place, 0 for last, evenly between, 0.5 each in a
+draw). A rule error ends the game with zero rewards and `infos[agent]["error"] =
+(location, message)`. `max_decisions` truncates long games. `render()` draws what a
+spectator sees (`reveal=True`: the whole world, for the designer).
 """
 
 from __future__ import annotations
 
 import json
-import zlib
 from typing import Any, Callable, Dict, Optional
 
 import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
-__all__ = ["TgdlEnv", "env", "probe_max_actions", "grid_encoding"]
+from tgdl_observation import ObservationEncoder
+
+__all__ = ["TgdlEnv", "env", "probe_max_actions"]
 
 
 def probe_max_actions(module, players: int, games: int = 50, seed: int = 0) -> int:
@@ -54,28 +57,12 @@ def probe_max_actions(module, players: int, games: int = 50, seed: int = 0) -> i
         while not state.is_terminal() and steps < 10_000:
             n = len(state.legal_actions())
             best = max(best, n)
-            state.apply_action(agents[state.current_player()].pick(n))
+            try:
+                state.apply_action(agents[state.current_player()].pick(n))
+            except module.RuleError:
+                break
             steps += 1
     return best
-
-
-def _code(label: Optional[str]) -> int:
-    if label is None or label == "" or label == ".":
-        return 0
-    return 1 + zlib.crc32(label.encode("utf-8")) % 255
-
-
-def grid_encoding(observation: Dict[str, Any], players: int) -> np.ndarray:
-    """The `"grid"` encoding of an observation dict (see the module's documentation)."""
-    values = []
-    for section in observation["view"]["sections"]:
-        grid = section.get("Grid") if isinstance(section, dict) else None
-        if grid is not None:
-            for row in grid["cells"]:
-                values.extend(_code(cell) for cell in row)
-    active = observation["view"].get("active")
-    values.extend(1 if active == p else 0 for p in range(players))
-    return np.asarray(values, dtype=np.uint8)
 
 
 class TgdlEnv(AECEnv):
@@ -85,7 +72,7 @@ class TgdlEnv(AECEnv):
         self,
         module,
         players: Optional[int] = None,
-        encoding: Any = "json",
+        encoding: Any = "tensor",
         observation_size: int = 4096,
         observation_shape: Optional[tuple] = None,
         low: float = 0,
@@ -93,6 +80,8 @@ class TgdlEnv(AECEnv):
         max_actions: Optional[int] = None,
         max_decisions: int = 10_000,
         render_mode: Optional[str] = None,
+        encoder: Optional[ObservationEncoder] = None,
+        reveal: bool = False,
     ):
         super().__init__()
         self.module = module
@@ -104,26 +93,30 @@ class TgdlEnv(AECEnv):
             "is_parallelizable": False,
         }
         self.render_mode = render_mode
+        self.reveal = reveal
+        self.encoder: Optional[ObservationEncoder] = None
         self.max_decisions = max_decisions
         self.possible_agents = [f"player_{p}" for p in range(self.players)]
         self.agent_name_mapping = {a: p for p, a in enumerate(self.possible_agents)}
         self.max_actions = max_actions or probe_max_actions(module, self.players)
 
         probe = self.game.new_state(0)
-        if encoding == "json":
-            self._encode: Callable[[Dict[str, Any]], np.ndarray] = self._json_encoding
+        if encoding == "tensor":
+            self.encoder = encoder or ObservationEncoder(module, self.players)
+            if self.encoder.players != self.players:
+                raise ValueError(f"the encoder is for {self.encoder.players} players, not {self.players}")
+            self._encode: Callable[[Dict[str, Any]], np.ndarray] = self.encoder.encode
+            shape, dtype, low, high = self.encoder.shape, np.float32, self.encoder.low, self.encoder.high
+        elif encoding == "json":
+            self._encode = self._json_encoding
             shape, dtype, low, high = (observation_size,), np.uint8, 0, 255
             self.observation_size = observation_size
-        elif encoding == "grid":
-            self._encode = lambda obs: grid_encoding(obs, self.players)
-            shape = grid_encoding(json.loads(probe.observation(0)), self.players).shape
-            dtype, low, high = np.uint8, 0, 255
         elif callable(encoding):
             self._encode = encoding
-            shape = observation_shape or np.asarray(encoding(json.loads(probe.observation(0)))).shape
-            dtype = np.asarray(encoding(json.loads(probe.observation(0)))).dtype
+            sample = np.asarray(encoding(probe.observation_dict(0)))
+            shape, dtype = observation_shape or sample.shape, sample.dtype
         else:
-            raise ValueError(f"unknown encoding {encoding!r}: use 'json', 'grid' or a function")
+            raise ValueError(f"unknown encoding {encoding!r}: use 'tensor', 'json' or a function")
         obs_space = spaces.Dict(
             {
                 "observation": spaces.Box(low=low, high=high, shape=shape, dtype=dtype),
@@ -161,9 +154,17 @@ class TgdlEnv(AECEnv):
             mask[:n] = 1
         return mask
 
+    def observation_dict(self, agent) -> Dict[str, Any]:
+        """What `agent` may see, as data (`state.observation_dict(seat)`)."""
+        return self.state_obj.observation_dict(self.agent_name_mapping[agent])
+
+    def observation_text(self, agent, log_lines: int = 5) -> str:
+        """What `agent` may see, drawn as the terminal draws it."""
+        return self.state_obj.observation_text(self.agent_name_mapping[agent], log_lines)
+
     def observe(self, agent):
         seat = self.agent_name_mapping[agent]
-        observation = json.loads(self.state_obj.observation(seat))
+        observation = self.state_obj.observation_dict(seat)
         encoded = np.asarray(self._encode(observation), dtype=self._observation_spaces[agent]["observation"].dtype)
         return {"observation": encoded, "action_mask": self._mask(seat)}
 
@@ -179,6 +180,15 @@ class TgdlEnv(AECEnv):
         self.infos = {a: {} for a in self.agents}
         self.decisions = 0
         self._select()
+        self._label_options()
+
+    def _label_options(self):
+        """The agent to move finds the labels of its options in its info; no one else."""
+        for a in self.agents:
+            self.infos[a].pop("action_labels", None)
+        p = self.state_obj.current_player()
+        if p >= 0 and self.possible_agents[p] in self.infos:
+            self.infos[self.possible_agents[p]]["action_labels"] = self.state_obj.action_labels()
 
     def _select(self):
         p = self.state_obj.current_player()
@@ -212,6 +222,7 @@ class TgdlEnv(AECEnv):
             for a in self.agents:
                 self.truncations[a] = True
         self._select()
+        self._label_options()
         if self.terminations[self.agent_selection] or self.truncations[self.agent_selection]:
             # The last mover is asked first to step with None, as PettingZoo's games do.
             self.agent_selection = agent
@@ -222,7 +233,7 @@ class TgdlEnv(AECEnv):
     def render(self):
         if self.render_mode is None:
             return None
-        text = str(self.state_obj)
+        text = str(self.state_obj) if self.reveal else self.state_obj.observation_text(None)
         if self.render_mode == "human":
             print(text)
             return None

@@ -2,21 +2,78 @@
 so the merged report equals `tgdlc simulate -n N --seed S --json`, timing aside.
 
     python -m tgdl_ray simulate connect_four -n 20000 --seed 5 --tasks 8 [--address auto]
+    python -m tgdl_ray simulate wheels/tgdl_connect_four-0.1.0-cp39-abi3-linux_x86_64.whl -n 20000
 
-MODULE is the name of an installed game module (`pip install` its wheel first; every
-Ray worker needs it too). As a function: `simulate(module, n, seed, tasks=8)`.
-Without Ray installed (or with `local=True`), the same tasks run one after another here.
+The game is the name of an installed game module, a module object, or the path of a game
+wheel (unpacked into a cache directory and imported from there, nothing installed). The
+game's package is shipped to the Ray workers with the job (`runtime_env`'s `py_modules`),
+so the workers of a cluster need neither its wheel nor this module; `--no-ship` leaves
+them to import an installed one. A program that calls `ray.init` itself passes
+`runtime_env=tgdl_ray.runtime_env(game)` to ship it. As a function:
+`simulate(game, n, seed, tasks=8)`; `local=True` (`--local`) runs the same tasks one
+after another in this process, without Ray.
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import importlib
+import os
+import pathlib
 import sys
+import tempfile
 import time
+import zipfile
 from typing import List, Optional, Sequence, Tuple
 
-__all__ = ["ranges", "simulate", "main"]
+__all__ = ["ranges", "load", "runtime_env", "simulate", "main"]
+
+
+def load(game):
+    """The game module of `game`: a module, the name of an installed one, or the path of
+    a game wheel (`tgdlc build --python`), unpacked into a cache directory and imported."""
+    if not isinstance(game, (str, os.PathLike)):
+        return game
+    path = pathlib.Path(game)
+    if path.suffix != ".whl":
+        return importlib.import_module(str(game))
+    if not path.is_file():
+        raise FileNotFoundError(f"no wheel at {path}")
+    data = path.read_bytes()
+    digest = hashlib.sha256(data).hexdigest()[:16]
+    target = pathlib.Path(tempfile.gettempdir()) / "tgdl_ray" / f"{path.stem}-{digest}"
+    with zipfile.ZipFile(path) as wheel:
+        names = wheel.namelist()
+        packages = sorted({n.split("/")[0] for n in names if n.endswith("/__init__.py") and n.count("/") == 1})
+        if len(packages) != 1:
+            raise ValueError(f"{path} is not the wheel of one game (packages: {packages})")
+        if not (target / packages[0] / "__init__.py").is_file():
+            target.parent.mkdir(parents=True, exist_ok=True)
+            staging = pathlib.Path(tempfile.mkdtemp(prefix=f".{target.name}-", dir=target.parent))
+            wheel.extractall(staging)
+            try:
+                staging.rename(target)
+            except OSError:  # another process unpacked it first
+                pass
+    name = packages[0]
+    loaded = sys.modules.get(name)
+    if loaded is not None:
+        if pathlib.Path(loaded.__file__).resolve().parent != (target / name).resolve():
+            raise ImportError(f"another `{name}` is already imported (from {loaded.__file__})")
+        return loaded
+    sys.path.insert(0, str(target))
+    return importlib.import_module(name)
+
+
+def runtime_env(game) -> dict:
+    """The Ray `runtime_env` that sends the game's package to the workers: pass it to
+    `ray.init(runtime_env=...)` (Ray uploads directories at the job level only)."""
+    mod = load(game)
+    package = os.path.dirname(mod.__file__)
+    if os.path.basename(package) != mod.__name__:
+        raise ValueError(f"cannot ship `{mod.__name__}`: it is not a game package (from {mod.__file__})")
+    return {"py_modules": [package]}
 
 
 def ranges(n: int, tasks: int) -> List[Tuple[int, int]]:
@@ -31,7 +88,7 @@ def _tally(module_name, start, end, seed, players, max_decisions, seats):
 
 
 def simulate(
-    module,
+    game,
     n: int,
     seed: int = 0,
     tasks: int = 8,
@@ -39,11 +96,15 @@ def simulate(
     max_decisions: Optional[int] = None,
     seats: Optional[Sequence[str]] = None,
     local: bool = False,
+    ship: bool = True,
 ) -> str:
-    """The `simulate --json` report of `n` games, run as `tasks` Ray tasks (Ray must be
-    initialised, or is initialised locally) and merged."""
-    name = module if isinstance(module, str) else module.__name__
-    mod = importlib.import_module(name)
+    """The `simulate --json` report of `n` games of `game` (a module, its name or a wheel's
+    path), run as `tasks` Ray tasks (Ray is initialised locally unless it already is) and
+    merged. When this function starts Ray, `ship` sends the game's package to the workers
+    (`runtime_env`); a program that calls `ray.init` itself passes
+    `runtime_env=tgdl_ray.runtime_env(game)` for that."""
+    mod = load(game)
+    name = mod.__name__
     seats = list(seats) if seats is not None else None
     started = time.perf_counter()
     parts = ranges(n, tasks)
@@ -53,7 +114,7 @@ def simulate(
         import ray
 
         if not ray.is_initialized():
-            ray.init()
+            ray.init(runtime_env=runtime_env(mod) if ship else None)
         # Workers need the game's module, not this one: the task goes by value.
         if __name__ != "__main__":
             ray.cloudpickle.register_pickle_by_value(sys.modules[__name__])
@@ -66,7 +127,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m tgdl_ray", description=__doc__.split("\n\n")[0])
     sub = parser.add_subparsers(dest="command", required=True)
     sim = sub.add_parser("simulate", help="random (or agents') games split into Ray tasks")
-    sim.add_argument("module", help="the game's Python module (e.g. connect_four)")
+    sim.add_argument("game", help="the game: an installed module (connect_four) or the path of its wheel")
     sim.add_argument("-n", "--games", type=int, default=1000)
     sim.add_argument("--seed", type=int, default=0)
     sim.add_argument("--players", type=int)
@@ -76,18 +137,22 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     sim.add_argument("--address", help="the Ray cluster to join (default: a local instance)")
     sim.add_argument("--num-cpus", type=int, help="CPUs of a local Ray instance")
     sim.add_argument("--local", action="store_true", help="run the tasks here, without Ray")
+    sim.add_argument(
+        "--no-ship", action="store_true", help="do not send the game to the workers (they have it installed)"
+    )
     args = parser.parse_args(argv)
     if not args.local:
         import ray
 
+        env = None if args.no_ship else runtime_env(args.game)
         if args.address:
-            ray.init(address=args.address)
+            ray.init(address=args.address, runtime_env=env)
         else:
-            ray.init(num_cpus=args.num_cpus)
+            ray.init(num_cpus=args.num_cpus, runtime_env=env)
     seats = args.seats.split(",") if args.seats else None
     print(
         simulate(
-            args.module,
+            args.game,
             args.games,
             args.seed,
             args.tasks,
@@ -95,6 +160,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             args.max_decisions,
             seats,
             local=args.local,
+            ship=not args.no_ship,
         )
     )
     return 0

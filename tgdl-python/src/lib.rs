@@ -143,9 +143,10 @@ impl<G: Game> Core<G> {
         }
     }
 
-    /// The JSON of what `player` may see (`None`: a spectator).
-    pub fn observation(&self, player: Option<i64>) -> PyResult<String> {
-        let viewer = match player {
+    /// The viewer of seat `player` (`None`: a spectator); `IndexError` for a seat that
+    /// does not exist.
+    pub fn viewer(&self, player: Option<i64>) -> PyResult<Viewer> {
+        Ok(match player {
             None => Viewer::Public,
             Some(p) if p >= 0 && p < i64::from(self.players) => Viewer::Seat(p as u32),
             Some(p) => {
@@ -154,7 +155,12 @@ impl<G: Game> Core<G> {
                     self.players
                 )));
             }
-        };
+        })
+    }
+
+    /// The JSON of what `player` may see (`None`: a spectator).
+    pub fn observation(&self, player: Option<i64>) -> PyResult<String> {
+        let viewer = self.viewer(player)?;
         serde_json::to_string(&self.game.observation(viewer))
             .map_err(|e| PyValueError::new_err(e.to_string()))
     }
@@ -180,7 +186,7 @@ impl<G: Game> Core<G> {
             return Err(PyValueError::new_err("the game is over: there is nothing to choose"));
         }
         let game = &self.game;
-        py.allow_threads(move || match kind.agent::<G>(seed) {
+        py.detach(move || match kind.agent::<G>(seed) {
             Some(mut agent) => agent.choose_in(game).map_err(|e| e.to_string()),
             None => Err("no agent".to_string()),
         })
@@ -189,6 +195,13 @@ impl<G: Game> Core<G> {
 
     pub fn render(&self) -> String {
         tgdl_runtime::render::render_game(&self.game, 5)
+    }
+
+    /// What `player` may see (`None`: a spectator) drawn as the terminal draws it, with
+    /// the last `log_lines` lines of the log that player may read.
+    pub fn observation_text(&self, player: Option<i64>, log_lines: usize) -> PyResult<String> {
+        let viewer = self.viewer(player)?;
+        Ok(tgdl_runtime::render::render_observation(&self.game.observation(viewer), log_lines))
     }
 }
 
@@ -259,9 +272,8 @@ pub fn sim_options<G: Game>(
 
 /// `simulate --json` of `opts`, run without the GIL.
 pub fn simulate_json<G: Game>(py: Python<'_>, opts: SimOptions) -> PyResult<String> {
-    let report = py
-        .allow_threads(|| tgdl_runtime::simulate::<G>(&opts))
-        .map_err(|e| PyValueError::new_err(e.to_string()))?;
+    let report =
+        py.detach(|| tgdl_runtime::simulate::<G>(&opts)).map_err(|e| PyValueError::new_err(e.to_string()))?;
     Ok(report.to_json_string())
 }
 
@@ -312,7 +324,7 @@ pub fn tally_range_json<G: Game>(py: Python<'_>, opts: SimOptions, start: u64, e
     if start > end {
         return Err(PyValueError::new_err(format!("the range {start}..{end} is empty the wrong way round")));
     }
-    let tally = py.allow_threads(|| tally_range::<G>(&opts, start, end)).map_err(PyValueError::new_err)?;
+    let tally = py.detach(|| tally_range::<G>(&opts, start, end)).map_err(PyValueError::new_err)?;
     serde_json::to_string(&tally).map_err(|e| PyValueError::new_err(e.to_string()))
 }
 
@@ -529,6 +541,21 @@ macro_rules! python_game {
                     self.core.observation(player)
                 }
 
+                /// §4's observation of seat `player` as Python data (`json.loads` of
+                /// `observation(player)`): `viewer`, `view`, `hands`, `log`.
+                #[pyo3(signature = (player = None))]
+                fn observation_dict<'py>(&self, py: Python<'py>, player: Option<i64>) -> PyResult<Bound<'py, PyAny>> {
+                    let text = self.core.observation(player)?;
+                    py.import("json")?.call_method1("loads", (text,))
+                }
+
+                /// What seat `player` may see, drawn as the terminal draws it, with the last
+                /// `log_lines` lines of the log it may read (`None`: a spectator).
+                #[pyo3(signature = (player = None, log_lines = 5))]
+                fn observation_text(&self, player: Option<i64>, log_lines: usize) -> PyResult<String> {
+                    self.core.observation_text(player, log_lines)
+                }
+
                 /// `(location, message)` of the rule error that stopped the game, if any.
                 fn error(&self) -> Option<(String, String)> {
                     self.core.error()
@@ -632,14 +659,17 @@ macro_rules! python_game {
                 $crate::merge_tallies_json::<G>(&tallies, seconds)
             }
 
-            #[pymodule(crate = "tgdl_python::pyo3")]
+            /// The native part of the game's package (`$module._engine`); the package's
+            /// `__init__.py` re-exports it.
+            #[pymodule(crate = "tgdl_python::pyo3", name = "_engine")]
             pub fn $module(m: &Bound<'_, PyModule>) -> PyResult<()> {
                 let py = m.py();
                 let info = <G as $crate::__Game>::info();
                 m.add_class::<Game>()?;
                 m.add_class::<State>()?;
-                // Pickle finds classes through their module.
-                for class in ["Game", "State"] {
+                m.add("RuleError", py.get_type::<$crate::RuleError>())?;
+                // Pickle finds classes through their module: the package re-exports them.
+                for class in ["Game", "State", "RuleError"] {
                     m.getattr(class)?.setattr("__module__", stringify!($module))?;
                 }
                 m.add_function(wrap_pyfunction!(_restore_state, m)?)?;
@@ -649,7 +679,6 @@ macro_rules! python_game {
                 m.add_class::<$crate::PyRandomAgent>()?;
                 m.add_function(wrap_pyfunction!($crate::py_seat_seed, m)?)?;
                 m.add_function(wrap_pyfunction!($crate::derive_seed, m)?)?;
-                m.add("RuleError", py.get_type::<$crate::RuleError>())?;
                 m.add("NAME", info.name)?;
                 m.add("SOURCE", info.source)?;
                 m.add("MIN_PLAYERS", info.min_players)?;

@@ -1,14 +1,13 @@
-"""The game wheels are built and installed by ci.sh (`tgdlc build --python`); the tests
-drive them through Python and compare with the `tgdlc` command line."""
+"""The game wheels (and the `tgdl` support wheel they require) are built and installed by
+ci.sh (`tgdlc build --python`); the tests import them from the installed packages, never
+from the source folder, and compare them with the `tgdlc` command line."""
 
 import os
 import pathlib
-import sys
 
 import pytest
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT / "tgdl-python" / "python"))
 
 
 @pytest.fixture(scope="session")
@@ -22,3 +21,11 @@ def tgdlc():
     if not path.is_file():
         pytest.fail(f"no tgdlc at {path}: build it (cargo build --release -p tgdlc) or set TGDLC")
     return str(path)
+
+
+@pytest.fixture(scope="session")
+def wheels():
+    path = pathlib.Path(os.environ.get("TGDL_WHEELS", ROOT / "target" / "python-wheels"))
+    if not path.is_dir():
+        pytest.fail(f"no wheels in {path}: run tgdl-python/ci.sh or set TGDL_WHEELS")
+    return path

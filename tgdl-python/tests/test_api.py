@@ -4,6 +4,7 @@ import copy
 import json
 import pickle
 import subprocess
+import sys
 
 import pytest
 
@@ -126,6 +127,15 @@ def test_observation_is_the_seats_json():
     assert obs["viewer"] == {"Seat": 1}
     assert obs["view"]["title"] == "ConnectFour"
     assert json.loads(state.observation())["viewer"] == "Public"
+    state.apply_action(3)
+    assert state.observation_dict(1) == json.loads(state.observation(1))
+    assert state.observation_dict()["viewer"] == "Public"
+    # The text form draws the same view: the disc dropped in column 3 is on the bottom row.
+    text = state.observation_text(1)
+    assert "ConnectFour" in text and "X" in text
+    assert text == state.observation_text(0) == str(state)  # nothing is hidden in connect four
+    with pytest.raises(IndexError):
+        state.observation_text(2)
 
 
 def without_timing(report):
@@ -177,7 +187,7 @@ def test_tgdl_ray_splits_and_merges_locally(tgdlc, root):
     assert without_timing(merged) == without_timing(cli)
 
 
-def test_tgdl_ray_on_ray(tgdlc, root):
+def test_tgdl_ray_on_ray(tgdlc, root, wheels, tmp_path):
     ray = pytest.importorskip("ray")
     import tgdl_ray
 
@@ -188,9 +198,20 @@ def test_tgdl_ray_on_ray(tgdlc, root):
         capture_output=True,
         text=True,
     ).stdout
-    ray.init(num_cpus=2, include_dashboard=False)
+    # The game's package goes to the workers with the job (runtime_env py_modules).
+    ray.init(num_cpus=2, include_dashboard=False, runtime_env=tgdl_ray.runtime_env("connect_four"))
     try:
         merged = tgdl_ray.simulate("connect_four", 20000, 3, tasks=8)
     finally:
         ray.shutdown()
     assert without_timing(merged) == without_timing(cli)
+    # The entry point on a wheel's path, as on a cluster whose workers have nothing installed.
+    wheel = next(wheels.glob("tgdl_connect_four-*.whl"))
+    out = subprocess.run(
+        [sys.executable, "-m", "tgdl_ray", "simulate", str(wheel), "-n", "20000", "--seed", "3", "--num-cpus", "2"],
+        check=True,
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+    ).stdout
+    assert without_timing(out) == without_timing(cli)

@@ -53,10 +53,10 @@ struct Batch {
     #[arg(short = 'n', long = "games", value_name = "GAMES")]
     games: u64,
     /// Seed of the batch; game i uses a seed derived from it and i
-    #[arg(long, default_value_t = 0)]
+    #[arg(long, default_value_t = 0, allow_hyphen_values = true, value_parser = seed)]
     seed: u64,
-    /// Worker threads [default: one per core]
-    #[arg(long, value_name = "T")]
+    /// Worker threads, at most one per game [default: one per core]
+    #[arg(long, value_name = "T", value_parser = thread_count)]
     threads: Option<usize>,
     /// Print one JSON object instead of the report
     #[arg(long)]
@@ -77,7 +77,7 @@ struct PlayArgs {
     #[arg(long, value_delimiter = ',')]
     seats: Vec<SeatKind>,
     /// Seed of the game's generator [default: from the clock, printed as `seed: S`]
-    #[arg(long)]
+    #[arg(long, allow_hyphen_values = true, value_parser = seed)]
     seed: Option<u64>,
     /// Write the game's trace (JSON) to this file
     #[arg(long, value_name = "T.json")]
@@ -124,11 +124,26 @@ struct PerftArgs {
     #[arg(long)]
     players: Option<u32>,
     /// Seed of the game's generator
-    #[arg(long, default_value_t = 0)]
+    #[arg(long, default_value_t = 0, allow_hyphen_values = true, value_parser = seed)]
     seed: u64,
     /// Print `{"perft": [n1, n2, ...]}`
     #[arg(long)]
     json: bool,
+}
+
+/// A seed: a whole number from 0 to 2^64 - 1 (clap's own message for `-1` would call it
+/// an unknown option).
+fn seed(text: &str) -> Result<u64, String> {
+    text.parse().map_err(|_| format!("a seed is a whole number from 0 to {}, not `{text}`", u64::MAX))
+}
+
+/// A thread count: 1 or more (0 used to mean the default, silently).
+fn thread_count(text: &str) -> Result<usize, String> {
+    match text.parse::<usize>() {
+        Ok(0) => Err("give at least 1 thread, or leave --threads out for one per core".into()),
+        Ok(n) => Ok(n),
+        Err(_) => Err(format!("a thread count is a whole number of 1 or more, not `{text}`")),
+    }
 }
 
 /// The whole program of a game binary: parses the process's arguments and runs.
@@ -303,13 +318,28 @@ fn run_tournament<G: Game>(args: TournamentArgs, output: &mut dyn Write) -> Exit
 fn run_perft<G: Game>(args: PerftArgs, output: &mut dyn Write, errors: &mut dyn Write) -> Exit {
     let players = args.players.unwrap_or(G::info().min_players);
     let game = G::start(players, args.seed).map_err(|e| (1, e.to_string()))?;
-    let result = perft_full(&game, args.depth);
-    let text = if args.json {
-        format!("{}\n", serde_json::json!({ "perft": result.counts }))
+    let write_error = |e: std::io::Error| (1, format!("output error: {e}"));
+    let result = if args.json {
+        let result = perft_full(&game, args.depth);
+        writeln!(output, "{}", serde_json::json!({ "perft": result.counts })).map_err(write_error)?;
+        result
     } else {
-        result.counts.iter().enumerate().map(|(k, n)| format!("depth {}: {n}\n", k + 1)).collect()
+        // Depth by depth, each line as soon as it is known: a deep count on a long game
+        // shows its progress instead of running silently. Deepening repeats the shallower
+        // levels, a small fraction of the deepest one's work.
+        let mut result = crate::perft::Perft::default();
+        for depth in 1..=args.depth {
+            let exhausted = result.counts.last() == Some(&0);
+            if !exhausted {
+                result = perft_full(&game, depth);
+            } else {
+                result.counts.push(0);
+            }
+            writeln!(output, "depth {depth}: {}", result.counts[depth as usize - 1]).map_err(write_error)?;
+            output.flush().map_err(write_error)?;
+        }
+        result
     };
-    output.write_all(text.as_bytes()).map_err(|e| (1, format!("output error: {e}")))?;
     match &result.first_error {
         Some(e) => {
             let _ = writeln!(

@@ -436,6 +436,9 @@ pub fn run_play<G: Game, R: BufRead, W: Write>(
         Some(path) => Some(Trace::load(path).map_err(PlayError::Trace)?),
         None => None,
     };
+    if let Some(path) = &opts.trace {
+        crate::trace::check_writable(path).map_err(PlayError::Trace)?;
+    }
     let console = Console::shared(input, output);
     let mut out = ConsoleWriter(console.clone());
     let (players, seed) = match &replay {

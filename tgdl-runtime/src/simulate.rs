@@ -588,11 +588,18 @@ pub fn simulate_range<G: Game>(opts: &SimOptions, range: std::ops::Range<u64>) -
     Ok(run_range::<G>(opts, range))
 }
 
+/// The threads a batch of `games` games starts: `wanted` (0: one per core), but never
+/// more than there are games to share out.
+pub fn worker_threads(wanted: usize, games: u64) -> usize {
+    let wanted = if wanted == 0 { std::thread::available_parallelism().map_or(1, |n| n.get()) } else { wanted };
+    wanted.min(games.max(1).try_into().unwrap_or(usize::MAX))
+}
+
 /// Plays `opts.games` random games on a pool of `opts.threads` threads.
 pub fn simulate<G: Game>(opts: &SimOptions) -> Result<Report, SimError> {
     check::<G>(opts)?;
     let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(opts.threads)
+        .num_threads(worker_threads(opts.threads, opts.games))
         .build()
         .map_err(|e| SimError::Threads(e.to_string()))?;
     let threads = pool.current_num_threads();

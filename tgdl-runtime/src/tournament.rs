@@ -163,13 +163,9 @@ pub fn tournament<G: Game>(opts: &TournamentOptions) -> Result<TournamentReport,
             })
             .collect::<Vec<_>>()
     };
-    let tallies = if opts.threads == 0 {
-        run()
-    } else {
-        let pool =
-            rayon::ThreadPoolBuilder::new().num_threads(opts.threads).build().map_err(|e| e.to_string())?;
-        pool.install(run)
-    };
+    let threads = crate::simulate::worker_threads(opts.threads, opts.games);
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().map_err(|e| e.to_string())?;
+    let tallies = pool.install(run);
     let seconds = started.elapsed().as_secs_f64();
     if let Some(bar) = bar {
         bar.finish_and_clear();

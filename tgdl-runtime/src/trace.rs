@@ -165,6 +165,21 @@ impl SeatTrace {
     }
 }
 
+/// Whether a trace can be written at `path`, checked before the game so that a typo in
+/// the path is reported before anyone plays (and nothing is left behind).
+pub fn check_writable(path: &Path) -> Result<(), String> {
+    let existed = path.exists();
+    match std::fs::OpenOptions::new().append(true).create(true).open(path) {
+        Ok(_) => {
+            if !existed {
+                let _ = std::fs::remove_file(path);
+            }
+            Ok(())
+        }
+        Err(e) => Err(format!("cannot write trace {}: {e}", path.display())),
+    }
+}
+
 /// Writes a trace file; the error names the file.
 fn write_trace(path: &Path, json: &str) -> Result<(), String> {
     std::fs::write(path, json).map_err(|e| format!("cannot write trace {}: {e}", path.display()))

@@ -130,3 +130,41 @@ fn trace_and_replay_from_the_command_line() {
     let r3 = ttt(&["--replay", a.to_str().unwrap(), "--seed", "3"]);
     assert_eq!(r3.code, 2, "{}", r3.err);
 }
+
+/// Issue 20's command-line cases: each bad value gets a clear message before anything
+/// runs, and `--threads` never starts more threads than there are games.
+#[test]
+fn bad_counts_and_seeds_are_refused_with_a_clear_message() {
+    let r = ttt(&["simulate", "-n", "10", "--threads", "0"]);
+    assert_eq!(r.code, 2, "{}", r.err);
+    assert!(r.err.contains("give at least 1 thread"), "{}", r.err);
+    for args in [
+        &["--seed", "-1"][..],
+        &["simulate", "-n", "3", "--seed", "-1"],
+        &["perft", "--depth", "1", "--seed", "x"],
+    ] {
+        let r = ttt(args);
+        assert_eq!(r.code, 2, "{args:?}: {}", r.err);
+        assert!(r.err.contains("a seed is a whole number from 0 to 18446744073709551615"), "{}", r.err);
+    }
+    let r = ttt(&["simulate", "-n", "2", "--threads", "64"]);
+    assert_eq!(r.code, 0, "{}", r.err);
+    assert!(r.out.contains(" on 2 threads,"), "{}", r.out);
+}
+
+#[test]
+fn an_unwritable_trace_is_reported_before_the_game() {
+    let dir = std::env::temp_dir().join(format!("tgdl-no-such-dir-{}", std::process::id()));
+    let path = dir.join("t.json");
+    let r = ttt(&["--seed", "3", "--trace", path.to_str().unwrap()]);
+    assert_eq!(r.code, 1);
+    assert!(r.err.contains("cannot write trace"), "{}", r.err);
+    // Nothing was played: no result line.
+    assert!(!r.out.contains("result:"), "{}", r.out);
+    // A writable path is left as it was found when the check passes: the game writes it.
+    let ok = std::env::temp_dir().join(format!("tgdl-trace-probe-{}.json", std::process::id()));
+    let r = ttt(&["--seed", "3", "--trace", ok.to_str().unwrap()]);
+    assert_eq!(r.code, 0, "{}", r.err);
+    assert!(std::fs::read_to_string(&ok).unwrap().contains("\"decisions\""));
+    let _ = std::fs::remove_file(ok);
+}

@@ -1,6 +1,12 @@
 // Draws a TGDL `View` (tgdl-runtime/src/view.rs): square and hex grids and graph groups as
 // SVG, attributes as definition lists, lists of objects as lists. Text from the game is
 // only ever set with textContent (never parsed as HTML).
+//
+// Board things are keyed `SECTION:r:c` (the cell at row r, column c, with what stands on
+// it), `SECTION:n:i` (node i of a graph), `SECTION:n:i:k` (the k-th piece on node i) and
+// `SECTION:l:k` (the k-th object of a list: a card in the hand). `action(key)` gives
+// what clicking a thing does, or null: `{kind, label, options, selected, run}` — `kind`
+// is `choose` (the click makes an option), `select` (it narrows the options) or `cancel`.
 (() => {
 "use strict";
 
@@ -19,12 +25,45 @@ function htmlEl(tag, attrs, text) {
   return e;
 }
 
-function svgText(x, y, text, cls) {
+// Text centred on (x, y) that fits a box `width` × `height`: words wrapped onto lines,
+// the font shrunk as far as 8px, and cut with an ellipsis only beyond that.
+function svgText(x, y, text, cls, width, height) {
   const t = svgEl("text", { x, y });
   if (cls) t.setAttribute("class", cls);
-  const shown = text.length > 14 ? text.slice(0, 13) + "…" : text;
-  if (shown.length > 4) t.setAttribute("style", "font-size:" + Math.max(8, 14 - (shown.length - 4)) + "px");
-  t.textContent = shown;
+  width = width || 44;
+  height = height || 40;
+  const words = text.split(/\s+/).filter((w) => w);
+  let font = 14, lines = [text];
+  for (; font >= 8; font--) {
+    const per = Math.floor(width / (0.6 * font));
+    const most = Math.max(1, Math.floor(height / (1.15 * font)));
+    lines = [];
+    for (const word of words) {
+      const last = lines.length ? lines[lines.length - 1] : null;
+      if (last !== null && (last + " " + word).length <= per) lines[lines.length - 1] = last + " " + word;
+      else lines.push(word);
+    }
+    if (!lines.length) lines = [text];
+    if (lines.length <= most && lines.every((l) => l.length <= per)) break;
+  }
+  if (font < 8) {
+    font = 8;
+    const per = Math.max(2, Math.floor(width / (0.6 * font)));
+    const most = Math.max(1, Math.floor(height / (1.15 * font)));
+    const cut = lines.length > most;
+    lines = lines.slice(0, most).map((l) => (l.length > per ? l.slice(0, per - 1) + "…" : l));
+    if (cut && !lines[most - 1].endsWith("…")) lines[most - 1] = lines[most - 1].slice(0, per - 1) + "…";
+  }
+  if (font !== 14) t.setAttribute("style", "font-size:" + font + "px");
+  if (lines.length === 1) {
+    t.textContent = lines[0];
+  } else {
+    lines.forEach((line, i) => {
+      const span = svgEl("tspan", { x, dy: i === 0 ? (-(lines.length - 1) / 2 * 1.15).toFixed(2) + "em" : "1.15em" });
+      span.textContent = line;
+      t.append(span);
+    });
+  }
   return t;
 }
 
@@ -33,6 +72,27 @@ function titled(node, text) {
   title.textContent = text;
   node.prepend(title);
   return node;
+}
+
+// Makes an SVG group (or an HTML element: `html`) a button (click, Enter, Space) for
+// `action`, or just titles it.
+function interactive(g, shape, description, action, html) {
+  if (!action) {
+    if (!html) titled(g, description);
+    return;
+  }
+  shape.classList.add("clickable");
+  if (action.selected) shape.classList.add("selected");
+  g.setAttribute("role", "button");
+  g.setAttribute("tabindex", "0");
+  g.setAttribute("aria-label", description + ": " + action.label);
+  if (action.selected !== undefined) g.setAttribute("aria-pressed", String(action.selected));
+  g.setAttribute("data-options", action.options.join(" "));
+  g.setAttribute("data-click", action.kind);
+  g.addEventListener("click", action.run);
+  g.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); action.run(); } });
+  if (html) g.title = action.label;
+  else titled(g, description + " — " + action.label);
 }
 
 function hexPoints(cx, cy, size, pointy) {
@@ -44,13 +104,15 @@ function hexPoints(cx, cy, size, pointy) {
   return pts.join(" ");
 }
 
-// A grid section. `clickable(row, column)` gives an action for a cell, or null.
-function drawGrid(section, clickable) {
+// A grid section. `action(key)` gives what clicking a cell does, or null.
+function drawGrid(section, index, action) {
   const cells = section.cells || [];
   const rows = cells.length;
   const columns = rows ? Math.max(...cells.map((r) => r.length)) : 0;
   const layout = section.layout;
-  const size = 24;
+  // Square cells grow for long texts (pieces named `yellow triangle 3`).
+  const longest = Math.max(0, ...cells.flat().filter((t) => t !== null && t !== undefined).map((t) => t.length));
+  const size = layout === "Square" && longest > 4 ? 36 : 24;
   let width, height, place;
   if (layout === "HexRows") {
     const w = Math.sqrt(3) * size;
@@ -72,69 +134,109 @@ function drawGrid(section, clickable) {
       const text = cells[r][c];
       if (text === null || text === undefined) continue;
       const [x, y] = place(r, c);
-      const g = svgEl("g", { "data-row": r, "data-column": c });
+      const key = index + ":" + r + ":" + c;
+      const g = svgEl("g", { "data-row": r, "data-column": c, "data-key": key });
       const shape = layout === "Square"
         ? svgEl("rect", { x: x - size, y: y - size, width: 2 * size, height: 2 * size, class: "cell" })
         : svgEl("polygon", { points: hexPoints(x, y, size - 0.5, layout === "HexRows"), class: "cell" });
-      g.append(shape, svgText(x, y, text));
-      const action = clickable ? clickable(r, c) : null;
-      const description = section.title + " (" + c + ", " + r + "): " + text;
-      if (action) {
-        shape.classList.add("clickable");
-        g.setAttribute("role", "button");
-        g.setAttribute("tabindex", "0");
-        g.setAttribute("aria-label", action.label);
-        g.addEventListener("click", action.choose);
-        g.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); action.choose(); } });
-        titled(g, description + " — " + action.label);
-      } else {
-        titled(g, description);
-      }
+      g.append(shape, layout === "Square" ? svgText(x, y, text, null, 2 * size - 4, 2 * size - 4) : svgText(x, y, text, null, 1.6 * size, size));
+      interactive(g, shape, section.title + " (" + c + ", " + r + "): " + text, action ? action(key) : null);
       svg.append(g);
     }
   }
   return svg;
 }
 
-// A graph section: nodes in reading order along a serpentine, edges as lines.
-function drawGraph(section) {
+// A node's name without the pieces on it: `east [blue square 3]` → `east`.
+function nodeBase(name) {
+  const i = name.indexOf(" [");
+  return i < 0 ? name : name.slice(0, i);
+}
+
+// The pieces on a node: `east [blue square 3, red circle 1]` → both labels.
+function nodePieces(name) {
+  const i = name.indexOf(" [");
+  return i < 0 || !name.endsWith("]") ? [] : name.slice(i + 2, -1).split(", ");
+}
+
+// The words of a name, for comparing names with labels: `Abbey*` → [Abbey].
+function words(text) {
+  return text.match(/[\p{L}\p{N}_]+/gu) || [];
+}
+
+// The node a link leads to: the node it names exactly, else the one whose name's words
+// come in the link's label (a connection's own label, `road to Mill (2)`), the longest
+// such name if only one is; else undefined.
+function linkTarget(nodes, link) {
+  const bases = nodes.map(([name]) => nodeBase(name));
+  let j = bases.indexOf(link);
+  if (j < 0) j = bases.indexOf(nodeBase(link));
+  if (j >= 0) return j;
+  const linkWords = words(link);
+  let best = [], length = 0;
+  bases.forEach((base, i) => {
+    const w = words(base);
+    if (!w.length || w.length > linkWords.length) return;
+    for (let k = 0; k + w.length <= linkWords.length; k++) {
+      if (w.every((x, m) => linkWords[k + m] === x)) {
+        if (w.length > length) { best = [i]; length = w.length; } else if (w.length === length) best.push(i);
+        return;
+      }
+    }
+  });
+  return best.length === 1 ? best[0] : undefined;
+}
+
+// A graph section: nodes in reading order along a serpentine, edges as lines; the pieces
+// on a node as labelled chips under it. `action(key)` gives what clicking a node
+// (`SECTION:n:i`) or a piece on it (`SECTION:n:i:k`) does, or null.
+function drawGraph(section, sectionIndex, action) {
   const nodes = section.nodes || [];
   const n = nodes.length;
-  const base = (name) => { const i = name.indexOf(" ["); return i < 0 ? name : name.slice(0, i); };
-  const index = new Map();
-  nodes.forEach(([name], i) => index.set(base(name), i));
-  const per = Math.max(1, Math.min(10, Math.ceil(Math.sqrt(n * 1.6))));
-  const gapX = 78, gapY = 64, r = 22;
+  const per = Math.max(1, Math.min(8, Math.ceil(Math.sqrt(n * 1.6))));
+  const most = Math.max(0, ...nodes.map(([name]) => nodePieces(name).length));
+  const chip = 16;
+  const gapX = 104, gapY = 74 + most * chip, r = 26;
   const pos = nodes.map((_, i) => {
     const row = Math.floor(i / per), k = i % per;
     const col = row % 2 === 0 ? k : per - 1 - k;
-    return [40 + col * gapX, 36 + row * gapY];
+    return [54 + col * gapX, 34 + row * gapY];
   });
-  const width = 40 + Math.min(per, Math.max(n, 1)) * gapX, height = 36 + Math.ceil(Math.max(n, 1) / per) * gapY;
+  const width = 4 + Math.min(per, Math.max(n, 1)) * gapX, height = Math.ceil(Math.max(n, 1) / per) * gapY;
   const svg = svgEl("svg", { class: "board", viewBox: "0 0 " + width + " " + height, width, height, role: "group" });
   titled(svg, section.title);
   const drawn = new Set();
   nodes.forEach(([, links], i) => {
     for (const link of links || []) {
-      let j = index.get(link);
-      if (j === undefined) j = index.get(base(link));
-      if (j === undefined) {
-        for (const [name, k] of index) if (link.startsWith(name)) { j = k; break; }
-      }
+      const j = linkTarget(nodes, link);
       if (j === undefined || j === i) continue;
       const key = Math.min(i, j) + "-" + Math.max(i, j);
       if (drawn.has(key)) continue;
       drawn.add(key);
       const line = svgEl("line", { x1: pos[i][0], y1: pos[i][1], x2: pos[j][0], y2: pos[j][1], class: "edge" });
-      titled(line, base(nodes[i][0]) + " — " + link);
+      titled(line, nodeBase(nodes[i][0]) + " — " + link);
       svg.append(line);
     }
   });
   nodes.forEach(([name, links], i) => {
-    const g = svgEl("g");
-    g.append(svgEl("circle", { cx: pos[i][0], cy: pos[i][1], r, class: "node" }), svgText(pos[i][0], pos[i][1], name, "node-label"));
-    titled(g, name + ((links || []).length ? " → " + links.join(", ") : ""));
+    const [x, y] = pos[i];
+    const key = sectionIndex + ":n:" + i;
+    const base = nodeBase(name);
+    const g = svgEl("g", { "data-node": i, "data-key": key });
+    const circle = svgEl("circle", { cx: x, cy: y, r, class: "node" });
+    g.append(circle, svgText(x, y, base, "node-label", 2 * r - 6, 2 * r - 10));
+    const description = section.title + ": " + name + ((links || []).length ? " → " + links.join(", ") : "");
+    interactive(g, circle, description, action ? action(key) : null);
     svg.append(g);
+    nodePieces(name).forEach((piece, k) => {
+      const pieceKey = key + ":" + k;
+      const top = y + r + 3 + k * chip;
+      const pg = svgEl("g", { "data-key": pieceKey, class: "piece" });
+      const rect = svgEl("rect", { x: x - gapX / 2 + 4, y: top, width: gapX - 8, height: chip - 2, rx: 6, class: "chip" });
+      pg.append(rect, svgText(x, top + (chip - 2) / 2, piece, "chip-label", gapX - 12, chip - 2));
+      interactive(pg, rect, piece + " on " + base, action ? action(pieceKey) : null);
+      svg.append(pg);
+    });
   });
   return svg;
 }
@@ -145,28 +247,35 @@ function drawAttributes(section) {
   return dl;
 }
 
-function drawList(section) {
+// A list section (a hand): each object an item; `action(key)` gives what clicking the
+// k-th item (`SECTION:l:k`) does, or null.
+function drawList(section, sectionIndex, action) {
   const ul = htmlEl("ul", { class: "items" });
-  for (const item of section.items || []) ul.append(htmlEl("li", {}, item));
+  (section.items || []).forEach((item, k) => {
+    const key = sectionIndex + ":l:" + k;
+    const li = htmlEl("li", { "data-key": key }, item);
+    interactive(li, li, section.title + ": " + item, action ? action(key) : null, true);
+    ul.append(li);
+  });
   if (!(section.items || []).length) ul.append(htmlEl("li", {}, "(empty)"));
   return ul;
 }
 
-// The whole view into `container`. `clickable(sectionIndex, row, column)`.
-function drawView(container, view, clickable) {
+// The whole view into `container`. `action(key)`: what clicking a board thing does.
+function drawView(container, view, action) {
   container.replaceChildren();
   (view.sections || []).forEach((section, i) => {
     const [kind, body] = Object.entries(section)[0] || [];
     if (!body) return;
     const box = htmlEl("section", { class: "view-section" });
     box.append(htmlEl("h3", {}, body.title || kind));
-    if (kind === "Grid") box.append(drawGrid(body, clickable ? (r, c) => clickable(i, r, c) : null));
-    else if (kind === "Graph") box.append(drawGraph(body));
+    if (kind === "Grid") box.append(drawGrid(body, i, action));
+    else if (kind === "Graph") box.append(drawGraph(body, i, action));
     else if (kind === "Attributes") box.append(drawAttributes(body));
-    else if (kind === "List") box.append(drawList(body));
+    else if (kind === "List") box.append(drawList(body, i, action));
     container.append(box);
   });
 }
 
-window.TGDLBoard = { drawView, htmlEl };
+window.TGDLBoard = { drawView, htmlEl, nodeBase, nodePieces, linkTarget };
 })();

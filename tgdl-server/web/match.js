@@ -1,10 +1,11 @@
 // The match page: the state of one seat (or of a spectator), live through server-sent
-// events; options as buttons (and as clickable cells when a cell names exactly one
-// option); a game-over banner; stepping through a finished match.
+// events; options as buttons, and on the board: clicking the cells, nodes and pieces an
+// option names chooses it (one click per thing it names, in order); a game-over banner;
+// stepping through a finished match.
 (() => {
 "use strict";
 
-const { drawView, htmlEl } = window.TGDLBoard;
+const { drawView, htmlEl, nodeBase, nodePieces, linkTarget } = window.TGDLBoard;
 const id = decodeURIComponent(location.pathname.split("/")[2] || "");
 const token = new URLSearchParams(location.search).get("token") || "";
 const api = "/api/matches/" + encodeURIComponent(id);
@@ -13,30 +14,147 @@ const withToken = (url) => token ? url + (url.includes("?") ? "&" : "?") + "toke
 let live = null;   // the latest live state
 let step = null;   // the decision count shown while stepping through the history
 let busy = false;
+// Board things clicked so far toward an option naming several (a piece, then where it
+// goes), at the decision count they were clicked at.
+let selection = { decisions: -1, picked: [] };
 
 function $(name) { return document.getElementById(name); }
 
 function showError(message) { $("error").textContent = message || ""; }
 
-// Options a cell of the only grid names: a label naming exactly one tile `Name(x, y)`,
-// and no other option naming the same tile. Cell (row r, column c) is tile (c, r).
-function cellOptions(state) {
-  const grids = (state.observation.view.sections || []).filter((s) => "Grid" in s);
-  if (grids.length !== 1 || !state.options.length) return null;
-  const count = new Map(), which = new Map();
-  state.options.forEach((o, i) => {
-    const found = [...o.label.matchAll(/[A-Za-z_][A-Za-z0-9_]*\((-?\d+), (-?\d+)\)/g)];
-    if (found.length !== 1) return;
-    const key = found[0][1] + "," + found[0][2];
-    count.set(key, (count.get(key) || 0) + 1);
-    which.set(key, i);
-  });
-  return (section, r, c) => {
-    const key = c + "," + r;
-    if (count.get(key) !== 1) return null;
-    const i = which.get(key);
-    return { label: state.options[i].label, choose: () => choose(i) };
+// What each board thing of a view is called: `resolve(text)` gives the keys of the things
+// an option's value names — a tile `Name(x, y)` (the cell at column x, row y of any grid),
+// a cell's text or one of the pieces listed on it, a node's name, a piece on a node, a
+// link (the node it leads to), or an object of a list (a card in the hand).
+function boardNames(view) {
+  const cells = new Map(), names = new Map();
+  const add = (map, name, key) => {
+    if (!map.has(name)) map.set(name, new Set());
+    map.get(name).add(key);
   };
+  (view.sections || []).forEach((section, i) => {
+    if (section.Grid) {
+      (section.Grid.cells || []).forEach((row, r) => (row || []).forEach((text, c) => {
+        if (text === null || text === undefined) return;
+        const key = i + ":" + r + ":" + c;
+        add(cells, c + "," + r, key);
+        add(names, text, key);
+        for (const piece of text.split(", ")) add(names, piece, key);
+      }));
+    } else if (section.List) {
+      (section.List.items || []).forEach((item, k) => add(names, item, i + ":l:" + k));
+    } else if (section.Graph) {
+      const nodes = section.Graph.nodes || [];
+      nodes.forEach(([name, links], j) => {
+        const key = i + ":n:" + j;
+        add(names, name, key);
+        add(names, nodeBase(name), key);
+        nodePieces(name).forEach((piece, k) => add(names, piece, key + ":" + k));
+        for (const link of links || []) {
+          const to = linkTarget(nodes, link);
+          if (to !== undefined) add(names, link, i + ":n:" + to);
+        }
+      });
+    }
+  });
+  return (text) => {
+    const tile = text.match(/^[A-Za-z_][A-Za-z0-9_]*\((-?\d+), (-?\d+)\)$/);
+    if (tile) return cells.get(tile[1] + "," + tile[2]) || new Set();
+    return names.get(text) || new Set();
+  };
+}
+
+// The board things an option names, in order, each as the set of keys that fit:
+// `step from=Square(0, 6) to=Square(0, 5)` names two cells, `drop Slot(3, 0)` one,
+// `put piece=red circle 3 into=north` a piece and a node, an action of a piece
+// (`pilgrim 0: walk road to Mill (2)`) the piece and then what its action names, a
+// choice in the middle of an action (`the left piece: 2 slices`) its whole label.
+// Values no board thing shows (`hard=true`) are left to the buttons.
+function optionTargets(label, resolve) {
+  const whole = resolve(label);
+  if (whole.size) return [whole];
+  const colon = label.indexOf(": ");
+  if (colon > 0) {
+    const piece = resolve(label.slice(0, colon));
+    if (piece.size) return [piece, ...actionTargets(label.slice(colon + 2), resolve)];
+  }
+  return actionTargets(label, resolve);
+}
+
+// What `action value` or `action name=value name=value` names.
+function actionTargets(label, resolve) {
+  const parts = label.split(/ (?=[A-Za-z_][A-Za-z0-9_]*=)/);
+  let values;
+  if (parts.length > 1) {
+    values = parts.slice(1).map((p) => p.slice(p.indexOf("=") + 1));
+  } else {
+    const space = label.indexOf(" ");
+    values = space < 0 ? [] : [label.slice(space + 1)];
+  }
+  let targets = values.map(resolve).filter((keys) => keys.size > 0);
+  if (!targets.length) {
+    targets = [...label.matchAll(/[A-Za-z_][A-Za-z0-9_]*\((-?\d+), (-?\d+)\)/g)]
+      .map((m) => resolve(m[0]))
+      .filter((keys) => keys.size > 0);
+  }
+  return targets;
+}
+
+// The board's part in deciding: which options are still open given the things clicked
+// so far, and what clicking each thing does (choose an option it completes alone, or
+// select it and narrow the options to those naming it there).
+function boardChoices(state) {
+  const resolve = boardNames(state.observation.view);
+  const targets = state.options.map((o) => optionTargets(o.label, resolve));
+  const fits = (picked) => state.options
+    .map((_, i) => i)
+    .filter((i) => targets[i].length >= picked.length && picked.every((key, k) => targets[i][k].has(key)));
+  let picked = selection.decisions === state.decisions ? selection.picked : [];
+  let open = fits(picked);
+  if (!open.length) {
+    picked = [];
+    open = fits(picked);
+  }
+  selection = { decisions: state.decisions, picked };
+  const next = new Map();
+  for (const i of open) {
+    if (targets[i].length <= picked.length) continue;
+    for (const key of targets[i][picked.length]) {
+      if (!next.has(key)) next.set(key, []);
+      next.get(key).push(i);
+    }
+  }
+  const action = (key) => {
+    if (picked.includes(key)) {
+      return { kind: "cancel", label: "selected (click to cancel)", options: [], selected: true, run: cancelSelection };
+    }
+    const options = next.get(key);
+    if (!options) return null;
+    const complete = options.filter((i) => targets[i].length === picked.length + 1);
+    if (options.length === 1 && complete.length === 1) {
+      const i = options[0];
+      return { kind: "choose", label: state.options[i].label, options, run: () => choose(i) };
+    }
+    const label = "select (" + options.length + " option" + (options.length === 1 ? "" : "s") + ")";
+    return {
+      kind: "select", label, options, selected: false,
+      run: () => {
+        selection = { decisions: state.decisions, picked: [...picked, key] };
+        render(live);
+        // The board was drawn again: keep the keyboard on the thing just selected.
+        const again = document.querySelector('#board [data-key="' + CSS.escape(key) + '"]');
+        if (again) again.focus();
+      },
+    };
+  };
+  return { action, open, picked };
+}
+
+function cancelSelection() {
+  selection = { decisions: -1, picked: [] };
+  if (live && step === null) render(live);
+  const first = document.querySelector("#board [role=button]");
+  if (first) first.focus();
 }
 
 function render(state) {
@@ -65,17 +183,30 @@ function render(state) {
   $("status").textContent = status;
 
   const deciding = step === null && state.options.length > 0;
-  drawView($("board"), state.observation.view, deciding ? cellOptions(state) : null);
+  const board = deciding ? boardChoices(state) : null;
+  drawView($("board"), state.observation.view, board ? board.action : null);
 
-  $("prompt").textContent = deciding ? (state.prompt || "Choose:") : (step === null && !state.result ? "Nothing to decide now." : "");
+  let prompt = "";
+  if (deciding) {
+    prompt = state.prompt || "Choose:";
+    if (board.picked.length) prompt += " — " + board.open.length + " option" + (board.open.length === 1 ? "" : "s") + " fit what you selected: click on the board or choose below.";
+  } else if (step === null && !state.result) {
+    prompt = "Nothing to decide now.";
+  }
+  $("prompt").textContent = prompt;
   const options = $("options");
   options.replaceChildren();
   if (deciding) {
-    state.options.forEach((o, i) => {
-      const b = htmlEl("button", { type: "button", class: "option", "data-index": String(i) }, o.label);
+    for (const i of board.open) {
+      const b = htmlEl("button", { type: "button", class: "option", "data-index": String(i) }, state.options[i].label);
       b.addEventListener("click", () => choose(i));
       options.append(b);
-    });
+    }
+    if (board.picked.length) {
+      const cancel = htmlEl("button", { type: "button", class: "cancel", id: "cancel-selection" }, "Cancel selection");
+      cancel.addEventListener("click", cancelSelection);
+      options.append(cancel);
+    }
   }
 
   const history = $("history");

@@ -46,6 +46,7 @@ impl Compilation {
         }
         let (program, mut found) = sema::check(&sources, &modules);
         diagnostics.append(&mut found);
+        diagnostics::dedup(&mut diagnostics);
         Compilation { sources, program, diagnostics }
     }
 
@@ -62,10 +63,8 @@ impl Compilation {
     /// and its help and notes, without a source excerpt.
     pub fn render(&self, color: bool) -> String {
         let mut out = String::new();
-        let mut rendered = String::new();
-        for d in &self.diagnostics {
+        for d in self.diagnostics.iter().take(diagnostics::MAX_RENDERED) {
             let one = d.render(&self.sources, color);
-            rendered.push_str(&one);
             let file = self.sources.get(d.primary.span.file);
             if !(file.text.is_empty() && d.secondary.is_empty()) {
                 out.push_str(&one);
@@ -73,20 +72,19 @@ impl Compilation {
             }
             let severity = if d.is_error() { "error" } else { "warning" };
             let code = d.code.map(|c| format!("[{c}]")).unwrap_or_default();
-            out.push_str(&format!("{severity}{code}: {}\n", d.message));
+            let name = source::printable(&file.name);
+            out.push_str(&format!("{severity}{code}: {}\n", source::printable(&d.message)));
             if !d.message.contains(&format!("`{}`", file.name)) {
-                out.push_str(&format!("  --> {}\n", file.name));
+                out.push_str(&format!("  --> {name}\n"));
             }
             for h in &d.help {
-                out.push_str(&format!("  = help: {h}\n"));
+                out.push_str(&format!("  = help: {}\n", source::printable(h)));
             }
             for n in &d.notes {
-                out.push_str(&format!("  = note: {n}\n"));
+                out.push_str(&format!("  = note: {}\n", source::printable(n)));
             }
         }
-        // The summary line(s) `render_all` adds after the diagnostics.
-        let all = diagnostics::render_all(&self.diagnostics, &self.sources, color);
-        out.push_str(all.strip_prefix(rendered.as_str()).unwrap_or_default());
+        out.push_str(&diagnostics::summary(&self.diagnostics));
         out
     }
 }
@@ -110,17 +108,57 @@ impl std::error::Error for Compilation {}
 /// Loads and checks the game whose main file is `path`. Imports resolve relative to the
 /// importing file; file names in diagnostics are relative to `path` as given.
 pub fn check_file(path: &Path) -> Compilation {
-    let mut sources = SourceMap::new();
-    let loaded = load::load_file(&mut sources, path);
-    Compilation::from_loaded(sources, loaded)
+    check_file_with(path, &load::LoadOptions::default())
+}
+
+/// [`check_file`] with options for finding the files (e.g. a wider import root).
+pub fn check_file_with(path: &Path, options: &load::LoadOptions) -> Compilation {
+    on_big_stack(|| {
+        let mut sources = SourceMap::new();
+        let loaded = load::load_file_with(&mut sources, path, options);
+        Compilation::from_loaded(sources, loaded)
+    })
 }
 
 /// Loads and checks a game given as text, named `name` in diagnostics. Its imports
 /// resolve relative to the current directory.
 pub fn check_source(name: &str, text: &str) -> Compilation {
-    let mut sources = SourceMap::new();
-    let loaded = load::load_source(&mut sources, name, text, None);
-    Compilation::from_loaded(sources, loaded)
+    on_big_stack(|| {
+        let mut sources = SourceMap::new();
+        let loaded = load::load_source(&mut sources, name, text, None);
+        Compilation::from_loaded(sources, loaded)
+    })
+}
+
+/// The stack the parser, the checker and the code generator run on. They recurse over
+/// the program's nesting, which the parser bounds, and over chains (calls, `else if`)
+/// that real games keep short but generated or hostile ones need not: the calling
+/// thread's stack (2 MB for a test thread, less inside some hosts) is not enough for
+/// those. The memory is reserved, not used, until the recursion needs it.
+const COMPILER_STACK: usize = 512 << 20;
+
+/// [`codegen::generate`] on a thread with the compiler's stack, for front ends that are
+/// not a procedural macro (proc-macro tokens cannot cross threads).
+pub fn generate_on_big_stack(program: &hir::Program, sources: &SourceMap) -> String {
+    on_big_stack(|| codegen::generate(program, sources))
+}
+
+/// Runs `f` on a thread with [`COMPILER_STACK`] bytes of stack, or on this thread if no
+/// such thread can be started. A panic in `f` is passed on.
+pub(crate) fn on_big_stack<T: Send>(f: impl FnOnce() -> T + Send) -> T {
+    let mut slot = Some(f);
+    let joined = std::thread::scope(|scope| {
+        let slot = &mut slot;
+        let worker = std::thread::Builder::new().name("tgdlc".into()).stack_size(COMPILER_STACK);
+        let run = move || slot.take().map(|f| f());
+        worker.spawn_scoped(scope, run).ok().map(|handle| handle.join())
+    });
+    match joined {
+        Some(Ok(Some(value))) => value,
+        Some(Err(panic)) => std::panic::resume_unwind(panic),
+        // No thread could be started: run here.
+        _ => (slot.take().expect("`f` runs once"))(),
+    }
 }
 
 /// The generated Rust engine of the game whose main file is `path`: a complete module

@@ -24,6 +24,12 @@
 //!   are visible there anyway, since a namespaced body falls back to unnamespaced names).
 //! - A cycle of imports is an error (E0002) at the import that closes it, naming the
 //!   cycle and pointing at every import along it.
+//! - **Confinement.** Imports stay inside the game's folder tree: the directory of the
+//!   main file (for text in memory, its base directory). An import that resolves outside
+//!   it, through `..`, an absolute path or a symbolic link, is an error (E0002) unless
+//!   [`LoadOptions::import_root`] names a wider tree (`tgdlc --import-root DIR`). Only
+//!   regular files of at most [`MAX_SOURCE_BYTES`] are read: not a device, a FIFO or a
+//!   directory, whatever their name.
 //! - A missing or unreadable file (a directory, non-UTF-8 text) is an error (E0002) at
 //!   the import's path string. A syntax error stops the parsing of its file only: every
 //!   file is parsed, so each broken file reports its first syntax error.
@@ -43,6 +49,17 @@ use std::path::{Component, Path, PathBuf};
 /// Imports nested deeper than this are reported instead of followed (a guard against
 /// exhausting the stack on generated chains of files).
 const MAX_IMPORT_DEPTH: usize = 200;
+
+/// The largest source file read (main file or import): far above any real game (the
+/// repository's largest is 60 KB), small enough that a mistaken path costs nothing.
+pub const MAX_SOURCE_BYTES: u64 = 8 << 20;
+
+/// How a game's files are found.
+#[derive(Clone, Debug, Default)]
+pub struct LoadOptions {
+    /// The directory tree imports must stay in; `None`: the main file's directory.
+    pub import_root: Option<PathBuf>,
+}
 
 /// The outcome of loading: the parsed modules in spliced order and the problems found.
 #[derive(Clone, Debug, Default)]
@@ -64,11 +81,17 @@ impl Loaded {
 /// result has no modules and one error, located at the start of an empty placeholder
 /// file of that name.
 pub fn load_file(sources: &mut SourceMap, path: &Path) -> Loaded {
-    let mut loader = Loader::new(sources);
+    load_file_with(sources, path, &LoadOptions::default())
+}
+
+/// [`load_file`] with options.
+pub fn load_file_with(sources: &mut SourceMap, path: &Path, options: &LoadOptions) -> Loaded {
     let name = path.display().to_string();
+    let canonical = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
+    let root = root_of(options, canonical.parent());
+    let mut loader = Loader::new(sources, root);
     match read_text(path) {
         Ok(text) => {
-            let canonical = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
             let file = loader.sources.add(SourceFile::new(&name, Some(canonical.clone()), text));
             loader.visit(file, Some(canonical), path.to_path_buf(), None, None, true);
         }
@@ -86,7 +109,21 @@ pub fn load_file(sources: &mut SourceMap, path: &Path) -> Loaded {
 /// Loads a game from text in memory, named `name` in diagnostics. Its imports resolve
 /// relative to `base_dir`, or to the current directory when `None`.
 pub fn load_source(sources: &mut SourceMap, name: &str, text: &str, base_dir: Option<&Path>) -> Loaded {
-    let mut loader = Loader::new(sources);
+    load_source_with(sources, name, text, base_dir, &LoadOptions::default())
+}
+
+/// [`load_source`] with options.
+pub fn load_source_with(
+    sources: &mut SourceMap,
+    name: &str,
+    text: &str,
+    base_dir: Option<&Path>,
+    options: &LoadOptions,
+) -> Loaded {
+    let cwd = std::env::current_dir().ok();
+    let base = base_dir.map(Path::to_path_buf).or(cwd);
+    let base = base.map(|b| std::fs::canonicalize(&b).unwrap_or(b));
+    let mut loader = Loader::new(sources, root_of(options, base.as_deref()));
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let file = loader.sources.add(SourceFile::new(name, None, text));
     // The display directory of imports is the base directory as given (empty: relative
@@ -94,6 +131,14 @@ pub fn load_source(sources: &mut SourceMap, name: &str, text: &str, base_dir: Op
     let anchor = base_dir.map_or_else(PathBuf::new, |d| d.join("main.tgdl"));
     loader.visit(file, None, anchor, None, None, true);
     loader.finish()
+}
+
+/// The canonical import root: the option's, or `default` (canonical already).
+fn root_of(options: &LoadOptions, default: Option<&Path>) -> Option<PathBuf> {
+    match &options.import_root {
+        Some(root) => Some(std::fs::canonicalize(root).unwrap_or_else(|_| root.clone())),
+        None => default.map(Path::to_path_buf),
+    }
 }
 
 /// What is known about a file reached through an import, by canonical path.
@@ -118,11 +163,20 @@ struct Loader<'s> {
     diags: Vec<Diagnostic>,
     files: HashMap<PathBuf, Entry>,
     stack: Vec<Frame>,
+    /// Imports must resolve inside this directory (canonical); `None`: no bound known.
+    root: Option<PathBuf>,
 }
 
 impl<'s> Loader<'s> {
-    fn new(sources: &'s mut SourceMap) -> Self {
-        Loader { sources, modules: Vec::new(), diags: Vec::new(), files: HashMap::new(), stack: Vec::new() }
+    fn new(sources: &'s mut SourceMap, root: Option<PathBuf>) -> Self {
+        Loader {
+            sources,
+            modules: Vec::new(),
+            diags: Vec::new(),
+            files: HashMap::new(),
+            stack: Vec::new(),
+            root,
+        }
     }
 
     fn finish(self) -> Loaded {
@@ -215,6 +269,16 @@ impl<'s> Loader<'s> {
             }
         };
 
+        if let Some(root) = self.root.as_ref().filter(|root| !canonical.starts_with(root)) {
+            self.diags.push(
+                Diagnostic::error(at, format!("`{display}` is outside the game's folder"))
+                    .code(codes::IMPORT)
+                    .label("imports outside the folder are refused")
+                    .note(format!("imports must stay inside `{}`", root.display()))
+                    .help("move the file into the game's folder, or give a wider folder with `tgdlc --import-root DIR`"),
+            );
+            return;
+        }
         if let Some(entry) = self.files.get(&canonical) {
             if entry.loading {
                 self.cycle(&canonical, at, &display);
@@ -301,12 +365,28 @@ impl<'s> Loader<'s> {
     }
 }
 
-/// Reads a file as UTF-8 text (a leading byte-order mark dropped), or says why not.
+/// Reads a file as UTF-8 text (a leading byte-order mark dropped), or says why not. Only
+/// a regular file of at most [`MAX_SOURCE_BYTES`] is read: a device or a FIFO could
+/// block or never end.
 fn read_text(path: &Path) -> Result<String, String> {
-    if path.is_dir() {
+    use std::io::Read;
+    let meta = std::fs::metadata(path).map_err(|e| io_problem(&e))?;
+    if meta.is_dir() {
         return Err("it is a directory".to_string());
     }
-    let bytes = std::fs::read(path).map_err(|e| io_problem(&e))?;
+    if !meta.is_file() {
+        return Err("it is not a regular file".to_string());
+    }
+    if meta.len() > MAX_SOURCE_BYTES {
+        return Err(format!("it is larger than {} MB", MAX_SOURCE_BYTES >> 20));
+    }
+    let file = std::fs::File::open(path).map_err(|e| io_problem(&e))?;
+    let mut bytes = Vec::new();
+    // Bounded even if the file grows while it is read.
+    file.take(MAX_SOURCE_BYTES + 1).read_to_end(&mut bytes).map_err(|e| io_problem(&e))?;
+    if bytes.len() as u64 > MAX_SOURCE_BYTES {
+        return Err(format!("it is larger than {} MB", MAX_SOURCE_BYTES >> 20));
+    }
     let mut text = String::from_utf8(bytes).map_err(|e| {
         format!("it is not UTF-8 text (invalid byte at offset {})", e.utf8_error().valid_up_to())
     })?;

@@ -38,14 +38,23 @@ pub struct SourceFile {
     pub path: Option<PathBuf>,
     pub text: String,
     line_starts: Vec<u32>,
+    /// The text as diagnostics show it, when it differs: every control character but tab
+    /// and line breaks replaced by `?`, byte for byte, so offsets stay valid and no raw
+    /// escape sequence of a file reaches the terminal.
+    display: Option<String>,
 }
 
 impl SourceFile {
     pub fn new(name: impl Into<String>, path: Option<PathBuf>, text: impl Into<String>) -> Self {
         let text = text.into();
-        let mut line_starts = vec![0];
-        line_starts.extend(text.match_indices('\n').map(|(i, _)| i as u32 + 1));
-        SourceFile { name: name.into(), path, text, line_starts }
+        let line_starts = line_starts(&text);
+        let display = text.contains(is_hidden_control).then(|| text.replace(is_hidden_control, "?"));
+        SourceFile { name: name.into(), path, text, line_starts, display }
+    }
+
+    /// The text with control characters made visible (see `display`), for excerpts.
+    pub fn display_text(&self) -> &str {
+        self.display.as_deref().unwrap_or(&self.text)
     }
 
     /// 1-based line and column (in characters) of a byte offset.
@@ -71,6 +80,44 @@ impl SourceFile {
     pub fn line_starts(&self) -> &[u32] {
         &self.line_starts
     }
+}
+
+/// Where each line starts. A line ends at `\n`, `\r\n` or a lone `\r` (old Mac files),
+/// as the grammar's comments and whitespace see it.
+fn line_starts(text: &str) -> Vec<u32> {
+    let bytes = text.as_bytes();
+    let mut starts = vec![0];
+    for (i, &b) in bytes.iter().enumerate() {
+        let ends_line = b == b'\n' || (b == b'\r' && bytes.get(i + 1) != Some(&b'\n'));
+        if ends_line {
+            starts.push(i as u32 + 1);
+        }
+    }
+    starts
+}
+
+/// A one-byte control character other than tab and the line breaks: what a terminal
+/// could take as a command (ESC, BEL, backspace, DEL...).
+fn is_hidden_control(c: char) -> bool {
+    (c.is_ascii_control() && !matches!(c, '\t' | '\n' | '\r')) || c == '\u{7f}'
+}
+
+/// `text` with every control character written as an escape (`\u{1b}`): for messages
+/// and names that come from a user's files or command line and go to a terminal or into
+/// generated comments.
+pub fn printable(text: &str) -> std::borrow::Cow<'_, str> {
+    if !text.contains(|c: char| c.is_control()) {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        if c.is_control() {
+            out.extend(c.escape_default());
+        } else {
+            out.push(c);
+        }
+    }
+    std::borrow::Cow::Owned(out)
 }
 
 /// All files of one compilation.
@@ -141,5 +188,23 @@ mod tests {
         assert_eq!(f.line_col(7), (2, 4)); // after the two-byte 'è'
         assert_eq!(f.line_col(8), (3, 1));
         assert_eq!(f.line_text(2), "cdè");
+    }
+
+    #[test]
+    fn every_line_break_style_counts() {
+        let f = SourceFile::new("a.tgdl", None, "a\rb\r\nc\nd");
+        assert_eq!(f.line_starts(), &[0, 2, 5, 7]);
+        assert_eq!(f.line_col(2), (2, 1));
+        assert_eq!(f.line_text(2), "b");
+        assert_eq!(f.line_col(7), (4, 1));
+    }
+
+    #[test]
+    fn control_characters_are_shown_not_sent() {
+        let f = SourceFile::new("a.tgdl", None, "say(\"\u{1b}[2J\u{7}\");\tok");
+        assert_eq!(f.display_text(), "say(\"?[2J?\");\tok");
+        assert_eq!(f.display_text().len(), f.text.len());
+        assert_eq!(printable("a\nb\u{1b}"), "a\\nb\\u{1b}");
+        assert_eq!(printable("plain"), "plain");
     }
 }

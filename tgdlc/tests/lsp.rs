@@ -271,3 +271,217 @@ fn half_typed_code_never_brings_the_server_down() {
     );
     c.stop();
 }
+
+fn program(name: &str) -> PathBuf {
+    std::fs::canonicalize(Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/programs").join(name)).unwrap()
+}
+
+/// The text of `uri` (a `file:` URI of an ASCII file) with a rename's edits applied.
+fn apply(edit: &Value, file: &Path) -> String {
+    let text = std::fs::read_to_string(file).unwrap();
+    let mut edits: Vec<(usize, usize, String)> = edit["changes"][&uri(file)]
+        .as_array()
+        .unwrap_or_else(|| panic!("no edit of {}: {edit}", file.display()))
+        .iter()
+        .map(|e| {
+            let offset = |p: &Value| {
+                let line = p["line"].as_u64().unwrap() as usize;
+                let start: usize = text.split_inclusive('\n').take(line).map(str::len).sum();
+                start + p["character"].as_u64().unwrap() as usize
+            };
+            (
+                offset(&e["range"]["start"]),
+                offset(&e["range"]["end"]),
+                e["newText"].as_str().unwrap().to_owned(),
+            )
+        })
+        .collect();
+    edits.sort();
+    assert!(edits.windows(2).all(|w| w[0].1 <= w[1].0), "overlapping edits: {edits:?}");
+    let mut out = text.clone();
+    for (start, end, new) in edits.into_iter().rev() {
+        out.replace_range(start..end, &new);
+    }
+    out
+}
+
+fn edited_files(edit: &Value) -> Vec<String> {
+    let mut files: Vec<String> = edit["changes"].as_object().unwrap().keys().cloned().collect();
+    files.sort();
+    files
+}
+
+fn labels(items: &Value) -> Vec<String> {
+    let mut labels: Vec<String> =
+        items.as_array().unwrap().iter().map(|i| i["label"].as_str().unwrap().to_owned()).collect();
+    labels.sort();
+    labels
+}
+
+#[test]
+fn rename_follows_inputs_classes_and_functions_across_imports() {
+    let main = program("imports.tgdl");
+    let dice = program("modules/dice.tgdl");
+    let doubles = program("modules/doubles.tgdl");
+    let deck = program("modules/deck.tgdl");
+    let game = uri(&main);
+    let text = std::fs::read_to_string(&main).unwrap();
+    let mut c = Client::start();
+    c.open(&game, &text);
+    assert_eq!(c.diagnostics(&game), Vec::<Value>::new());
+    let rename = |c: &mut Client, at: Position, to: &str| {
+        c.at("textDocument/rename", &game, at, json!({ "newName": to }))
+    };
+
+    // A function of a plain import: its definition, the call here and the calls in the
+    // file that imports it too.
+    let edit = rename(&mut c, pos(&text, "twice(n: 3)", "twice", 1), "double");
+    assert_eq!(edited_files(&edit), [uri(&main), uri(&dice), uri(&doubles)]);
+    assert!(apply(&edit, &main).contains("log(\"\" + double(n: 3) + \" \" + quadruple(n: 2)"));
+    assert!(apply(&edit, &dice).contains("function double {"));
+    assert!(apply(&edit, &doubles).contains("effect { return double(n: double(n: n)); }"));
+
+    // A function's input, from the label of an argument: the input, its uses in the body
+    // and every label that passes it; the value `n` of `quadruple` stays.
+    let edit = rename(&mut c, pos(&text, "twice(n: 3)", "n: 3", 0), "count");
+    assert_eq!(edited_files(&edit), [uri(&main), uri(&dice), uri(&doubles)]);
+    let renamed = apply(&edit, &dice);
+    assert!(
+        renamed.contains("function input number count;") && renamed.contains("return count * 2;"),
+        "{renamed}"
+    );
+    assert!(apply(&edit, &doubles).contains("return twice(count: twice(count: n));"));
+    assert!(apply(&edit, &main).contains("twice(count: 3) + \" \" + quadruple(n: 2)"));
+
+    // An input of a function in a namespace, whose name is also an attribute's: the
+    // attribute (`new Card() { rank = rank }`) keeps its name.
+    let edit = rename(&mut c, pos(&text, "deck.card(rank: 5)", "rank", 0), "value");
+    assert_eq!(edited_files(&edit), [uri(&main), uri(&deck)]);
+    let renamed = apply(&edit, &deck);
+    for line in
+        ["function input number value;", "return new Card() { rank = value };", "this.push(card(value: r));"]
+    {
+        assert!(renamed.contains(line), "{line} in {renamed}");
+    }
+    let renamed = apply(&edit, &main);
+    assert!(
+        renamed.contains("deck.card(value: 5);") && renamed.contains("deck.card(value: 7)}"),
+        "{renamed}"
+    );
+
+    // Classes: a plain import's, and a namespace's (written `deck.Card` here).
+    let edit = rename(&mut c, pos(&text, "Die die = new Die();", "Die", 0), "Dice");
+    assert_eq!(edited_files(&edit), [uri(&main), uri(&dice)]);
+    assert!(apply(&edit, &main).contains("Dice die = new Dice();"));
+    assert!(apply(&edit, &dice).contains("class Dice {"));
+    let edit = rename(&mut c, pos(&text, "deck.Card c =", "Card", 0), "Tile");
+    assert_eq!(edited_files(&edit), [uri(&main), uri(&deck)]);
+    let renamed = apply(&edit, &main);
+    assert!(
+        renamed.contains("deck.Tile c = deck.card(rank: 5);") && renamed.contains("List<deck.Tile> hand")
+    );
+    let renamed = apply(&edit, &deck);
+    assert_eq!(renamed.matches("Tile").count(), 4, "{renamed}");
+    assert!(renamed.contains("class Tile {") && renamed.contains("new Tile() { rank = rank }"), "{renamed}");
+    // A class cannot take the name of another.
+    let refused = rename(&mut c, pos(&text, "Die die = new Die();", "Die", 0), "Card");
+    assert!(refused["error"].as_str().is_some_and(|e| e.contains("Card")), "{refused}");
+
+    // Completion after a namespace: its classes and functions, nothing else.
+    let typing = text.replacen("Die die = new Die();", "Die die = new Die();\n    deck.", 1);
+    c.change(&game, 2, &typing);
+    c.diagnostics(&game);
+    let items = c.at("textDocument/completion", &game, pos(&typing, "    deck.", "deck.", 5), json!({}));
+    assert_eq!(labels(&items), ["Card", "Pack", "card"]);
+    // Elsewhere the namespace itself is offered, not its members.
+    let items = c.at("textDocument/completion", &game, pos(&typing, "    deck.", "deck.", 0), json!({}));
+    let names = labels(&items);
+    assert!(names.contains(&"deck".to_owned()) && names.contains(&"Die".to_owned()), "{names:?}");
+    assert!(!names.contains(&"Pack".to_owned()), "{names:?}");
+    c.stop();
+}
+
+#[test]
+fn rename_follows_overrides_and_completion_knows_the_built_in_namespaces() {
+    let path = program("inheritance.tgdl");
+    let game = uri(&path);
+    let text = std::fs::read_to_string(&path).unwrap();
+    let mut c = Client::start();
+    c.open(&game, &text);
+    assert_eq!(c.diagnostics(&game), Vec::<Value>::new());
+
+    // A method, from an override: the base, every override, the calls (`base.value()` too).
+    let edit = c.at(
+        "textDocument/rename",
+        &game,
+        pos(&text, "effect { return base.value() * 3; }", "value", 0),
+        json!({ "newName": "worth" }),
+    );
+    let renamed = apply(&edit, &path);
+    assert_eq!(edit["changes"][&game].as_array().unwrap().len(), 5, "{edit}");
+    for line in [
+        "    function worth {",
+        "effect { return name + \" worth \" + worth(); }",
+        "    override function worth {",
+        "effect { return base.worth() * 3; }   // a Knight's value, tripled",
+    ] {
+        assert!(renamed.contains(line), "{line} in {renamed}");
+    }
+    assert_eq!(renamed.matches("override function worth {").count(), 2);
+    // References from the base: the same five places.
+    let refs = c.at(
+        "textDocument/references",
+        &game,
+        pos(&text, "function value {", "value", 0),
+        json!({ "context": { "includeDeclaration": true } }),
+    );
+    assert_eq!(refs.as_array().unwrap().len(), 5, "{refs}");
+
+    // An action, from a call: the base action, its override and the call.
+    let edit = c.at(
+        "textDocument/rename",
+        &game,
+        pos(&text, "knight.advance();", "advance", 0),
+        json!({ "newName": "step" }),
+    );
+    let renamed = apply(&edit, &path);
+    assert!(renamed.contains("    action step {") && renamed.contains("    override action step {"));
+    assert!(renamed.contains("knight.step();") && renamed.contains(" advances "), "{renamed}");
+    assert_eq!(edit["changes"][&game].as_array().unwrap().len(), 3, "{edit}");
+
+    // An attribute set by initialisers: `new Piece() { name = "pawn" }`.
+    let edit = c.at(
+        "textDocument/rename",
+        &game,
+        pos(&text, "string name = \"piece\";", "name", 0),
+        json!({ "newName": "title" }),
+    );
+    let renamed = apply(&edit, &path);
+    assert!(renamed.contains("new Knight() { title = \"knight\" };"), "{renamed}");
+    assert_eq!(renamed.matches("title").count(), 7, "{renamed}");
+    // The inherited input of an overridden action is the base's.
+    let edit = c.at(
+        "textDocument/rename",
+        &game,
+        pos(&text, "if (far) { steps = 4; }", "far", 0),
+        json!({ "newName": "long" }),
+    );
+    let renamed = apply(&edit, &path);
+    assert!(renamed.contains("input bool long;") && renamed.matches("if (long)").count() == 2, "{renamed}");
+
+    // Completion after the built-in namespaces.
+    for (typed, expected) in [
+        ("player.", &["active", "all", "count"][..]),
+        ("turn.", &["active", "current", "pass", "phase", "use"][..]),
+        ("turn.phase.", &["active", "set"][..]),
+        ("turns.", &["use"][..]),
+    ] {
+        let typing = text.replacen("knight.assign(0);", &format!("knight.assign(0);\n    {typed}"), 1);
+        c.change(&game, 2, &typing);
+        c.diagnostics(&game);
+        let at = pos(&typing, &format!("    {typed}"), typed, typed.len() as u32);
+        let items = c.at("textDocument/completion", &game, at, json!({}));
+        assert_eq!(labels(&items), expected, "after `{typed}`");
+    }
+    c.stop();
+}

@@ -7,7 +7,7 @@ use std::path::Path;
 /// Reports a game's diagnostics: rendered on standard error, or one JSON object per line
 /// on standard output. Exit 0 when the game is valid (warnings allowed).
 pub(super) fn check(file: &Path, format: MessageFormat) -> u8 {
-    let compilation = crate::check_file(file);
+    let compilation = super::check_file(file);
     match format {
         MessageFormat::Human => eprint!("{}", compilation.render(color())),
         MessageFormat::Json => {
@@ -30,7 +30,12 @@ pub(super) fn emit(file: &Path, output: Option<&Path>) -> u8 {
         Err(code) => return code,
     };
     let Some(program) = &compilation.program else { return 1 };
-    let code = crate::codegen::generate(program, &compilation.sources);
+    if let Some(path) = output {
+        if let Err(code) = super::refuse_overwriting_sources(path, &compilation) {
+            return code;
+        }
+    }
+    let code = crate::generate_on_big_stack(program, &compilation.sources);
     match output {
         Some(path) => match std::fs::write(path, code) {
             Ok(()) => 0,

@@ -27,6 +27,18 @@ use std::process::ExitCode;
 pub(crate) struct Cli {
     #[command(subcommand)]
     command: Command,
+    /// Let imports reach files anywhere under DIR (by default they must stay inside the
+    /// game's folder, the directory of its main file)
+    #[arg(long, global = true, value_name = "DIR")]
+    import_root: Option<PathBuf>,
+}
+
+/// How this run finds a game's files (`--import-root`), set once from the command line.
+static LOAD_OPTIONS: std::sync::OnceLock<crate::load::LoadOptions> = std::sync::OnceLock::new();
+
+/// Loads and checks a game with this run's options.
+fn check_file(file: &std::path::Path) -> crate::Compilation {
+    crate::check_file_with(file, LOAD_OPTIONS.get_or_init(Default::default))
 }
 
 #[derive(Subcommand, Debug)]
@@ -152,6 +164,7 @@ fn parse_args(mut args: Vec<OsString>) -> Result<Cli, clap::Error> {
 }
 
 fn run(cli: Cli) -> u8 {
+    let _ = LOAD_OPTIONS.set(crate::load::LoadOptions { import_root: cli.import_root });
     match cli.command {
         Command::Check { file, message_format } => check::check(&file, message_format),
         Command::Emit { file, output } => check::emit(&file, output.as_deref()),
@@ -191,9 +204,29 @@ fn fail(message: impl std::fmt::Display) -> u8 {
 /// Checks a game, printing its diagnostics on standard error; the compilation when it
 /// is valid.
 fn compile(file: &std::path::Path) -> Result<crate::Compilation, u8> {
-    let compilation = crate::check_file(file);
+    let compilation = check_file(file);
     eprint!("{}", compilation.render(color()));
     if compilation.has_errors() { Err(1) } else { Ok(compilation) }
+}
+
+/// Refuses an output path that is one of the game's own source files (`tgdlc build game`
+/// on a source without extension, `emit g.tgdl -o g.tgdl`): writing would destroy it.
+fn refuse_overwriting_sources(output: &std::path::Path, compilation: &crate::Compilation) -> Result<(), u8> {
+    let target = match std::fs::canonicalize(output) {
+        Ok(existing) => existing,
+        // A file that does not exist yet cannot be a source.
+        Err(_) => return Ok(()),
+    };
+    for (_, file) in compilation.sources.files() {
+        if file.path.as_deref() == Some(target.as_path()) {
+            return Err(fail(format!(
+                "`{}` is a source file of the game; refusing to write over it\n\
+                 help: give another output path with -o",
+                crate::source::printable(&output.display().to_string())
+            )));
+        }
+    }
+    Ok(())
 }
 
 /// A panic is a compiler bug: say so, and how to report it.

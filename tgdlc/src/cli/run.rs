@@ -7,20 +7,20 @@ use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-/// Checks, generates and builds a game; diagnostics and errors are printed here.
-fn build_game(file: &Path, verbose: bool) -> Result<Built, u8> {
+/// Checks, generates and builds a game; diagnostics and errors are printed here. The
+/// binary will be copied to `output`, which must not be a source of the game.
+fn build_game(file: &Path, verbose: bool, output: Option<&Path>) -> Result<Built, u8> {
     let compilation = compile(file)?;
     let Some(program) = &compilation.program else { return Err(1) };
-    let code = crate::codegen::generate(program, &compilation.sources);
+    if let Some(output) = output {
+        super::refuse_overwriting_sources(output, &compilation)?;
+    }
+    let code = crate::generate_on_big_stack(program, &compilation.sources);
     build::build(&program.name, &code, &BuildOptions { verbose, status: true }).map_err(fail)
 }
 
 /// `tgdlc build FILE [-o BIN]`.
 pub(super) fn build(file: &Path, output: Option<&Path>, verbose: bool) -> u8 {
-    let built = match build_game(file, verbose) {
-        Ok(b) => b,
-        Err(code) => return code,
-    };
     let target = match output {
         Some(o) => o.to_path_buf(),
         None => {
@@ -29,6 +29,10 @@ pub(super) fn build(file: &Path, output: Option<&Path>, verbose: bool) -> u8 {
             name.push(std::env::consts::EXE_SUFFIX);
             PathBuf::from(name)
         }
+    };
+    let built = match build_game(file, verbose, Some(&target)) {
+        Ok(b) => b,
+        Err(code) => return code,
     };
     if target.is_dir() {
         return fail(format!("`{}` is a directory; give the binary's file name with -o", target.display()));
@@ -54,7 +58,7 @@ pub(super) fn build_python(file: &Path, output: Option<&Path>, verbose: bool) ->
         Err(code) => return code,
     };
     let Some(program) = &compilation.program else { return 1 };
-    let code = crate::codegen::generate(program, &compilation.sources);
+    let code = crate::generate_on_big_stack(program, &compilation.sources);
     let dir = output.unwrap_or(Path::new("."));
     match build::build_python(&program.name, &code, dir, &BuildOptions { verbose, status: true }) {
         Ok(built) => {
@@ -74,7 +78,7 @@ fn partial_name(target: &Path) -> PathBuf {
 
 /// `tgdlc play|simulate|perft FILE ARGS...`: the binary's exit code.
 pub(super) fn run(subcommand: &str, file: &Path, args: &[OsString]) -> u8 {
-    let built = match build_game(file, false) {
+    let built = match build_game(file, false, None) {
         Ok(b) => b,
         Err(code) => return code,
     };

@@ -11,7 +11,7 @@ use crate::diagnostics::Diagnostic;
 use crate::hir::{self, ClassId, Expr, ExprKind, LocalId, Program, Ty};
 use crate::sema::{self, Module};
 use crate::source::{FileId, SourceMap, Span};
-use crate::syntax::{ast, token};
+use crate::syntax::ast;
 use std::collections::HashMap;
 use std::path::Path;
 
@@ -22,7 +22,8 @@ pub(crate) struct Analysis {
     pub modules: Vec<Module>,
     pub diagnostics: Vec<Diagnostic>,
     pub program: Option<Program>,
-    pub index: Index,
+    /// Built on the first request that needs it: publishing diagnostics does not.
+    index: std::cell::OnceCell<Index>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -52,6 +53,9 @@ pub(crate) struct Def {
 #[derive(Default)]
 pub(crate) struct Index {
     pub defs: Vec<Def>,
+    /// For each definition, the one it is renamed and referenced with: an override's is the
+    /// function or action it overrides (transitively), everything else's is itself.
+    pub family: Vec<usize>,
     /// Every name that refers to a definition (the definitions' own names included).
     pub refs: Vec<(Span, usize)>,
     pub classes: HashMap<ClassId, usize>,
@@ -79,14 +83,20 @@ pub(crate) fn analyse(path: Option<&Path>, text: &str) -> Analysis {
     if is_library {
         diagnostics.retain(|d| !(d.code == Some(codes::GAME_DIRECTIVE) && d.primary.span.file == main));
     }
-    let index = program.as_ref().map(|p| Index::build(&sources, &loaded.modules, p)).unwrap_or_default();
-    Analysis { sources, main, modules: loaded.modules, diagnostics, program, index }
+    Analysis { sources, main, modules: loaded.modules, diagnostics, program, index: Default::default() }
 }
 
 impl Analysis {
+    /// Every definition and every name that refers to one (built once, when first asked).
+    pub fn index(&self) -> &Index {
+        self.index.get_or_init(|| {
+            self.program.as_ref().map(|p| Index::build(&self.sources, &self.modules, p)).unwrap_or_default()
+        })
+    }
+
     /// The definition named at byte `offset` of file `file`, and the name's span.
     pub fn reference_at(&self, file: FileId, offset: usize) -> Option<(Span, usize)> {
-        self.index
+        self.index()
             .refs
             .iter()
             .filter(|(s, _)| s.file == file && s.start as usize <= offset && offset <= s.end as usize)
@@ -96,7 +106,7 @@ impl Analysis {
 
     /// The body (function, action, setup) around `offset` of the document, and its class.
     pub fn body_at(&self, offset: usize) -> Option<(Span, Option<ClassId>)> {
-        self.index
+        self.index()
             .bodies
             .iter()
             .filter(|(s, _)| s.file == self.main && s.start as usize <= offset && offset <= s.end as usize)
@@ -164,6 +174,8 @@ struct Builder<'a> {
     extents: HashMap<Span, Span>,
     /// Locals by the span of their name: a filter's candidate is its input.
     local_at: HashMap<Span, usize>,
+    /// The locals of each function (its inputs first), for the labels of its arguments.
+    func_locals: HashMap<hir::FuncId, HashMap<LocalId, usize>>,
 }
 
 impl Index {
@@ -177,6 +189,7 @@ impl Index {
             actions: HashMap::new(),
             extents: HashMap::new(),
             local_at: HashMap::new(),
+            func_locals: HashMap::new(),
         };
         for m in modules {
             for item in &m.ast.items {
@@ -204,10 +217,18 @@ impl Index {
         b.declarations();
         b.bodies();
         b.class_names(modules);
+        b.families();
         let mut index = b.index;
         index.refs.sort_by_key(|(s, d)| (*s, *d));
         index.refs.dedup();
         index
+    }
+}
+
+impl Index {
+    /// The family of a definition (see [`Index::family`]).
+    pub fn family_of(&self, def: usize) -> usize {
+        self.family.get(def).copied().unwrap_or(def)
     }
 }
 
@@ -317,14 +338,20 @@ impl Builder<'_> {
     /// Locals and the names used in every body.
     fn bodies(&mut self) {
         let p = self.program;
-        for f in &p.funcs {
+        // The locals of every function first: a call names the inputs of its callee.
+        for (i, f) in p.funcs.iter().enumerate() {
             let scope = self.extents.get(&f.span).copied();
             let locals = self.locals(&f.locals, scope, f.owner);
             if let Some(s) = scope {
                 self.index.bodies.push((s, f.owner));
             }
+            self.func_locals.insert(hir::FuncId(i as u32), locals);
+        }
+        for (i, f) in p.funcs.iter().enumerate() {
+            let locals = self.func_locals.remove(&hir::FuncId(i as u32)).unwrap_or_default();
             self.inputs(&f.inputs, &locals);
             self.block(&f.body, &locals);
+            self.func_locals.insert(hir::FuncId(i as u32), locals);
         }
         for a in &p.actions {
             let scope = self.extents.get(&a.span).copied();
@@ -405,23 +432,37 @@ impl Builder<'_> {
         if !self.valid(e.span) {
             return;
         }
+        match &e.kind {
+            ExprKind::Call { func, args, .. } => self.labels(*func, args, e.span),
+            ExprKind::New { inits, .. } => {
+                for (attr, value) in inits {
+                    let Some(&d) = self.attrs.get(attr) else { continue };
+                    if let Some(span) = self.name_before(value.span, e.span, "=", &self.index.defs[d].name) {
+                        self.index.refs.push((span, d));
+                    }
+                }
+            }
+            _ => {}
+        }
         let (def, from, name) = match &e.kind {
             ExprKind::Local(id) => match locals.get(id) {
                 Some(&d) => (d, e.span.start, &self.index.defs[d].name),
                 None => return,
             },
             ExprKind::Attr { object, attr } => match self.attrs.get(attr) {
-                Some(&d) => (d, after(object, e), &self.index.defs[d].name),
+                Some(&d) => (d, after(self.text(e.span.file), object, e), &self.index.defs[d].name),
                 None => return,
             },
             ExprKind::Call { func, receiver, .. } => match self.funcs.get(func) {
-                Some(&d) => {
-                    (d, receiver.as_ref().map_or(e.span.start, |r| after(r, e)), &self.index.defs[d].name)
-                }
+                Some(&d) => (
+                    d,
+                    receiver.as_ref().map_or(e.span.start, |r| after(self.text(e.span.file), r, e)),
+                    &self.index.defs[d].name,
+                ),
                 None => return,
             },
             ExprKind::CallAction { action, receiver } => match self.actions.get(action) {
-                Some(&d) => (d, after(receiver, e), &self.index.defs[d].name),
+                Some(&d) => (d, after(self.text(e.span.file), receiver, e), &self.index.defs[d].name),
                 None => return,
             },
             _ => return,
@@ -430,6 +471,84 @@ impl Builder<'_> {
         if let Some(span) = find_word(self.text(file), file, from as usize..e.span.end as usize, name) {
             self.index.refs.push((span, def));
         }
+    }
+
+    /// The labels of a call's arguments (`f(n: 1)`) name the callee's inputs. The checker
+    /// keeps one argument per `function input`, in order, a default standing for a missing
+    /// one with the call's span.
+    fn labels(&mut self, func: hir::FuncId, args: &[Expr], call: Span) {
+        let p = self.program;
+        let inputs = p.func(func).inputs.iter().filter(|i| matches!(i.mode, hir::InputMode::Function { .. }));
+        for (input, arg) in inputs.zip(args) {
+            if arg.span == call || !self.valid(arg.span) {
+                continue;
+            }
+            let Some(&d) = self.func_locals.get(&func).and_then(|l| l.get(&input.local)) else { continue };
+            if let Some(span) = self.name_before(arg.span, call, ":", &input.name) {
+                self.index.refs.push((span, d));
+            }
+        }
+    }
+
+    /// `name` written just before `value` (in `within`), separated by `sep`: the label of an
+    /// argument (`n: 1`) or the attribute of an initialiser (`rank = 5`). Parentheses
+    /// around the value are skipped.
+    fn name_before(&self, value: Span, within: Span, sep: &str, name: &str) -> Option<Span> {
+        if value.file != within.file || value.start <= within.start {
+            return None;
+        }
+        let text = self.text(value.file);
+        let before = text.get(within.start as usize..value.start as usize)?;
+        let before = before.trim_end_matches(|c: char| c.is_whitespace() || c == '(');
+        let before = before.strip_suffix(sep)?;
+        // `a == b`, `a <= b` are no initialisers.
+        if before.ends_with(|c: char| "=!<>+-*/%^&|".contains(c)) {
+            return None;
+        }
+        let before = before.trim_end();
+        let word = before.strip_suffix(name)?;
+        if word.ends_with(|c: char| c.is_ascii_alphanumeric() || c == '_') {
+            return None;
+        }
+        let start = within.start as usize + word.len();
+        Some(Span::new(value.file, start, start + name.len()))
+    }
+
+    /// Overrides join the family of what they override.
+    fn families(&mut self) {
+        let p = self.program;
+        let mut family: Vec<usize> = (0..self.index.defs.len()).collect();
+        for i in 0..p.funcs.len() {
+            let mut root = hir::FuncId(i as u32);
+            let mut steps = 0;
+            while let Some(b) = p.func(root).overrides {
+                root = b;
+                steps += 1;
+                if steps > p.funcs.len() {
+                    break;
+                }
+            }
+            if let (Some(&d), Some(&r)) = (self.funcs.get(&hir::FuncId(i as u32)), self.funcs.get(&root)) {
+                family[d] = r;
+            }
+        }
+        for i in 0..p.actions.len() {
+            let mut root = hir::ActionId(i as u32);
+            let mut steps = 0;
+            while let Some(b) = p.action(root).overrides {
+                root = b;
+                steps += 1;
+                if steps > p.actions.len() {
+                    break;
+                }
+            }
+            if let (Some(&d), Some(&r)) =
+                (self.actions.get(&hir::ActionId(i as u32)), self.actions.get(&root))
+            {
+                family[d] = r;
+            }
+        }
+        self.index.family = family;
     }
 
     /// Class names in every file: in types, bases, triggers, `new`, `is`/`as`, globals.
@@ -447,18 +566,14 @@ impl Builder<'_> {
         let mut found = Vec::new();
         for m in modules {
             let text = self.text(m.file);
-            let Ok(tokens) = token::tokens(m.file, text) else { continue };
-            for (i, t) in tokens.iter().enumerate() {
-                if t.kind != token::TokenKind::Word {
-                    continue;
-                }
-                let Some(&d) = by_name.get(&text[t.span.clone()]) else { continue };
+            let words = words(text);
+            for (i, w) in words.iter().enumerate() {
+                let Some(&d) = by_name.get(&text[w.start..w.end]) else { continue };
                 // After a `.` only as `ns.Class`.
-                let qualified_ok = i < 2
-                    || tokens[i - 1].kind != token::TokenKind::Dot
-                    || aliases.contains(&&text[tokens[i - 2].span.clone()]);
+                let qualified_ok =
+                    !w.after_dot || (i > 0 && aliases.contains(&&text[words[i - 1].start..words[i - 1].end]));
                 if qualified_ok {
-                    found.push((Span::new(m.file, t.span.start, t.span.end), d));
+                    found.push((Span::new(m.file, w.start, w.end), d));
                 }
             }
         }
@@ -466,10 +581,82 @@ impl Builder<'_> {
     }
 }
 
+/// A name in a file's text, outside comments and strings.
+struct Word {
+    start: usize,
+    end: usize,
+    /// Right after a single `.` (a member, or a name in a namespace).
+    after_dot: bool,
+}
+
+/// The names of a text (grid cells included), a lexer's worth of work rather than the
+/// parser's: class names are found among them.
+fn words(text: &str) -> Vec<Word> {
+    let b = text.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    let mut after_dot = false;
+    while i < b.len() {
+        let c = b[i];
+        let next = b.get(i + 1).copied();
+        if c.is_ascii_whitespace() {
+            i += 1;
+        } else if c == b'/' && next == Some(b'/') {
+            while i < b.len() && b[i] != b'\n' {
+                i += 1;
+            }
+        } else if c == b'/' && next == Some(b'*') {
+            i += 2;
+            while i < b.len() && !(b[i] == b'*' && b.get(i + 1) == Some(&b'/')) {
+                i += 1;
+            }
+            i = (i + 2).min(b.len());
+        } else if c == b'"' {
+            i += 1;
+            while i < b.len() && b[i] != b'"' {
+                i += if b[i] == b'\\' { 2 } else { 1 };
+            }
+            i = (i + 1).min(b.len());
+            after_dot = false;
+        } else if c.is_ascii_alphabetic() || c == b'_' {
+            let start = i;
+            while i < b.len() && (b[i].is_ascii_alphanumeric() || b[i] == b'_') {
+                i += 1;
+            }
+            out.push(Word { start, end: i, after_dot });
+            after_dot = false;
+        } else if c.is_ascii_digit() {
+            while i < b.len()
+                && (b[i].is_ascii_digit() || (b[i] == b'.' && b.get(i + 1).is_some_and(u8::is_ascii_digit)))
+            {
+                i += 1;
+            }
+            after_dot = false;
+        } else if c == b'.' {
+            let start = i;
+            while i < b.len() && b[i] == b'.' {
+                i += 1;
+            }
+            after_dot = i - start == 1;
+        } else {
+            i += 1;
+            after_dot = false;
+        }
+    }
+    out
+}
+
 /// Where the member name of `e` starts being searched: after its object, when the object
-/// was written (`a.x`), else at the start (an implicit `this` spans the whole `x`).
-fn after(object: &Expr, e: &Expr) -> u32 {
-    if object.span.file == e.span.file && object.span.end < e.span.end && object.span.end > e.span.start {
+/// was written (`a.x`, `base.f()`), else at the start (an implicit `this` spans the whole
+/// `x`, or the name of a call `f()`).
+fn after(text: &str, object: &Expr, e: &Expr) -> u32 {
+    let implicit = matches!(object.kind, ExprKind::This)
+        && !matches!(text.get(object.span.range()), Some("this" | "base"));
+    if !implicit
+        && object.span.file == e.span.file
+        && object.span.end < e.span.end
+        && object.span.end > e.span.start
+    {
         object.span.end
     } else {
         e.span.start

@@ -27,7 +27,7 @@ pub(crate) fn hover(doc: &Document, pos: Position) -> Option<Hover> {
     let offset = convert::offset(&doc.text, pos);
     let mut parts = Vec::new();
     if let Some((_, d)) = a.reference_at(a.main, offset) {
-        let def = &a.index.defs[d];
+        let def = &a.index().defs[d];
         let mut text = format!("```tgdl\n{}\n```", def.detail);
         if let Some(doc) = analysis::doc_comment(&a.sources.get(def.span.file).text, def.span) {
             text.push_str(&format!("\n\n{doc}"));
@@ -71,22 +71,26 @@ pub(crate) fn definition(doc: &Document, pos: Position) -> Option<Location> {
         }
     }
     let (_, d) = a.reference_at(a.main, offset)?;
-    location(&doc.uri, a, a.index.defs[d].span)
+    location(&doc.uri, a, a.index().defs[d].span)
 }
 
 pub(crate) fn references(doc: &Document, pos: Position, with_declaration: bool) -> Vec<Location> {
     let a = &doc.analysis;
     let Some((_, d)) = a.reference_at(a.main, convert::offset(&doc.text, pos)) else { return Vec::new() };
-    let decl = a.index.defs[d].span;
-    a.index
+    let decl = a.index().defs[d].span;
+    let family = a.index().family_of(d);
+    a.index()
         .refs
         .iter()
-        .filter(|(s, r)| *r == d && (with_declaration || *s != decl))
+        .filter(|(s, r)| a.index().family_of(*r) == family && (with_declaration || *s != decl))
         .filter_map(|(s, _)| location(&doc.uri, a, *s))
         .collect()
 }
 
-/// Renames a local or a member (attribute, function, action) everywhere it is named.
+/// Renames what is named at `pos` everywhere it is named, in the document and the files it
+/// imports: a local or input (with the labels of the arguments that pass it), an
+/// attribute, a function or an action (with its overrides and their calls), a class or an
+/// event.
 pub(crate) fn rename(doc: &Document, pos: Position, new_name: &str) -> Result<WorkspaceEdit, String> {
     let a = &doc.analysis;
     let valid = new_name.chars().next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
@@ -97,11 +101,26 @@ pub(crate) fn rename(doc: &Document, pos: Position, new_name: &str) -> Result<Wo
     let Some((_, d)) = a.reference_at(a.main, convert::offset(&doc.text, pos)) else {
         return Err("nothing to rename here".into());
     };
-    if a.index.defs[d].kind == DefKind::Class {
-        return Err("only locals and members (attributes, functions, actions) can be renamed".into());
+    let def = &a.index().defs[d];
+    if def.kind == DefKind::Class {
+        // Class names are found by their words: refuse when the word names anything else.
+        let other = a.index().defs.iter().enumerate().find(|(i, o)| *i != d && o.name == def.name);
+        let alias = a.modules.iter().any(|m| m.namespace.as_deref() == Some(def.name.as_str()));
+        if let Some((_, o)) = other {
+            return Err(format!("`{}` also names `{}`: rename that first", def.name, o.detail));
+        }
+        if alias {
+            return Err(format!("`{}` also names an imported namespace", def.name));
+        }
+        if a.index().defs.iter().any(|o| o.kind == DefKind::Class && o.name == new_name) {
+            return Err(format!("a class named `{new_name}` exists already"));
+        }
     }
+    let family = a.index().family_of(d);
     let mut changes: HashMap<Uri, Vec<TextEdit>> = HashMap::new();
-    for (s, _) in a.index.refs.iter().filter(|(_, r)| *r == d) {
+    let spans: std::collections::BTreeSet<Span> =
+        a.index().refs.iter().filter(|(_, r)| a.index().family_of(*r) == family).map(|(s, _)| *s).collect();
+    for s in &spans {
         if let Some(loc) = location(&doc.uri, a, *s) {
             changes
                 .entry(loc.uri)
@@ -282,7 +301,10 @@ pub(crate) fn completion(doc: &Document, pos: Position) -> Vec<CompletionItem> {
     let body = a.body_at(word_start);
     if after_dot {
         let chain = receiver_chain(&text[..word_start - 1]);
-        return members(a, program, resolve(a, program, &chain, word_start, body));
+        return match resolve(a, program, &chain, word_start, body) {
+            Some(ty) => members(a, program, Some(ty)),
+            None => namespace_members(a, &chain),
+        };
     }
     let mut items = Vec::new();
     let mut seen = std::collections::HashSet::new();
@@ -298,7 +320,7 @@ pub(crate) fn completion(doc: &Document, pos: Position) -> Vec<CompletionItem> {
     };
     // Locals of the body around the cursor, declared before it.
     if let Some((scope, class)) = body {
-        for d in &a.index.defs {
+        for d in &a.index().defs {
             if d.kind == DefKind::Local && d.scope == Some(scope) && (d.span.start as usize) < word_start {
                 push(&mut items, &d.name, CompletionItemKind::VARIABLE, Some(d.detail.clone()));
             }
@@ -309,8 +331,16 @@ pub(crate) fn completion(doc: &Document, pos: Position) -> Vec<CompletionItem> {
             }
         }
     }
-    for d in &a.index.defs {
+    for m in &a.modules {
+        if let Some(ns) = &m.namespace {
+            push(&mut items, ns, CompletionItemKind::MODULE, Some(format!("import as {ns}")));
+        }
+    }
+    for d in &a.index().defs {
         match d.kind {
+            // A class of a namespace is written `ns.Class`.
+            DefKind::Class if namespace_of(a, d.span.file).is_some() => {}
+            DefKind::Func if d.owner.is_none() && namespace_of(a, d.span.file).is_some() => {}
             DefKind::Class => push(&mut items, &d.name, CompletionItemKind::CLASS, Some(d.detail.clone())),
             DefKind::Func if d.owner.is_none() => {
                 push(&mut items, &d.name, CompletionItemKind::FUNCTION, Some(d.detail.clone()))
@@ -368,6 +398,86 @@ fn receiver_chain(before: &str) -> Vec<(String, usize)> {
     chain
 }
 
+/// The namespace (`import "..." as ns`) a file's definitions live in.
+fn namespace_of(a: &Analysis, file: FileId) -> Option<&str> {
+    a.modules.iter().find(|m| m.file == file)?.namespace.as_deref()
+}
+
+/// The built-in namespaces' functions: `player.`, `turn.`, `turn.phase.`, `turns.`.
+const BUILTIN_NAMESPACES: &[(&str, &[(&str, &str)])] = &[
+    (
+        "player",
+        &[
+            ("all", "player.all() returns List<player>: every player, in order"),
+            ("active", "player.active() returns player: the player whose turn it is"),
+            ("count", "player.count() returns number: how many play"),
+        ],
+    ),
+    (
+        "turn",
+        &[
+            ("active", "turn.active() returns player: the active player"),
+            ("current", "turn.current() returns string: the name of the active turn"),
+            ("pass", "turn.pass(), turn.pass(p), turn.pass(p, phase): ends the turn"),
+            ("use", "turn.use(name), turn.use(name, phase): switches the turn definition"),
+            ("phase", "turn.phase: active(), set(phase)"),
+        ],
+    ),
+    (
+        "turn.phase",
+        &[
+            ("active", "turn.phase.active() returns string: the active phase"),
+            ("set", "turn.phase.set(phase): changes the phase"),
+        ],
+    ),
+    ("turns", &[("use", "turns.use(name), turns.use(name, phase): switches the turn definition")]),
+];
+
+/// After `player.`, `turn.`, `turn.phase.`, `turns.` and an import's namespace (`cards.`).
+fn namespace_members(a: &Analysis, chain: &[(String, usize)]) -> Vec<CompletionItem> {
+    if chain.iter().any(|(_, indexes)| *indexes > 0) {
+        return Vec::new();
+    }
+    let path: Vec<&str> = chain.iter().map(|(n, _)| n.as_str()).collect();
+    let path = path.join(".");
+    if let Some((_, functions)) = BUILTIN_NAMESPACES.iter().find(|(ns, _)| *ns == path) {
+        return functions
+            .iter()
+            .map(|(name, detail)| CompletionItem {
+                label: (*name).to_owned(),
+                kind: Some(if *name == "phase" {
+                    CompletionItemKind::MODULE
+                } else {
+                    CompletionItemKind::FUNCTION
+                }),
+                detail: Some((*detail).to_owned()),
+                ..CompletionItem::default()
+            })
+            .collect();
+    }
+    if chain.len() != 1 || !a.modules.iter().any(|m| m.namespace.as_deref() == Some(path.as_str())) {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    for d in &a.index().defs {
+        if namespace_of(a, d.span.file) != Some(path.as_str()) {
+            continue;
+        }
+        let kind = match d.kind {
+            DefKind::Class => CompletionItemKind::CLASS,
+            DefKind::Func if d.owner.is_none() => CompletionItemKind::FUNCTION,
+            _ => continue,
+        };
+        out.push(CompletionItem {
+            label: d.name.clone(),
+            kind: Some(kind),
+            detail: Some(d.detail.clone()),
+            ..CompletionItem::default()
+        });
+    }
+    out
+}
+
 /// The type of a receiver chain at `offset`.
 fn resolve(
     a: &Analysis,
@@ -378,10 +488,26 @@ fn resolve(
 ) -> Option<Ty> {
     let ((head, head_indexes), rest) = chain.split_first()?;
     let class = body.and_then(|(_, c)| c);
+    // `ns.Global.x`, `ns.f().x`: the name after an import's namespace is one of its own.
+    let is_namespace = a.modules.iter().any(|m| m.namespace.as_deref() == Some(head.as_str()));
+    if let (true, 0, Some(((name, indexes), rest))) = (is_namespace, head_indexes, rest.split_first()) {
+        let own = |d: &&analysis::Def| namespace_of(a, d.span.file) == Some(head.as_str()) && d.name == *name;
+        let d = a
+            .index()
+            .defs
+            .iter()
+            .filter(own)
+            .find(|d| d.kind == DefKind::Class || (d.kind == DefKind::Func && d.owner.is_none()))?;
+        let mut ty = index_into(d.ty.clone(), *indexes);
+        for (name, indexes) in rest {
+            ty = index_into(member_ty(p, &ty, name)?, *indexes);
+        }
+        return Some(ty);
+    }
     let mut ty = if head == "this" {
         Ty::Class(class?)
     } else if let Some(d) = a
-        .index
+        .index()
         .defs
         .iter()
         .filter(|d| {
@@ -476,7 +602,6 @@ fn members(a: &Analysis, p: &Program, ty: Option<Ty>) -> Vec<CompletionItem> {
             "clear",
             "contains",
         ]),
-        Some(Ty::Player) => builtin(&["all", "active", "count"]),
         Some(Ty::Class(c)) => {
             let mut out = Vec::new();
             let mut seen = std::collections::HashSet::new();
@@ -492,7 +617,7 @@ fn members(a: &Analysis, p: &Program, ty: Option<Ty>) -> Vec<CompletionItem> {
                     let f = &p.funcs[f.index()];
                     if f.kind == crate::hir::FuncKind::User && seen.insert(f.name.clone()) {
                         let detail = a
-                            .index
+                            .index()
                             .defs
                             .iter()
                             .find(|d| d.span == f.span)

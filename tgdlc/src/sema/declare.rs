@@ -10,6 +10,11 @@ use crate::hir::{
     Visibility,
 };
 use crate::source::Span;
+use std::collections::HashMap;
+
+/// The most classes a class may have above it (a real game uses a handful; the bound
+/// keeps every walk up a chain short).
+const MAX_INHERITANCE_DEPTH: usize = 64;
 use crate::syntax::ast;
 
 /// The syntax of every definition, by id, for the body pass.
@@ -381,32 +386,9 @@ impl<'a> Checker<'a> {
             };
             self.prog.classes[id.index()].base = base;
         }
-        // Cycles: walk each chain; a chain longer than the class count loops.
-        let n = self.prog.classes.len();
-        for &(id, c) in &decls.classes {
-            let mut cur = self.prog.class(id).base;
-            let mut steps = 0;
-            while let Some(b) = cur {
-                if b == id || steps > n {
-                    let span = c.base.as_ref().map_or(c.name.span, |p| p.span);
-                    self.error(
-                        Diagnostic::error(
-                            span,
-                            format!("`{}` derives from itself through its bases", c.name.name),
-                        )
-                        .code(codes::INHERITANCE)
-                        .label("this base leads back to the class")
-                        .help("break the cycle: one of these classes must not derive from the other"),
-                    );
-                    self.prog.classes[id.index()].base = None;
-                    break;
-                }
-                cur = self.prog.class(b).base;
-                steps += 1;
-            }
-        }
+        self.check_inheritance_chains(decls);
         // Roots, and visibility inherited from the root.
-        for i in 0..n {
+        for i in 0..self.prog.classes.len() {
             let mut root = ClassId(i as u32);
             while let Some(b) = self.prog.class(root).base {
                 root = b;
@@ -440,6 +422,91 @@ impl<'a> Checker<'a> {
                 self.prog.classes[id.index()].visibility = root_vis;
             }
         }
+    }
+
+    /// Cycles and depth of inheritance, in one pass over the classes (linear: every class
+    /// is settled once). The class that closes a cycle, or that has more than
+    /// [`MAX_INHERITANCE_DEPTH`] classes above it, is reported at its base and loses that
+    /// base, so later passes, which walk chains, stay short.
+    fn check_inheritance_chains(&mut self, decls: &Decls<'_>) {
+        #[derive(Clone, Copy, PartialEq)]
+        enum State {
+            New,
+            OnPath,
+            /// Settled, with this many classes above it.
+            Done(usize),
+        }
+        let declared: HashMap<ClassId, &ast::ClassDecl> = decls.classes.iter().copied().collect();
+        let n = self.prog.classes.len();
+        let mut state = vec![State::New; n];
+        let mut path = Vec::new();
+        for start in 0..n {
+            // Walk up from `start` to a settled class or a root, then settle the path from
+            // the top. Meeting a class of the path again is a cycle: break it and walk again.
+            let depth_above = 'walk: loop {
+                path.clear();
+                let mut cur = Some(ClassId(start as u32));
+                while let Some(c) = cur {
+                    match state[c.index()] {
+                        State::Done(d) => break 'walk d + 1,
+                        State::New => {
+                            state[c.index()] = State::OnPath;
+                            path.push(c);
+                            cur = self.prog.class(c).base;
+                        }
+                        State::OnPath => {
+                            // `c` is the first class of the cycle the walk entered.
+                            let closing = c;
+                            self.inheritance_error(&declared, closing, |name| {
+                                (
+                                    format!("`{name}` derives from itself through its bases"),
+                                    "this base leads back to the class".to_string(),
+                                    "break the cycle: one of these classes must not derive from the other"
+                                        .to_string(),
+                                )
+                            });
+                            self.prog.classes[closing.index()].base = None;
+                            for &p in &path {
+                                state[p.index()] = State::New;
+                            }
+                            continue 'walk;
+                        }
+                    }
+                }
+                break 0;
+            };
+            let mut depth = depth_above;
+            for &c in path.iter().rev() {
+                if depth > MAX_INHERITANCE_DEPTH {
+                    self.inheritance_error(&declared, c, |name| {
+                        (
+                            format!("`{name}` has more than {MAX_INHERITANCE_DEPTH} classes above it"),
+                            "the chain of bases is too long from here".to_string(),
+                            "derive from a class nearer the root, or share members through fewer levels"
+                                .to_string(),
+                        )
+                    });
+                    self.prog.classes[c.index()].base = None;
+                    depth = 0;
+                }
+                state[c.index()] = State::Done(depth);
+                depth += 1;
+            }
+        }
+    }
+
+    /// An inheritance error (E0015) at the base a class names: `text` gives the message,
+    /// the label and the help from the class's name.
+    fn inheritance_error(
+        &mut self,
+        declared: &HashMap<ClassId, &ast::ClassDecl>,
+        class: ClassId,
+        text: impl FnOnce(&str) -> (String, String, String),
+    ) {
+        let Some(decl) = declared.get(&class) else { return };
+        let span = decl.base.as_ref().map_or(decl.name.span, |p| p.span);
+        let (message, label, help) = text(&decl.name.name);
+        self.error(Diagnostic::error(span, message).code(codes::INHERITANCE).label(label).help(help));
     }
 
     pub(crate) fn unknown_type(&mut self, path: &ast::Path) {

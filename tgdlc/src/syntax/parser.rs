@@ -33,6 +33,9 @@ type PResult<T> = Result<T, Box<Diagnostic>>;
 /// Keeps pest, the builder and every later recursive pass well inside the stack.
 const MAX_DEPTH: usize = 256;
 
+/// The longest `if ... else if ...` chain accepted: its links do not count as nesting.
+const MAX_ELSE_IF: usize = 4096;
+
 /// Parses one file. Never panics: malformed input gives a located syntax error.
 // The public signature returns the diagnostic unboxed like the rest of the compiler; the
 // builder boxes it internally where results travel through recursion.
@@ -50,7 +53,7 @@ pub fn parse(file: FileId, text: &str) -> Result<ast::File, Diagnostic> {
         return Err(*error::lexical(file, text, err));
     }
     let root = pairs.next().expect("grammar: `file` is the start rule");
-    let mut builder = Builder { file, text, tokens: &scan.tokens, depth: 0, stray: Vec::new() };
+    let mut builder = Builder { file, text, tokens: &scan.tokens, depth: 0, chain: 0, stray: Vec::new() };
     builder.file(root).map_err(|d| *d)
 }
 
@@ -103,6 +106,8 @@ struct Builder<'t> {
     tokens: &'t [std::ops::Range<usize>],
     /// Current nesting, against [`MAX_DEPTH`].
     depth: usize,
+    /// Links of the `else if` chain being built, against [`MAX_ELSE_IF`].
+    chain: usize,
     /// `;` after a construct ending in a block, or otherwise where no statement can be.
     stray: Vec<Span>,
 }

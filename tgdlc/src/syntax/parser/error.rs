@@ -21,6 +21,14 @@ pub(super) fn too_deep(span: Span, max: usize) -> Box<Diagnostic> {
     )))
 }
 
+pub(super) fn too_long_chain(span: Span, max: usize) -> Box<Diagnostic> {
+    Box::new(
+        syntax_error(span, "too many `else if` branches in one chain")
+            .label("the chain is too long from here")
+            .help(format!("at most {max} `else if` branches follow one `if`; look the value up in a list or table instead")),
+    )
+}
+
 /// An error found by the pre-scan.
 pub(super) fn lexical(file: FileId, text: &str, err: &LexError) -> Box<Diagnostic> {
     let span = Span::new(file, err.span.start, err.span.end);
@@ -36,6 +44,12 @@ pub(super) fn lexical(file: FileId, text: &str, err: &LexError) -> Box<Diagnosti
             syntax_error(span, format!("unknown escape `{escape}` in a string"))
                 .label("unknown escape")
                 .help("the escapes are `\\\"`, `\\\\`, `\\n` and `\\t`; write `\\\\` for a backslash")
+        }
+        LexErrorKind::ControlCharacter => {
+            let byte = text.as_bytes().get(err.span.start).copied().unwrap_or(0);
+            syntax_error(span, format!("a string cannot hold the control character U+{byte:04X}"))
+                .label("raw control character")
+                .help("strings are shown on terminals, where control characters are commands; write `\\n` or `\\t` for a line break or a tab")
         }
         LexErrorKind::TooDeep => return too_deep(span, super::MAX_DEPTH),
     })

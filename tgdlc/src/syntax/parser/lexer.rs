@@ -22,6 +22,8 @@ pub(super) enum LexErrorKind {
     UnknownEscape,
     /// Brackets nested deeper than the limit.
     TooDeep,
+    /// A raw control character (ESC, BEL...) inside a string: it would reach terminals.
+    ControlCharacter,
 }
 
 #[derive(Clone, Debug)]
@@ -56,7 +58,8 @@ pub(super) fn scan(text: &str, max_depth: usize) -> Scan {
             continue;
         }
         if text[i..].starts_with("//") {
-            i = text[i..].find('\n').map_or(bytes.len(), |n| i + n);
+            // A line comment ends at any line break, a lone `\r` included.
+            i = text[i..].find(['\n', '\r']).map_or(bytes.len(), |n| i + n);
             continue;
         }
         if text[i..].starts_with("/*") {
@@ -74,6 +77,9 @@ pub(super) fn scan(text: &str, max_depth: usize) -> Scan {
                         return scan.fail(LexErrorKind::UnterminatedString, start, start..i);
                     }
                     Some(b'"') => break,
+                    Some(&c) if c != b'\t' && (c.is_ascii_control()) => {
+                        return scan.fail(LexErrorKind::ControlCharacter, start, i..i + 1);
+                    }
                     Some(b'\\') => match bytes.get(i + 1) {
                         Some(b'"' | b'\\' | b'n' | b't') => i += 2,
                         Some(b'\n' | b'\r') | None => i += 1, // reported as unterminated

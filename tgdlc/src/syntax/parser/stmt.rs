@@ -4,7 +4,7 @@
 //! builds a frame holds the temporaries of every arm of a `match`, and one big function
 //! would cost kilobytes of stack per nesting level.
 
-use super::{Builder, PResult, Pair, Rule, children, only_child, take_if};
+use super::{Builder, PResult, Pair, Rule, children, error, only_child, take_if};
 use crate::syntax::ast::{Block, Filter, InputDecl, InputMode, Stmt, StmtKind};
 
 impl Builder<'_> {
@@ -77,7 +77,25 @@ impl Builder<'_> {
         let mut it = children(pair).skip(1); // `if`
         let cond = self.expr(it.next().expect("grammar: if condition"))?;
         let then_branch = self.stmt(it.next().expect("grammar: if body"))?;
-        let else_branch = it.nth(1).map(|s| self.stmt(s)).transpose()?; // after `else`
+        let else_branch = match it.nth(1) {
+            // `else if` continues a flat chain in the source: the nested `if` costs no
+            // nesting level, only a link of the chain (the compiler's passes recurse
+            // along it on their own large stack; see `on_big_stack`).
+            Some(s) if s.clone().into_inner().next().is_some_and(|p| p.as_rule() == Rule::if_stmt) => {
+                let span = self.span(&s);
+                self.chain += 1;
+                if self.chain > super::MAX_ELSE_IF {
+                    return Err(error::too_long_chain(span, super::MAX_ELSE_IF));
+                }
+                self.leave(1);
+                let branch = self.stmt(s);
+                self.depth += 1;
+                self.chain -= 1;
+                Some(branch?)
+            }
+            Some(s) => Some(self.stmt(s)?),
+            None => None,
+        }; // after `else`
         Ok(StmtKind::If { cond, then_branch, else_branch })
     }
 

@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# Coverage-guided fuzzing of the compiler and the trace reader (cargo fuzz, libFuzzer).
+#
+#   fuzz/run.sh [SECONDS] [TARGET...]
+#
+# Runs each target (default: parse check codegen trace) for SECONDS (default 30) on a
+# corpus seeded with every example and test program (and, for `trace`, traces of played
+# games), with the TGDL dictionary. A crash, a timeout (over 10 s for one input) or
+# memory over 2 GB stops the run and leaves the input in fuzz/artifacts/TARGET/; make it
+# a regression test (docs/reliability.md). Needs `cargo install cargo-fuzz`; builds on the
+# stable toolchain (RUSTC_BOOTSTRAP=1, no sanitizer) or on nightly with
+# `FUZZ_SANITIZER=address`. With `FUZZ_KEEP_GOING=1` (long runs), a crash is saved and
+# the run goes on (libFuzzer's fork mode).
+set -euo pipefail
+cd "$(dirname "$0")"
+seconds="${1:-30}"
+shift || true
+targets=("$@")
+[ ${#targets[@]} -gt 0 ] || targets=(parse check codegen trace)
+sanitizer="${FUZZ_SANITIZER:-none}"
+if [ "$sanitizer" = none ]; then export RUSTC_BOOTSTRAP=1; fi
+extra=()
+if [ "${FUZZ_KEEP_GOING:-0}" = 1 ]; then
+    extra=(-fork=1 -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1)
+fi
+
+for target in "${targets[@]}"; do
+    corpus="corpus/$target"
+    mkdir -p "$corpus" "artifacts/$target"
+    if [ "$target" = trace ]; then
+        cp seeds/traces/*.json "$corpus/" 2>/dev/null || true
+    else
+        for f in ../examples/*.tgdl ../examples/lib/*.tgdl ../tests/programs/*.tgdl \
+            ../tests/programs/modules/*.tgdl ../tests/data/*.tgdl ../tgdlc/tests/fragments/*.tgdl; do
+            [ -f "$f" ] && cp "$f" "$corpus/"
+        done
+    fi
+    cargo fuzz build -s "$sanitizer" "$target"
+    cargo fuzz run -s "$sanitizer" "$target" "$corpus" -- \
+        -dict=tgdl.dict -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
+        -artifact_prefix="artifacts/$target/" -print_final_stats=1 ${FUZZ_SEED:+-seed="$FUZZ_SEED"} "${extra[@]}"
+done
