@@ -591,7 +591,8 @@ pub fn simulate_range<G: Game>(opts: &SimOptions, range: std::ops::Range<u64>) -
 /// The threads a batch of `games` games starts: `wanted` (0: one per core), but never
 /// more than there are games to share out.
 pub fn worker_threads(wanted: usize, games: u64) -> usize {
-    let wanted = if wanted == 0 { std::thread::available_parallelism().map_or(1, |n| n.get()) } else { wanted };
+    let wanted =
+        if wanted == 0 { std::thread::available_parallelism().map_or(1, |n| n.get()) } else { wanted };
     wanted.min(games.max(1).try_into().unwrap_or(usize::MAX))
 }
 
