@@ -5,6 +5,10 @@
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
+/// The program generators of the compiler's property test.
+#[path = "../tgdlc/tests/support/programs.rs"]
+mod programs;
+
 fn main() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
     let out = PathBuf::from(std::env::var("OUT_DIR").expect("cargo sets OUT_DIR"));
@@ -15,7 +19,88 @@ fn main() {
         generate(&root.join("tests/programs"), &out, "Program", "PROGRAMS", "#[allow(clippy::all)]\n");
     // The large program of the compiler benchmarks: a whole game that must also run.
     let data = generate(&root.join("tests/data"), &out, "Program", "DATA", "");
-    std::fs::write(out.join("examples.rs"), examples + &programs + &data).expect("OUT_DIR is writable");
+    // Programs naming things as the generator names its own items (ARCHITECTURE.md,
+    // "Names"), played like the test programs.
+    let hygiene =
+        generate(&root.join("tests/hygiene"), &out, "Program", "HYGIENE", "#[allow(clippy::all)]\n");
+    std::fs::write(out.join("examples.rs"), examples + &programs + &data + &hygiene)
+        .expect("OUT_DIR is writable");
+    std::fs::write(out.join("batch.rs"), batch(&root, &out)).expect("OUT_DIR is writable");
+}
+
+/// How many programs of each kind the batch compiles (see [`batch`]).
+const TYPED_PROGRAMS: u64 = 30;
+const RANDOM_PROGRAMS: u64 = 150;
+const MUTATED_PROGRAMS: usize = 12;
+
+/// The batch of `tests/batch.rs`: programs from the property-test generators of
+/// `tgdlc/tests/check_fuzz.rs` (well-typed and merely well-formed random programs) and
+/// mutated examples and test programs, every one `check` accepts, generated into a module
+/// that the test crate compiles with warnings denied, and a table of them to play.
+fn batch(root: &Path, out: &Path) -> String {
+    println!("cargo::rerun-if-changed={}", root.join("tgdlc/tests/support/programs.rs").display());
+    let dir = out.join("batch");
+    std::fs::create_dir_all(&dir).expect("OUT_DIR is writable");
+    let mut accepted: Vec<(String, String, String)> = Vec::new();
+    let mut keep = |name: String, path: &str, text: &str| {
+        let compilation = tgdlc::check_source(path, text);
+        if compilation.has_errors() {
+            return false;
+        }
+        let program = compilation.program.as_ref().expect("a checked program");
+        accepted.push((name, tgdlc::codegen::generate(program, &compilation.sources), text.to_string()));
+        true
+    };
+    let mut typed = programs::TypedGen { rng: programs::Rng(11), vars: Vec::new(), fresh: 0 };
+    for seed in 0..TYPED_PROGRAMS {
+        keep(format!("typed_{seed}"), "typed.tgdl", &typed.program());
+    }
+    let mut random = programs::Gen { rng: programs::Rng(12) };
+    for seed in 0..RANDOM_PROGRAMS {
+        keep(format!("random_{seed}"), "random.tgdl", &random.program());
+    }
+    // Mutations of the valid programs, checked where they lie (their imports resolve).
+    let mut sources = Vec::new();
+    for sub in ["examples", "tests/programs"] {
+        let mut files: Vec<PathBuf> = std::fs::read_dir(root.join(sub))
+            .into_iter()
+            .flatten()
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.extension().is_some_and(|x| x == "tgdl"))
+            .collect();
+        files.sort();
+        sources.extend(files);
+    }
+    let mut rng = programs::Rng(13);
+    let mut mutated = 0;
+    for attempt in 0..2000 {
+        if mutated == MUTATED_PROGRAMS {
+            break;
+        }
+        let path = &sources[rng.below(sources.len())];
+        let mut tokens = programs::tokenize(&std::fs::read_to_string(path).expect("a readable program"));
+        programs::mutate(&mut tokens, &mut rng);
+        let text = tokens.concat();
+        let original = std::fs::read_to_string(path).expect("a readable program");
+        if text != original && keep(format!("mutated_{attempt}"), &path.display().to_string(), &text) {
+            mutated += 1;
+        }
+    }
+    let mut modules = String::new();
+    let mut table = String::from("/// Every program of the batch.\npub const BATCH: &[Batch] = &[\n");
+    for (name, code, text) in &accepted {
+        std::fs::write(dir.join(format!("{name}.rs")), code).expect("OUT_DIR is writable");
+        std::fs::write(dir.join(format!("{name}.tgdl")), text).expect("OUT_DIR is writable");
+        writeln!(
+            modules,
+            "#[allow(clippy::all)]\n#[deny(warnings)]\npub mod {name} {{\n    include!(concat!(env!(\"OUT_DIR\"), \"/batch/{name}.rs\"));\n}}"
+        )
+        .unwrap();
+        writeln!(table, "    Batch {{ name: \"{name}\", playout: tgdl_tests::playout::<{name}::Game> }},")
+            .unwrap();
+    }
+    table.push_str("];\n");
+    modules + &table
 }
 
 /// Generates every `.tgdl` file of `dir` into a module of `OUT_DIR` and returns the
@@ -42,7 +127,7 @@ fn generate(dir: &Path, out: &Path, kind: &str, table_name: &str, attributes: &s
         std::fs::write(out.join(format!("{stem}.rs")), code).expect("OUT_DIR is writable");
         writeln!(
             modules,
-            "{attributes}pub mod {stem} {{\n    include!(concat!(env!(\"OUT_DIR\"), \"/{stem}.rs\"));\n}}"
+            "{attributes}#[deny(warnings)]\npub mod {stem} {{\n    include!(concat!(env!(\"OUT_DIR\"), \"/{stem}.rs\"));\n}}"
         )
         .unwrap();
         let source = path.display().to_string().replace('\\', "/");

@@ -273,3 +273,102 @@ fn reversi_perft_counts_the_published_figures() {
     let published = [4, 12, 56, 244, 1_396, 8_200, 55_092, 390_216];
     assert_eq!(perft(&game, depth), published[..depth as usize]);
 }
+
+/// Issue 17: two moves that would read the same (`R: move Square(0, 3)` for two rooks)
+/// say where each piece stands, labels stay distinct, and typed text fitting both asks
+/// again with the candidates.
+#[test]
+fn twin_moves_name_the_square_of_their_piece() {
+    use tgdl_runtime::agent::{Agent, HumanAgent};
+    let mut found = None;
+    'games: for seed in 0..200 {
+        let mut game = tgdl_tests::skirmish::Game::start(2, seed).unwrap();
+        let mut rng = Rng::new(seed);
+        while let Status::Decide(_) = game.status() {
+            let labels = game.labels();
+            let mut sorted = labels.clone();
+            sorted.sort();
+            sorted.dedup();
+            assert_eq!(sorted.len(), labels.len(), "seed {seed}: labels are distinct: {labels:?}");
+            if let Some(i) = labels.iter().position(|l| l.contains(" at Square(")) {
+                found = Some((game.clone(), labels, i));
+                break 'games;
+            }
+            game.apply(rng.below(labels.len() as u64) as usize).unwrap();
+        }
+    }
+    let (game, labels, i) = found.expect("some random game offers two pieces the same move");
+    // `R at Square(0, 4): move Square(0, 3)`: the piece's label, where it stands, the move.
+    let (piece, rest) = labels[i].split_once(" at ").unwrap();
+    let (square, action) = rest.split_once(": ").unwrap();
+    let twins: Vec<&String> = labels
+        .iter()
+        .filter(|l| l.starts_with(&format!("{piece} at ")) && l.ends_with(&format!(": {action}")))
+        .collect();
+    assert!(twins.len() >= 2, "{labels:?}");
+    assert!(game.label(i) == labels[i]);
+    // The square is where the piece stands on the drawn board: column x, row y.
+    let (x, y) = square.trim_start_matches("Square(").trim_end_matches(')').split_once(", ").unwrap();
+    let (x, y): (usize, usize) = (x.parse().unwrap(), y.parse().unwrap());
+    let tgdl_runtime::view::Section::Grid { cells, .. } = &game.view().sections[0] else { panic!() };
+    assert_eq!(cells[y][x].as_deref(), Some(piece), "{labels:?}");
+    // Typing the move without the square fits every twin: asked again, with them listed.
+    let mut agent = HumanAgent::new(std::io::Cursor::new(format!("{action}\n{}\n", labels[i])), Vec::new());
+    agent.echo_input = true;
+    let chosen = agent.choose_in(&game).unwrap();
+    assert_eq!(chosen, i);
+    let out = String::from_utf8(agent.console().borrow().output.clone()).unwrap();
+    assert!(out.contains(&format!("`{action}` fits {} options:\n", twins.len())), "{out}");
+    for twin in twins {
+        assert!(out.contains(&format!(") {twin}\n")), "{out}");
+    }
+}
+
+/// Issue 17: hex boards number their columns on two lines, one right above the cells of
+/// the even rows, one above the odd rows, so the coordinates of the menu (`Cell(x, y)`:
+/// column x, row y) can be read off the drawing; the 121 options are laid out in columns
+/// above the board, which stays next to the prompt.
+#[test]
+fn hex_coordinates_read_off_the_drawing() {
+    // Cell(5, 3) by its coordinates alone (the end of `place Cell(5, 3)`), then Cell(4, 2).
+    let (code, out) =
+        (example("hex").cli)(&["--seats", "human,human", "--seed", "1"], "Cell(5,3)\ncell(4, 2)\nq\n");
+    assert_eq!(code, 0, "{out}");
+    assert!(
+        out.contains("player 0: place Cell(5, 3)\n") && out.contains("player 1: place Cell(4, 2)\n"),
+        "{out}"
+    );
+    let screen = &out[out.rfind("== Hex ==").unwrap()..];
+    let lines: Vec<&str> = screen.lines().collect();
+    let header = |name: &str| *lines.iter().find(|l| l.starts_with(name)).unwrap();
+    let (even, odd) = (header("even"), header(" odd"));
+    let row = |r: &str| *lines.iter().find(|l| l.starts_with(&format!("{r:>4} "))).unwrap();
+    // The number straight above a stone, on the line of its row's parity, is its column.
+    let column_above = |header: &str, at: usize| {
+        let start = header[..=at].rfind(' ').map_or(0, |s| s + 1);
+        header[start..].split(' ').next().unwrap().to_string()
+    };
+    let x_at = row("3").find('X').expect("X in row 3");
+    assert_eq!(column_above(odd, x_at), "5", "{screen}");
+    let o_at = row("2").find('O').expect("O in row 2");
+    assert_eq!(column_above(even, o_at), "4", "{screen}");
+    // The long menu: in columns, before the board; the prompt follows the board.
+    let first = &out[..out.find("player 0: place").unwrap()];
+    let (menu, board) = (first.find("  1) place Cell(0, 0)").unwrap(), first.find("Board.Cells:").unwrap());
+    let prompt = first.find("player 0, choose a move: type 1 to 121 (listed above the board)").unwrap();
+    assert!(menu < board && board < prompt, "{first}");
+    let menu_lines = first[menu..board].lines().filter(|l| l.contains(") place")).count();
+    assert!(menu_lines <= 41, "{menu_lines} lines: {first}");
+    assert!(first.lines().all(|l| l.chars().count() <= 80), "{first}");
+}
+
+/// Issue 17: after the game ends, the header of the last drawing says how.
+#[test]
+fn the_last_drawing_says_how_the_game_ended() {
+    let (code, out) = (example("tic_tac_toe").cli)(&["--seats", "human", "--seed", "3"], &"1\n".repeat(9));
+    assert_eq!(code, 0, "{out}");
+    let result = out.lines().last().unwrap().strip_prefix("result: ").unwrap();
+    let screen = &out[out.rfind("== TicTacToe ==").unwrap()..];
+    assert!(screen.starts_with(&format!("== TicTacToe ==\ngame over: {result}\n")), "{screen}");
+    assert!(!screen.contains("to play"), "{screen}");
+}

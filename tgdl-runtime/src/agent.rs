@@ -47,6 +47,11 @@ impl<'g, G: Game> Decision<'g, G> {
         self.game.label(index)
     }
 
+    /// Every option's label, in order (no two alike).
+    pub fn labels(&self) -> Vec<String> {
+        self.game.labels()
+    }
+
     pub fn prompt(&self) -> String {
         self.game.prompt()
     }
@@ -101,7 +106,8 @@ pub trait Agent<G: Game> {
 pub enum AgentError {
     /// The person asked to stop (`q`).
     Quit,
-    /// The input ended before an answer.
+    /// The input ended before an answer (Ctrl-D at a terminal): the person left, which
+    /// the driver treats as quitting.
     EndOfInput,
     /// Reading or writing the console failed.
     Io(io::Error),
@@ -258,8 +264,15 @@ impl<R, W: Write> Write for ConsoleWriter<R, W> {
 }
 
 /// A person at a console. Each decision shows the view, the last lines of the log, the
-/// prompt and the options numbered from 1, then reads a line: a number, an option's exact
-/// label, or `q` to quit. Anything else is asked again; the end of the input is an error.
+/// prompt and the options numbered from 1, then reads a line: a number, an option's
+/// label (or its start, or its end after a space: `Cell(5, 3)` for `place Cell(5, 3)`;
+/// case and spaces do not matter), Enter when there is only one option, or `q` to
+/// quit. Text that fits several options lists them and asks again, as does anything
+/// else; the end of the input ([`AgentError::EndOfInput`]) is the person leaving.
+///
+/// A menu of more than [`SHORT_MENU`] options is laid out in columns; one still taller
+/// than [`TALL_MENU`] lines is printed above the board, so the board stays next to the
+/// prompt.
 pub struct HumanAgent<R, W> {
     console: SharedConsole<R, W>,
     /// Log lines shown with the view.
@@ -287,17 +300,107 @@ impl<R: BufRead, W: Write> HumanAgent<R, W> {
     }
 }
 
-/// What a line typed at the console means: an answer, or `None` to ask again.
-fn parse_answer<G: Game>(line: &str, decision: &Decision<'_, G>) -> Option<Result<usize, AgentError>> {
+/// Menus of more options than this are laid out in columns.
+pub const SHORT_MENU: usize = 12;
+/// Menus taller than this many lines (in columns) are printed above the board.
+pub const TALL_MENU: usize = 12;
+/// The width menus are laid out in: a terminal's.
+const WIDTH: usize = 80;
+/// Candidates listed when typed text fits several options.
+const CANDIDATES: usize = 12;
+
+/// What a line typed at the console means.
+#[derive(Debug, PartialEq, Eq)]
+enum Answer {
+    Pick(usize),
+    Quit,
+    /// Ask again, after this message.
+    Again(String),
+}
+
+/// A label as typed text is compared with it: lower case, runs of spaces as one, and no
+/// spaces next to punctuation (`Cell(5,3)` is `Cell(5, 3)`).
+fn normalize(text: &str) -> String {
+    let mut out = String::new();
+    for word in text.split_whitespace() {
+        let opens = out.ends_with(['(', '[', ',', '=']);
+        let closes = word.starts_with([')', ']', ',', ':', ';', '=']);
+        if !out.is_empty() && !opens && !closes {
+            out.push(' ');
+        }
+        out.extend(word.chars().flat_map(char::to_lowercase));
+    }
+    out
+}
+
+/// What a line typed at the console means, given the options' labels.
+fn parse_answer(line: &str, labels: &[String]) -> Answer {
     let text = line.trim();
+    let n = labels.len();
+    let again = || {
+        let enter = if n == 1 { " (Enter picks the only option)" } else { "" };
+        Answer::Again(format!("please type a number from 1 to {n}, or q to quit{enter}"))
+    };
+    if text.is_empty() {
+        return if n == 1 { Answer::Pick(0) } else { again() };
+    }
     if text.eq_ignore_ascii_case("q") || text.eq_ignore_ascii_case("quit") {
-        return Some(Err(AgentError::Quit));
+        return Answer::Quit;
     }
-    let n = decision.options();
     if let Ok(k) = text.parse::<usize>() {
-        return (1..=n).contains(&k).then(|| Ok(k - 1));
+        return if (1..=n).contains(&k) { Answer::Pick(k - 1) } else { again() };
     }
-    (0..n).find(|&i| !text.is_empty() && decision.label(i) == text).map(Ok)
+    let typed = normalize(text);
+    let norms: Vec<String> = labels.iter().map(|l| normalize(l)).collect();
+    let exact: Vec<usize> = (0..n).filter(|&i| norms[i] == typed).collect();
+    // The start of a label, or its end after a space or a colon.
+    let fits = |l: &String| {
+        l.starts_with(&typed) || l.strip_suffix(typed.as_str()).is_some_and(|head| head.ends_with([' ', ':']))
+    };
+    let found = if exact.is_empty() { (0..n).filter(|&i| fits(&norms[i])).collect() } else { exact };
+    match found.as_slice() {
+        [] => again(),
+        [one] => Answer::Pick(*one),
+        several => {
+            let mut message = format!("`{text}` fits {} options:", several.len());
+            for &i in several.iter().take(CANDIDATES) {
+                message.push_str(&format!("\n  {}) {}", i + 1, labels[i]));
+            }
+            if several.len() > CANDIDATES {
+                message.push_str(&format!("\n  ... and {} more", several.len() - CANDIDATES));
+            }
+            message.push_str("\ntype the number of the one you mean");
+            Answer::Again(message)
+        }
+    }
+}
+
+/// The options numbered from 1, one a line, or in columns (numbered down each column)
+/// when there are more than [`SHORT_MENU`] and they fit side by side.
+fn menu_lines(labels: &[String]) -> Vec<String> {
+    let n = labels.len();
+    let digits = n.to_string().len();
+    let entries: Vec<String> = if n <= SHORT_MENU {
+        labels.iter().enumerate().map(|(i, l)| format!("{}) {l}", i + 1)).collect()
+    } else {
+        labels.iter().enumerate().map(|(i, l)| format!("{:>digits$}) {l}", i + 1)).collect()
+    };
+    let width = entries.iter().map(|e| e.chars().count()).max().unwrap_or(0) + 3;
+    let columns = if n <= SHORT_MENU { 1 } else { ((WIDTH - 2) / width).max(1) };
+    let rows = n.div_ceil(columns);
+    (0..rows)
+        .map(|r| {
+            let mut line = String::from(" ");
+            for c in 0..columns {
+                if let Some(e) = entries.get(c * rows + r) {
+                    line.push(' ');
+                    line.push_str(e);
+                    line.push_str(&" ".repeat(width - 1 - e.chars().count()));
+                }
+            }
+            line.trim_end().to_string()
+        })
+        .collect()
 }
 
 /// Reads one line; `false` at the end of the input.
@@ -342,10 +445,26 @@ impl<G: Game, R: BufRead, W: Write> Agent<G> for HumanAgent<R, W> {
         } else {
             render::render_observation(&decision.observation(), self.log_lines)
         };
-        write!(output, "\n{screen}")?;
-        writeln!(output, "player {player}, {}:", decision.prompt())?;
-        for i in 0..n {
-            writeln!(output, "  {}) {}", i + 1, decision.label(i))?;
+        let labels = decision.labels();
+        let menu = menu_lines(&labels);
+        let prompt = decision.prompt();
+        if menu.len() > TALL_MENU {
+            // The menu first, then the board: the board stays next to the prompt.
+            writeln!(output, "\nplayer {player}, {prompt} ({n} options):")?;
+            for l in &menu {
+                writeln!(output, "{l}")?;
+            }
+            write!(output, "\n{screen}")?;
+            writeln!(
+                output,
+                "player {player}, {prompt}: type 1 to {n} (listed above the board), a label, or q"
+            )?;
+        } else {
+            write!(output, "\n{screen}")?;
+            writeln!(output, "player {player}, {prompt}:")?;
+            for l in &menu {
+                writeln!(output, "{l}")?;
+            }
         }
         loop {
             write!(output, "> ")?;
@@ -353,9 +472,10 @@ impl<G: Game, R: BufRead, W: Write> Agent<G> for HumanAgent<R, W> {
             if !read_line(input, output, &mut line, self.echo_input)? {
                 return Err(AgentError::EndOfInput);
             }
-            match parse_answer(&line, decision) {
-                Some(answer) => return answer,
-                None => writeln!(output, "please type a number from 1 to {n}, or q to quit")?,
+            match parse_answer(&line, &labels) {
+                Answer::Pick(i) => return Ok(i),
+                Answer::Quit => return Err(AgentError::Quit),
+                Answer::Again(message) => writeln!(output, "{message}")?,
             }
         }
     }

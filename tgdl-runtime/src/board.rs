@@ -49,8 +49,25 @@ impl Shape {
     /// The cell (`row * columns + column`) of `G[i][j]` / `G.at(i, j)`, if inside the grid.
     #[inline(always)]
     pub const fn cell(self, i: f64, j: f64) -> Option<usize> {
-        // `as` truncates toward zero (NaN becomes 0, huge values saturate).
+        // A fraction names no cell (nor does NaN); huge values saturate and fall outside.
+        if i != (i as i64) as f64 || j != (j as i64) as f64 {
+            return None;
+        }
         self.cell_i64(i as i64, j as i64)
+    }
+
+    /// The error for `G[i][j]` with a fraction: not a cell, and not "outside" either.
+    #[cold]
+    #[inline(never)]
+    pub fn not_whole<X>(self, name: &str, i: f64, j: f64, loc: Loc) -> Flow<X> {
+        fail(
+            loc,
+            format!(
+                "[{}][{}]: the coordinates of a cell of `{name}` are whole numbers",
+                fmt_number(i),
+                fmt_number(j)
+            ),
+        )
     }
 
     /// [`Shape::cell`] of whole coordinates (the compiler keeps coordinates that are
@@ -135,7 +152,18 @@ impl<T, E> Group<T, E> {
     fn index_of(&self, cell: Option<usize>, i: f64, j: f64, loc: Loc) -> Flow<Option<Id<T>>> {
         match cell {
             Some(k) => Ok(self.cells[k]),
-            None => self.shape().outside(&self.name, i, j, loc),
+            None => self.outside_or_fraction(i, j, loc),
+        }
+    }
+
+    /// Why `[i][j]` names no cell: a fraction, or outside the grid.
+    #[cold]
+    #[inline(never)]
+    fn outside_or_fraction<X>(&self, i: f64, j: f64, loc: Loc) -> Flow<X> {
+        if i.fract() != 0.0 || j.fract() != 0.0 {
+            self.shape().not_whole(&self.name, i, j, loc)
+        } else {
+            self.shape().outside(&self.name, i, j, loc)
         }
     }
 
@@ -144,7 +172,7 @@ impl<T, E> Group<T, E> {
     fn tile_of_cell(&self, cell: Option<usize>, i: f64, j: f64, loc: Loc) -> Flow<Id<T>> {
         match cell.and_then(|k| self.cells[k]) {
             Some(t) => Ok(t),
-            None => self.shape().outside(&self.name, i, j, loc),
+            None => self.outside_or_fraction(i, j, loc),
         }
     }
 }
@@ -313,7 +341,7 @@ mod tests {
     #[test]
     fn shapes_index_columns_then_rows() {
         assert_eq!(SQUARE.cell(2.0, 1.0), Some(5));
-        assert_eq!(SQUARE.cell(2.9, 0.0), Some(2), "indices truncate toward zero");
+        assert_eq!(SQUARE.cell(2.9, 0.0), None, "a fraction names no cell");
         assert_eq!(SQUARE.cell(3.0, 0.0), None);
         assert_eq!(SQUARE.cell(-1.0, 0.0), None);
         assert_eq!(SQUARE.cell(0.0, 2.0), None);

@@ -162,10 +162,25 @@ pub fn main<G: Game>() -> ExitCode {
             ExitCode::from(code)
         }
         Err(e) => {
-            let _ = e.print();
+            let text = as_typed(e.render().to_string());
+            if e.use_stderr() {
+                eprint!("{text}");
+            } else {
+                print!("{text}");
+            }
             ExitCode::from(e.exit_code().clamp(0, 255) as u8)
         }
     }
+}
+
+/// Usage and help text as the person typed the command: run by `tgdlc perft FILE ...`
+/// (which names the binary `tgdlc` and passes FILE in `TGDL_GAME_FILE`), `tgdlc perft`
+/// becomes `tgdlc perft FILE`.
+pub fn as_typed(text: String) -> String {
+    let Ok(file) = std::env::var("TGDL_GAME_FILE") else { return text };
+    ["play", "simulate", "perft", "tournament", "serve"]
+        .iter()
+        .fold(text, |text, sub| text.replace(&format!("tgdlc {sub} "), &format!("tgdlc {sub} {file} ")))
 }
 
 /// Runs a command line with the given streams, as `main` would: for tests and for

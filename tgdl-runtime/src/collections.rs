@@ -50,6 +50,22 @@ impl<T: Clone + PartialEq> List<T> {
         self.items.push(value);
     }
 
+    /// `append`, bounded by [`crate::value::MAX_LIST_ITEMS`]: past it, a located error.
+    pub fn append_at(&mut self, other: &List<T>, loc: Loc) -> Flow<()> {
+        let len = self.items.len() + other.items.len();
+        if len > crate::value::MAX_LIST_ITEMS {
+            return crate::error::fail(
+                loc,
+                format!(
+                    "this list would hold {len} items, over the limit of {}",
+                    crate::value::MAX_LIST_ITEMS
+                ),
+            );
+        }
+        self.append(other);
+        Ok(())
+    }
+
     pub fn append(&mut self, other: &List<T>) {
         self.items.extend(other.items.iter().cloned());
     }
@@ -278,7 +294,8 @@ mod tests {
     #[test]
     fn list_operations() {
         let mut l = List::from_vec(vec![1.0, 2.0, 3.0]);
-        assert_eq!(l.get(1.9, L).unwrap(), 2.0);
+        assert_eq!(l.get(1.0, L).unwrap(), 2.0);
+        assert!(l.get(1.9, L).is_err(), "a fraction is not an index");
         assert!(l.get(3.0, L).is_err());
         assert_eq!(l.index_of(&3.0), 2.0);
         assert_eq!(l.index_of(&9.0), -1.0);

@@ -157,9 +157,16 @@ pub fn terminal_viewer(humans: &[u32], reveal: bool) -> Viewer {
 }
 
 /// A decision's label as `viewer` may read it: an option naming an object hidden from
-/// the viewer after the decision (a card passed face down) is not named.
+/// the viewer after the decision (a card passed face down) is not named, nor numbered
+/// among its twins (`7 of hearts (2)`).
 pub fn shown_label<G: Game>(game: &G, viewer: Viewer, label: &str) -> String {
-    if viewer != Viewer::All && game.hidden_from(viewer).iter().any(|h| h == label) {
+    let hidden = |h: &String| {
+        label == h
+            || label.strip_prefix(h.as_str()).and_then(|rest| rest.strip_prefix(" (")).is_some_and(|rest| {
+                rest.strip_suffix(')').is_some_and(|k| !k.is_empty() && k.bytes().all(|b| b.is_ascii_digit()))
+            })
+    };
+    if viewer != Viewer::All && game.hidden_from(viewer).iter().any(hidden) {
         "(a hidden choice)".to_string()
     } else {
         label.to_string()
@@ -228,7 +235,10 @@ pub fn play_game<G: Game>(
                 };
                 match seat.choose_in(&game) {
                     Ok(i) => i,
-                    Err(AgentError::Quit) => break GameResult::Quit { player, decisions: made },
+                    // The end of a person's input (Ctrl-D) is leaving the table: quitting.
+                    Err(AgentError::Quit | AgentError::EndOfInput) => {
+                        break GameResult::Quit { player, decisions: made };
+                    }
                     Err(e) => break GameResult::Stopped { player, decisions: made, reason: e.to_string() },
                 }
             }
@@ -260,7 +270,8 @@ pub fn play_game<G: Game>(
         )));
     }
     if human {
-        write!(out, "\n{}", render::render_observation(&game.observation(viewer), 5))?;
+        // The final position, under how the game ended (no one is to play any more).
+        write!(out, "\n{}", render::render_final(&game.observation(viewer), 5, &result.text()))?;
     }
     writeln!(out, "{}", result.line())?;
     out.flush()?;

@@ -19,6 +19,16 @@ use std::fmt::Debug;
 /// Default number of loop iterations one decision may take before it is a rule error.
 pub const DEFAULT_STEP_LIMIT: u64 = 10_000_000;
 
+/// Default depth of nested calls (functions that call, actions called like functions)
+/// before it is a rule error: deep enough for any real rule, shallow enough that the
+/// engine's stack (2 MB on a worker thread) never runs out first.
+pub const DEFAULT_DEPTH_LIMIT: u32 = 1_000;
+
+/// Default number of actions events may run in one decision before it is a rule error: an
+/// event that throws itself again would otherwise run forever, or grow the queue until
+/// memory runs out.
+pub const DEFAULT_RUN_LIMIT: u64 = 1_000_000;
+
 /// The part of a world every game has: players, turn, generator, log, outcome, and the
 /// answers being replayed.
 #[derive(Debug, PartialEq)]
@@ -29,6 +39,9 @@ pub struct Core {
     pub turn: usize,
     /// `turn.phase.active()`; `""` before any is set.
     pub phase: Str,
+    /// Where the active player, phase or turn definition was last changed (`turn.pass`,
+    /// `turn.phase.set`, `turns.use`): an empty menu after it is reported there.
+    pub turn_changed_at: Option<Loc>,
     pub rng: Rng,
     pub log: Vec<String>,
     /// The lines of `log` written by `tell(p, ..)`: (line index, the one player who sees
@@ -39,6 +52,11 @@ pub struct Core {
     /// one decrement and one test per iteration).
     pub steps_left: u64,
     pub step_limit: u64,
+    /// Calls being run now (see [`Core::enter`]), against `depth_limit`.
+    pub depth: u32,
+    pub depth_limit: u32,
+    /// Actions events may still run in the current decision (see [`Core::run_event`]).
+    pub runs_left: u64,
     pub replay: Replay,
     /// Allocations of the previous game's outcome, reused by the next `winner`.
     pub spare: Spare,
@@ -53,12 +71,16 @@ impl Clone for Core {
             active: self.active,
             turn: self.turn,
             phase: self.phase.clone(),
+            turn_changed_at: self.turn_changed_at,
             rng: self.rng.clone(),
             log: self.log.clone(),
             told: self.told.clone(),
             outcome: self.outcome.clone(),
             steps_left: self.steps_left,
             step_limit: self.step_limit,
+            depth: self.depth,
+            depth_limit: self.depth_limit,
+            runs_left: self.runs_left,
             replay: self.replay.clone(),
             spare: self.spare.clone(),
         }
@@ -69,12 +91,16 @@ impl Clone for Core {
         self.active = source.active;
         self.turn = source.turn;
         self.phase.clone_from(&source.phase);
+        self.turn_changed_at = source.turn_changed_at;
         self.rng.clone_from(&source.rng);
         self.log.clone_from(&source.log);
         self.told.clone_from(&source.told);
         self.outcome.clone_from(&source.outcome);
         self.steps_left = source.steps_left;
         self.step_limit = source.step_limit;
+        self.depth = source.depth;
+        self.depth_limit = source.depth_limit;
+        self.runs_left = source.runs_left;
         self.replay.clone_from(&source.replay);
     }
 }
@@ -132,12 +158,16 @@ impl Core {
             active: Player(0),
             turn: 0,
             phase: NO_PHASE.with(Str::clone),
+            turn_changed_at: None,
             rng: Rng::new(seed),
             log: Vec::new(),
             told: Vec::new(),
             outcome: None,
             steps_left: DEFAULT_STEP_LIMIT,
             step_limit: DEFAULT_STEP_LIMIT,
+            depth: 0,
+            depth_limit: DEFAULT_DEPTH_LIMIT,
+            runs_left: DEFAULT_RUN_LIMIT,
             replay: Replay::default(),
             spare: Spare::default(),
         }
@@ -195,6 +225,51 @@ impl Core {
             }
         }
         lines
+    }
+
+    /// Enters a call that may call again (a function that calls, an action called like a
+    /// function): endless recursion becomes a located error at the call, before the stack
+    /// runs out. Pair with [`Core::leave`]; a run that stops early resets the depth.
+    #[inline]
+    pub fn enter(&mut self, loc: Loc) -> Flow<()> {
+        if self.depth >= self.depth_limit {
+            return self.too_deep(loc);
+        }
+        self.depth += 1;
+        Ok(())
+    }
+
+    #[inline]
+    pub fn leave(&mut self) {
+        self.depth = self.depth.saturating_sub(1);
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn too_deep(&self, loc: Loc) -> Flow<()> {
+        crate::error::fail(
+            loc,
+            format!(
+                "calls nested more than {} deep: does this rule call itself without end?",
+                self.depth_limit
+            ),
+        )
+    }
+
+    /// Counts one action run by an event; a cascade that never ends (an event thrown
+    /// again by what it runs) becomes a located error at that action.
+    #[inline]
+    pub fn run_event(&mut self, loc: Loc) -> Flow<()> {
+        if self.runs_left == 0 {
+            return crate::error::fail(
+                loc,
+                format!(
+                    "events ran more than {DEFAULT_RUN_LIMIT} actions in one decision: does an event cause itself again?"
+                ),
+            );
+        }
+        self.runs_left -= 1;
+        Ok(())
     }
 
     /// Counts one loop iteration; a loop that never ends becomes a located error.
@@ -324,6 +399,18 @@ pub trait Rules: Resample + Clone + Debug + Send + Sync + 'static {
     fn move_label(&self, mv: &Self::Move) -> String;
     fn pick_label(&self, pick: &Pick) -> String;
 
+    /// The object a move belongs to (its `this`), as `(tag, index)`: where it stands tells
+    /// apart two moves that would read the same.
+    fn move_subject(&self, _mv: &Self::Move) -> Option<(u32, u32)> {
+        None
+    }
+
+    /// Where an object stands, as a player reads it off the board (its tile's label), when
+    /// it stands on a tile (then everyone sees it there).
+    fn object_place(&self, _tag: u32, _index: u32) -> Option<String> {
+        None
+    }
+
     /// The board and global classes as `seen` may see them (hands are added by the engine).
     fn observe(&self, seen: &Seen) -> View;
 }
@@ -380,6 +467,8 @@ impl<R: Rules> Engine<R> {
     fn run(&mut self, origin: Origin<R::Move>) -> Flow<()> {
         let core = self.world.core_mut();
         core.steps_left = core.step_limit;
+        core.depth = 0;
+        core.runs_left = DEFAULT_RUN_LIMIT;
         match origin {
             Origin::Setup => self.world.setup(),
             Origin::Move(mv) => self.world.play(mv),
@@ -448,8 +537,14 @@ impl<R: Rules> Engine<R> {
                 let core = self.world.core();
                 let phase =
                     if core.phase.is_empty() { String::new() } else { format!(" in phase '{}'", core.phase) };
-                let msg = format!("no legal action for player {}{phase}", core.active.0);
-                self.fail(RuleError::new(self.world.turn_location(), msg));
+                // Point at the rule that made this player active (or set the phase): the
+                // last `turn.pass`, `turn.phase.set` or `turns.use`, else the turn itself.
+                let (at, why) = match core.turn_changed_at {
+                    Some(at) => (at, ", after the turn changed here"),
+                    None => (self.world.turn_location(), ""),
+                };
+                let msg = format!("no legal action for player {}{phase}{why}", core.active.0);
+                self.fail(RuleError::new(at, msg));
             }
         }
     }
@@ -494,6 +589,36 @@ impl<R: Rules> Engine<R> {
         // Only the saved world remembers where chance becomes fresh.
         replay.fresh = None;
         self.settle(result, origin, Some(base), answers);
+    }
+
+    /// An option's label as the rules write it.
+    fn base_label(&self, choice: &Choice<R::Move>) -> String {
+        match choice {
+            Choice::Move(mv) => self.world.move_label(mv),
+            Choice::Pick(p) => self.world.pick_label(p),
+        }
+    }
+
+    /// `label` with where its object stands: `R at Square(0, 4): move Square(0, 3)` for a
+    /// move of the piece, `R at Square(0, 4)` for the piece as an answer. Only objects on
+    /// tiles have a place, and everyone sees those: nothing hidden is named.
+    fn qualified(&self, choice: &Choice<R::Move>, label: &str) -> Option<String> {
+        let w = &self.world;
+        match *choice {
+            Choice::Move(mv) => {
+                let (tag, index) = w.move_subject(&mv)?;
+                let place = w.object_place(tag, index)?;
+                let subject = w.pick_label(&Pick::Object(tag, index));
+                Some(match label.strip_prefix(subject.as_str()).filter(|rest| rest.starts_with(':')) {
+                    Some(rest) => format!("{subject} at {place}{rest}"),
+                    None => format!("{label} (at {place})"),
+                })
+            }
+            Choice::Pick(Pick::Object(tag, index)) => {
+                Some(format!("{label} at {}", w.object_place(tag, index)?))
+            }
+            Choice::Pick(_) => None,
+        }
     }
 
     fn fail(&mut self, e: RuleError) {
@@ -588,11 +713,19 @@ impl<R: Rules> Game for Engine<R> {
     }
 
     fn label(&self, index: usize) -> String {
-        match self.options.get(index) {
-            Some(Choice::Move(mv)) => self.world.move_label(mv),
-            Some(Choice::Pick(p)) => self.world.pick_label(p),
-            None => String::new(),
+        let Some(choice) = self.options.get(index) else { return String::new() };
+        let label = self.base_label(choice);
+        // Most labels are unique: the others are read only to check.
+        if self.options.iter().enumerate().all(|(j, c)| j == index || self.base_label(c) != label) {
+            return label;
         }
+        self.labels().swap_remove(index)
+    }
+
+    fn labels(&self) -> Vec<String> {
+        let mut labels: Vec<String> = self.options.iter().map(|c| self.base_label(c)).collect();
+        distinguish(&mut labels, |i, label| self.qualified(&self.options[i], label));
+        labels
     }
 
     fn prompt(&self) -> String {
@@ -694,5 +827,35 @@ impl<R: Rules> Game for Engine<R> {
 
     fn decisions(&self) -> u64 {
         self.decisions
+    }
+}
+
+/// Makes equal labels distinct: each label shared by several options becomes
+/// `qualify(i, label)` (where its object stands) when that tells them apart, and those still
+/// equal are numbered in order, `7 of hearts (1)`, `7 of hearts (2)`.
+pub fn distinguish(labels: &mut [String], qualify: impl Fn(usize, &str) -> Option<String>) {
+    use std::collections::HashMap;
+    fn shared(labels: &[String]) -> Vec<usize> {
+        let mut count: HashMap<&str, usize> = HashMap::new();
+        for l in labels {
+            *count.entry(l.as_str()).or_default() += 1;
+        }
+        (0..labels.len()).filter(|&i| count[labels[i].as_str()] > 1).collect()
+    }
+    let twins = shared(labels);
+    if twins.is_empty() {
+        return;
+    }
+    for i in twins {
+        if let Some(q) = qualify(i, &labels[i]) {
+            labels[i] = q;
+        }
+    }
+    let twins = shared(labels);
+    let mut seen: HashMap<String, usize> = HashMap::new();
+    for i in twins {
+        let k = seen.entry(labels[i].clone()).or_default();
+        *k += 1;
+        labels[i] = format!("{} ({k})", labels[i]);
     }
 }

@@ -205,8 +205,15 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// Chooses `options()[index]` for the player who decides now.
     fn apply(&mut self, index: usize) -> Result<(), ApplyError>;
 
-    /// A readable label of an option (`place (1, 2)`, `7 of hearts`).
+    /// A readable label of an option (`place (1, 2)`, `7 of hearts`). Two options never
+    /// share a label: where they would read the same, the labels say what tells them
+    /// apart (`R at Square(0, 4): move Square(0, 3)`).
     fn label(&self, index: usize) -> String;
+
+    /// The labels of every option, in order: `label(i)` for each, computed together.
+    fn labels(&self) -> Vec<String> {
+        (0..self.options().len()).map(|i| self.label(i)).collect()
+    }
 
     /// What is being decided (`choose a move`, `choose c for place`).
     fn prompt(&self) -> String;

@@ -21,6 +21,14 @@ pub fn render_observation(obs: &Observation, log_lines: usize) -> String {
     out
 }
 
+/// The final position: what `obs` shows, under a header saying how the game ended
+/// (`game over: player 0 wins`) instead of whose turn it was.
+pub fn render_final(obs: &Observation, log_lines: usize, result: &str) -> String {
+    let mut out = draw(&obs.view, Some(&format!("game over: {result}")));
+    out.push_str(&render_log(&obs.log, log_lines));
+    out
+}
+
 /// The last `lines` lines of a log, under a `log:` heading (nothing when empty).
 pub fn render_log(log: &[String], lines: usize) -> String {
     let tail = &log[log.len().saturating_sub(lines)..];
@@ -39,19 +47,32 @@ pub fn render_log(log: &[String], lines: usize) -> String {
 
 /// A view as text, ending with a newline.
 pub fn render_view(view: &View) -> String {
+    draw(view, None)
+}
+
+/// A view under its title and a status line: `status` when given, else whose turn it is
+/// and the phase.
+fn draw(view: &View, status: Option<&str>) -> String {
     let mut out = String::new();
     if !view.title.is_empty() {
         let _ = writeln!(out, "== {} ==", view.title);
     }
-    let mut status = Vec::new();
-    if let Some(p) = view.active {
-        status.push(format!("player {p} to play"));
-    }
-    if !view.phase.is_empty() {
-        status.push(format!("phase: {}", view.phase));
-    }
-    if !status.is_empty() {
-        let _ = writeln!(out, "{}", status.join(", "));
+    match status {
+        Some(status) => {
+            let _ = writeln!(out, "{status}");
+        }
+        None => {
+            let mut status = Vec::new();
+            if let Some(p) = view.active {
+                status.push(format!("player {p} to play"));
+            }
+            if !view.phase.is_empty() {
+                status.push(format!("phase: {}", view.phase));
+            }
+            if !status.is_empty() {
+                let _ = writeln!(out, "{}", status.join(", "));
+            }
+        }
     }
     for section in &view.sections {
         out.push('\n');
@@ -126,7 +147,8 @@ struct Grid<'a> {
 }
 
 impl<'a> Grid<'a> {
-    fn new(cells: &'a [Vec<Option<String>>], even: bool) -> Grid<'a> {
+    /// `gutter`: the least width of the row labels.
+    fn new(cells: &'a [Vec<Option<String>>], even: bool, gutter: usize) -> Grid<'a> {
         let columns = cells.iter().map(Vec::len).max().unwrap_or(0);
         let content = cells.iter().flatten().flatten().map(|c| c.chars().count()).max().unwrap_or(1);
         let numbers = columns.saturating_sub(1).to_string().len();
@@ -134,7 +156,7 @@ impl<'a> Grid<'a> {
         if (cell % 2 == 0) != even {
             cell += 1;
         }
-        let label = cells.len().saturating_sub(1).to_string().len();
+        let label = cells.len().saturating_sub(1).to_string().len().max(gutter);
         Grid { cells, columns, cell, label }
     }
 
@@ -147,27 +169,26 @@ impl<'a> Grid<'a> {
         }
     }
 
-    fn header(&self, out: &mut String, indent: usize) {
-        let mut line = " ".repeat(self.label + 1 + indent);
+    /// The column numbers, `name` in the gutter, shifted right by `indent`.
+    fn header(&self, out: &mut String, name: &str, indent: usize) {
+        let mut line = format!("{name:>width$} ", width = self.label);
+        line.push_str(&" ".repeat(indent));
         for c in 0..self.columns {
             line.push_str(&pad_center(&c.to_string(), self.cell));
         }
         let _ = writeln!(out, "{}", line.trim_end());
     }
 
-    fn row_label(&self, row: Option<usize>) -> String {
-        match row {
-            Some(r) => format!("{r:>width$} ", width = self.label),
-            None => " ".repeat(self.label + 1),
-        }
+    fn row_label(&self, row: usize) -> String {
+        format!("{row:>width$} ", width = self.label)
     }
 }
 
 fn square(out: &mut String, cells: &[Vec<Option<String>>]) {
-    let g = Grid::new(cells, false);
-    g.header(out, 0);
+    let g = Grid::new(cells, false, 0);
+    g.header(out, "", 0);
     for r in 0..cells.len() {
-        let mut line = g.row_label(Some(r));
+        let mut line = g.row_label(r);
         for c in 0..g.columns {
             line.push_str(&g.text(r, c));
         }
@@ -175,13 +196,21 @@ fn square(out: &mut String, cells: &[Vec<Option<String>>]) {
     }
 }
 
-/// Pointy-top hexes: `cells[row][column]`, even rows shifted right by half a cell.
+/// Pointy-top hexes: `cells[row][column]`, even rows shifted right by half a cell. A
+/// column zigzags down the drawing, so it is numbered twice: on the `even` line, right
+/// above the cells of the even rows (0, 2, ...), and on the `odd` line, right above
+/// those of the odd rows. A cell's column is the number straight above it on the line
+/// of its row's parity.
 fn hex_rows(out: &mut String, cells: &[Vec<Option<String>>]) {
-    let g = Grid::new(cells, true);
+    let several = cells.len() > 1;
+    let g = Grid::new(cells, true, if several { 4 } else { 0 });
     let half = g.cell / 2;
-    g.header(out, 0);
+    g.header(out, if several { "even" } else { "" }, half);
+    if several {
+        g.header(out, "odd", 0);
+    }
     for r in 0..cells.len() {
-        let mut line = g.row_label(Some(r));
+        let mut line = g.row_label(r);
         if r % 2 == 0 {
             line.push_str(&" ".repeat(half));
         }
@@ -193,13 +222,14 @@ fn hex_rows(out: &mut String, cells: &[Vec<Option<String>>]) {
 }
 
 /// Flat-top hexes: `cells[row][column]`, even columns shifted down by half a cell. Each row
-/// takes two text lines: odd columns are drawn on the first, even columns on the second.
+/// takes two text lines: odd columns are drawn on the first, even columns on the second;
+/// both lines carry the row's number, so every cell has its row beside it.
 fn hex_columns(out: &mut String, cells: &[Vec<Option<String>>]) {
-    let g = Grid::new(cells, false);
-    g.header(out, 0);
+    let g = Grid::new(cells, false, 0);
+    g.header(out, "", 0);
     for r in 0..cells.len() {
         for shifted in [false, true] {
-            let mut line = g.row_label((!shifted).then_some(r));
+            let mut line = g.row_label(r);
             for c in 0..g.columns {
                 if (c % 2 == 0) == shifted {
                     line.push_str(&g.text(r, c));
@@ -252,10 +282,11 @@ board:
 player 1 to play, phase: move
 
 board:
-   0   1   2
-0    a   b   c
-1  d   e   f
-2    g   h   i
+even    0   1   2
+ odd  0   1   2
+   0    a   b   c
+   1  d   e   f
+   2    g   h   i
 ";
         assert_eq!(text, expected);
     }
@@ -270,11 +301,31 @@ player 1 to play, phase: move
 board:
    0  1  2
 0     b
-   a     c
+0  a     c
 1     e
-   d     f
+1  d     f
 ";
         assert_eq!(text, expected);
+    }
+
+    #[test]
+    fn a_single_hex_row_needs_one_column_line() {
+        let text = render_view(&grid(GridLayout::HexRows, &["ab"]));
+        assert!(text.ends_with("board:\n     0   1\n0    a   b\n"), "{text}");
+    }
+
+    #[test]
+    fn the_final_position_says_how_the_game_ended() {
+        let obs = Observation {
+            view: grid(GridLayout::Square, &["X"]),
+            log: vec!["X wins".into()],
+            viewer: crate::hidden::Viewer::All,
+            hands: Vec::new(),
+        };
+        let text = render_final(&obs, 5, "player 1 wins");
+        assert!(text.starts_with("== Test ==\ngame over: player 1 wins\n\nboard:\n"), "{text}");
+        assert!(!text.contains("to play") && !text.contains("phase"), "{text}");
+        assert!(text.ends_with("log:\n  X wins\n"), "{text}");
     }
 
     #[test]

@@ -51,6 +51,41 @@ pub fn fmt_number(x: f64) -> String {
     if x == 0.0 { "0".to_string() } else { format!("{x}") }
 }
 
+/// The longest string a game may build (bytes): a rule that doubles a string in a loop
+/// reaches it in a few dozen steps, long before memory runs out.
+pub const MAX_STRING_BYTES: usize = 1 << 24;
+
+/// The most items a list may hold (appending lists doubles them as fast).
+pub const MAX_LIST_ITEMS: usize = 1 << 24;
+
+/// `a + b` on strings, bounded by [`MAX_STRING_BYTES`]: past it, a located error.
+#[inline]
+pub fn concat_at(a: &str, b: &str, loc: Loc) -> Flow<Str> {
+    if a.len() + b.len() > MAX_STRING_BYTES {
+        return fail(
+            loc,
+            format!(
+                "this string would be {} bytes long, over the limit of {MAX_STRING_BYTES}",
+                a.len() + b.len()
+            ),
+        );
+    }
+    Ok(concat(a, b))
+}
+
+/// A string built by a concatenation, checked against [`MAX_STRING_BYTES`].
+#[inline]
+pub fn bounded<T: AsRef<str>>(text: T, loc: Loc) -> Flow<T> {
+    let len = text.as_ref().len();
+    if len > MAX_STRING_BYTES {
+        return fail(
+            loc,
+            format!("this string would be {len} bytes long, over the limit of {MAX_STRING_BYTES}"),
+        );
+    }
+    Ok(text)
+}
+
 /// String concatenation `a + b` when either side is a string.
 pub fn concat(a: &str, b: &str) -> Str {
     let mut s = String::with_capacity(a.len() + b.len());
@@ -110,25 +145,32 @@ pub fn round(x: f64) -> f64 {
     x.round()
 }
 
-/// A number used as a list index: truncated toward zero, must be within `0..len`.
+/// A number used as a list index: a whole number within `0..len`.
 #[inline]
 pub fn index(i: f64, len: usize, loc: Loc) -> Flow<usize> {
-    // `as` truncates toward zero; NaN becomes 0 but is rejected below.
+    // A fraction (or NaN) does not survive the round trip through `i64`.
     let t = i as i64;
-    if !i.is_nan() && t >= 0 && (t as u64) < len as u64 { Ok(t as usize) } else { out_of_range(i, len, loc) }
+    if t as f64 == i && t >= 0 && (t as u64) < len as u64 {
+        Ok(t as usize)
+    } else {
+        out_of_range(i, len, loc)
+    }
 }
 
 #[cold]
 #[inline(never)]
 fn out_of_range(i: f64, len: usize, loc: Loc) -> Flow<usize> {
-    fail(loc, format!("index {} is out of range for a list of length {len}", fmt_number(i)))
+    if i.fract() != 0.0 || i.is_nan() {
+        fail(loc, format!("index {} is not a whole number", fmt_number(i)))
+    } else {
+        fail(loc, format!("index {} is out of range for a list of length {len}", fmt_number(i)))
+    }
 }
 
-/// A number used as a count or size (`roll(n)`): truncated, must be at least `min`.
+/// A number used as a count or size (`roll(n)`): a whole number of at least `min`.
 pub fn count(n: f64, min: f64, loc: Loc) -> Flow<u64> {
-    let t = n.trunc();
-    if t >= min && t <= u32::MAX as f64 {
-        Ok(t as u64)
+    if n.fract() == 0.0 && n >= min && n <= u32::MAX as f64 {
+        Ok(n as u64)
     } else {
         fail(loc, format!("expected a whole number of at least {}, got {}", fmt_number(min), fmt_number(n)))
     }
@@ -159,6 +201,23 @@ mod tests {
     use super::*;
     const L: Loc = Loc::new("t.tgdl", 1, 1);
 
+    fn message<T: std::fmt::Debug>(r: Flow<T>) -> String {
+        match r.map_err(crate::error::Stop::into_reason) {
+            Err(crate::error::StopReason::Error(e)) => e.message.clone(),
+            other => panic!("expected a rule error, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn fractions_are_not_indices_or_counts() {
+        assert_eq!(index(2.0, 3, L).ok(), Some(2));
+        assert_eq!(message(index(1.5, 3, L)), "index 1.5 is not a whole number");
+        assert_eq!(message(index(f64::NAN, 3, L)), "index NaN is not a whole number");
+        assert_eq!(message(index(3.0, 3, L)), "index 3 is out of range for a list of length 3");
+        assert_eq!(count(6.0, 1.0, L).ok(), Some(6));
+        assert_eq!(message(count(2.5, 1.0, L)), "expected a whole number of at least 1, got 2.5");
+    }
+
     #[test]
     fn player_wrapping_follows_the_spec() {
         assert_eq!(Player::wrap(3.0, 2), Player(1));
@@ -186,9 +245,10 @@ mod tests {
         assert_eq!(pow(2.0, -1.0, L).unwrap(), 0.5);
         assert_eq!(pow(4.0, 0.5, L).unwrap(), 2.0);
         assert!(sqrt(-1.0, L).is_err());
-        assert_eq!(index(2.7, 3, L).unwrap(), 2);
+        assert!(index(2.7, 3, L).is_err());
         assert!(index(3.0, 3, L).is_err());
-        assert!(index(-0.5, 3, L).is_ok());
+        assert!(index(-0.5, 3, L).is_err());
+        assert_eq!(index(-0.0, 3, L).ok(), Some(0));
         assert!(index(-1.0, 3, L).is_err());
     }
 }

@@ -61,8 +61,64 @@ fn seats_default_to_a_person_at_a_terminal() {
     assert!(r.out.contains("player 0, choose a cell:"), "{}", r.out);
     assert!(r.out.ends_with("result: player 0 quit after 0 decisions\n"), "{}", r.out);
     let r = run::<TicTacToe>(&["--seed", "1", "--seats", "random,human"], "", false);
-    assert_eq!(r.code, 1, "the person's input ended");
+    assert_eq!(r.code, 0, "the person's input ended: they left, as with q");
     assert!(r.out.contains("player 0: X at "), "{}", r.out);
+    assert!(r.out.ends_with("result: player 1 quit after 1 decisions\n"), "{}", r.out);
+}
+
+/// Issue 17: Enter takes the only option; `q` and the end of the input (Ctrl-D) end the
+/// game quietly, with the result line and exit code 0.
+#[test]
+fn enter_takes_the_only_option_and_q_or_ctrl_d_quit_quietly() {
+    // A drawn game between two people at one terminal: the last cell is the only option.
+    let moves = "1\n1\n1\n2\n1\n2\n2\n1\n";
+    let r = run::<TicTacToe>(&["--seed", "1", "--seats", "human,human"], &format!("{moves}\n"), false);
+    assert_eq!((r.code, r.err.as_str()), (0, ""));
+    assert!(
+        r.out.contains("player 0, choose a cell:\n  1) X at (2, 2)\n> \nplayer 0: X at (2, 2)\n"),
+        "{}",
+        r.out
+    );
+    assert!(r.out.ends_with("result: draw\n"), "{}", r.out);
+    // With several options, Enter asks again.
+    let r = run::<TicTacToe>(&["--seed", "1", "--seats", "human,human"], "\nq\n", false);
+    assert!(r.out.contains("> \nplease type a number from 1 to 9, or q to quit\n> q\n"), "{}", r.out);
+    for (input, decisions) in [("q\n", 0), ("", 0), ("5\n", 1), ("5\nQuit\n", 1)] {
+        let r = run::<TicTacToe>(&["--seed", "1", "--seats", "human"], input, true);
+        assert_eq!((r.code, r.err.as_str()), (0, ""), "{input:?}: {}", r.out);
+        let last = format!("result: player {} quit after {decisions} decisions\n", decisions % 2);
+        assert!(r.out.ends_with(&last), "{input:?}: {}", r.out);
+        assert!(!r.out.contains("error") && !r.out.contains("stopped"), "{input:?}: {}", r.out);
+    }
+}
+
+/// Issue 17: typed text picks an option only when it fits one; text fitting several
+/// lists them and asks again.
+#[test]
+fn typed_text_fitting_several_options_asks_again() {
+    let r = run::<TicTacToe>(&["--seed", "1", "--seats", "human,human"], "X at (0\nx AT (0,2)\nq\n", false);
+    let expected = "> X at (0\n`X at (0` fits 3 options:\n  1) X at (0, 0)\n  2) X at (0, 1)\n  3) X at (0, 2)\n\
+                    type the number of the one you mean\n> x AT (0,2)\nplayer 0: X at (0, 2)\n";
+    assert!(r.out.contains(expected), "{}", r.out);
+    assert!(r.out.ends_with("result: player 1 quit after 1 decisions\n"), "{}", r.out);
+    // The end of a label after a space fits too: `(1, 1)` is `X at (1, 1)`.
+    let r = run::<TicTacToe>(&["--seed", "1", "--seats", "human,human"], "(1, 1)\nq\n", false);
+    assert!(r.out.contains("player 0: X at (1, 1)\n"), "{}", r.out);
+}
+
+/// Issue 17: the final position's header says how the game ended.
+#[test]
+fn the_final_header_states_the_result() {
+    let r = run::<TicTacToe>(&["--seed", "1", "--seats", "human,human"], &"1\n".repeat(7), false);
+    let last_screen = &r.out[r.out.rfind("== Tic-tac-toe ==").unwrap()..];
+    assert!(last_screen.starts_with("== Tic-tac-toe ==\ngame over: player 0 wins\n"), "{last_screen}");
+    assert!(last_screen.ends_with("result: player 0 wins\n"), "{last_screen}");
+    let r = run::<TicTacToe>(&["--seed", "1", "--seats", "human,human"], "1\nq\n", false);
+    let last_screen = &r.out[r.out.rfind("== Tic-tac-toe ==").unwrap()..];
+    assert!(
+        last_screen.starts_with("== Tic-tac-toe ==\ngame over: player 1 quit after 1 decisions\n"),
+        "{last_screen}"
+    );
 }
 
 #[test]

@@ -95,7 +95,13 @@ pub fn run_cli<G: Game>(mut args: Vec<OsString>) -> u8 {
     let matches = match command.try_get_matches_from(args) {
         Ok(m) => m,
         Err(e) => {
-            let _ = e.print();
+            // Run by `tgdlc serve FILE ...`: usage lines name what the person typed.
+            let text = tgdl_runtime::cli::as_typed(e.render().to_string());
+            if e.use_stderr() {
+                eprint!("{text}");
+            } else {
+                print!("{text}");
+            }
             return e.exit_code().clamp(0, 255) as u8;
         }
     };

@@ -320,7 +320,11 @@ fn new_scaffolds_a_valid_project_and_refuses_to_overwrite() {
 
     let out = tgdlc_in(&dir, &["check", "my-game/main.tgdl"]);
     assert_exit(&out, 0);
-    assert!(stderr(&out).is_empty(), "{}", stderr(&out));
+    assert_eq!(stderr(&out), "    Checked `my-game/main.tgdl`: the game `MyGame` is valid (2 files)\n");
+    // A project directory stands for its main file, with every command.
+    let out = tgdlc_in(&dir, &["check", "my-game"]);
+    assert_exit(&out, 0);
+    assert_eq!(stderr(&out), "    Checked `my-game/main.tgdl`: the game `MyGame` is valid (2 files)\n");
 
     std::fs::write(dir.join("my-game/main.tgdl"), "// edited").unwrap();
     let out = tgdlc_in(&dir, &["new", "my-game"]);

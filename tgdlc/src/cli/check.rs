@@ -1,26 +1,36 @@
 //! `tgdlc check` (diagnostics only) and `tgdlc emit` (the generated Rust).
 
-use super::{MessageFormat, color, compile, fail};
+use super::{MessageFormat, compile, fail, options, report};
 use std::io::Write;
 use std::path::Path;
 
 /// Reports a game's diagnostics: rendered on standard error, or one JSON object per line
-/// on standard output. Exit 0 when the game is valid (warnings allowed).
-pub(super) fn check(file: &Path, format: MessageFormat) -> u8 {
+/// on standard output. Exit 0 when the game is valid (warnings allowed); a valid game
+/// gets a one-line summary on standard error (people only: not with JSON).
+pub(super) fn check(file: &Path) -> u8 {
     let compilation = super::check_file(file);
-    match format {
-        MessageFormat::Human => eprint!("{}", compilation.render(color())),
-        MessageFormat::Json => {
-            let mut out = std::io::stdout().lock();
-            for d in &compilation.diagnostics {
-                if writeln!(out, "{}", d.to_json(&compilation.sources)).is_err() {
-                    return 1;
-                }
-            }
-            let _ = out.flush();
-        }
+    if let Err(code) = report(&compilation) {
+        return code;
     }
-    u8::from(compilation.has_errors())
+    if compilation.has_errors() {
+        return 1;
+    }
+    if options().message_format == MessageFormat::Human {
+        let warnings = compilation.diagnostics.len();
+        let files = compilation.sources.files().count();
+        let name = compilation.program.as_ref().map_or("?", |p| p.name.as_str());
+        eprintln!(
+            "    Checked `{}`: the game `{name}` is valid ({files} file{}{})",
+            crate::source::printable(&file.display().to_string()),
+            if files == 1 { "" } else { "s" },
+            match warnings {
+                0 => String::new(),
+                1 => ", 1 warning".to_string(),
+                n => format!(", {n} warnings"),
+            }
+        );
+    }
+    0
 }
 
 /// Prints the generated engine (diagnostics, warnings included, go to standard error).

@@ -31,25 +31,44 @@ pub(crate) struct Cli {
     /// game's folder, the directory of its main file)
     #[arg(long, global = true, value_name = "DIR")]
     import_root: Option<PathBuf>,
+    /// How to print diagnostics, for every command that compiles a game: rendered on
+    /// stderr, or one JSON object per line on stdout (give it before FILE for play,
+    /// simulate, perft, tournament and serve)
+    #[arg(long, global = true, value_enum, default_value_t = MessageFormat::Human)]
+    message_format: MessageFormat,
 }
 
-/// How this run finds a game's files (`--import-root`), set once from the command line.
-static LOAD_OPTIONS: std::sync::OnceLock<crate::load::LoadOptions> = std::sync::OnceLock::new();
+/// This run's options that every compiling command shares, set once from the command line.
+#[derive(Default)]
+struct Options {
+    load: crate::load::LoadOptions,
+    message_format: MessageFormat,
+}
+
+static OPTIONS: std::sync::OnceLock<Options> = std::sync::OnceLock::new();
+
+fn options() -> &'static Options {
+    OPTIONS.get_or_init(Options::default)
+}
 
 /// Loads and checks a game with this run's options.
 fn check_file(file: &std::path::Path) -> crate::Compilation {
-    crate::check_file_with(file, LOAD_OPTIONS.get_or_init(Default::default))
+    crate::check_file_with(file, &options().load)
+}
+
+/// The game's main file: FILE itself, or `FILE/main.tgdl` when FILE is a project
+/// directory (as `tgdlc new` makes them).
+fn main_file(file: &std::path::Path) -> PathBuf {
+    let main = file.join("main.tgdl");
+    if file.is_dir() && main.is_file() { main } else { file.to_path_buf() }
 }
 
 #[derive(Subcommand, Debug)]
 enum Command {
     /// Check a game and report its diagnostics (exit 0 when it is valid)
     Check {
-        /// The game's main .tgdl file
+        /// The game's main .tgdl file (or a project directory holding main.tgdl)
         file: PathBuf,
-        /// How to print diagnostics: rendered on stderr, or JSON lines on stdout
-        #[arg(long, value_enum, default_value_t = MessageFormat::Human)]
-        message_format: MessageFormat,
     },
     /// Print the Rust engine generated for a game
     Emit {
@@ -123,8 +142,9 @@ struct RunArgs {
     args: Vec<OsString>,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
 enum MessageFormat {
+    #[default]
     Human,
     Json,
 }
@@ -164,21 +184,24 @@ fn parse_args(mut args: Vec<OsString>) -> Result<Cli, clap::Error> {
 }
 
 fn run(cli: Cli) -> u8 {
-    let _ = LOAD_OPTIONS.set(crate::load::LoadOptions { import_root: cli.import_root });
+    let _ = OPTIONS.set(Options {
+        load: crate::load::LoadOptions { import_root: cli.import_root },
+        message_format: cli.message_format,
+    });
     match cli.command {
-        Command::Check { file, message_format } => check::check(&file, message_format),
-        Command::Emit { file, output } => check::emit(&file, output.as_deref()),
+        Command::Check { file } => check::check(&main_file(&file)),
+        Command::Emit { file, output } => check::emit(&main_file(&file), output.as_deref()),
         Command::Build { file, output, verbose, python: false } => {
-            run::build(&file, output.as_deref(), verbose)
+            run::build(&main_file(&file), output.as_deref(), verbose)
         }
         Command::Build { file, output, verbose, python: true } => {
-            run::build_python(&file, output.as_deref(), verbose)
+            run::build_python(&main_file(&file), output.as_deref(), verbose)
         }
-        Command::Play(a) => run::run("play", &a.file, &a.args),
-        Command::Simulate(a) => run::run("simulate", &a.file, &a.args),
-        Command::Perft(a) => run::run("perft", &a.file, &a.args),
-        Command::Tournament(a) => run::run("tournament", &a.file, &a.args),
-        Command::Serve(a) => run::serve(&a.file, &a.args),
+        Command::Play(a) => run::run("play", &main_file(&a.file), &a.args),
+        Command::Simulate(a) => run::run("simulate", &main_file(&a.file), &a.args),
+        Command::Perft(a) => run::run("perft", &main_file(&a.file), &a.args),
+        Command::Tournament(a) => run::run("tournament", &main_file(&a.file), &a.args),
+        Command::Serve(a) => run::serve(&main_file(&a.file), &a.args),
         Command::Fmt { files, check } => fmt::fmt(&files, check),
         #[cfg(feature = "lsp")]
         Command::Lsp => match crate::lsp::run_stdio() {
@@ -205,8 +228,25 @@ fn fail(message: impl std::fmt::Display) -> u8 {
 /// is valid.
 fn compile(file: &std::path::Path) -> Result<crate::Compilation, u8> {
     let compilation = check_file(file);
-    eprint!("{}", compilation.render(color()));
+    report(&compilation)?;
     if compilation.has_errors() { Err(1) } else { Ok(compilation) }
+}
+
+/// Prints a compilation's diagnostics in this run's message format: rendered on standard
+/// error, or JSON lines on standard output. Err(1) when standard output is closed.
+fn report(compilation: &crate::Compilation) -> Result<(), u8> {
+    use std::io::Write;
+    match options().message_format {
+        MessageFormat::Human => eprint!("{}", compilation.render(color())),
+        MessageFormat::Json => {
+            let mut out = std::io::stdout().lock();
+            for d in &compilation.diagnostics {
+                writeln!(out, "{}", d.to_json(&compilation.sources)).map_err(|_| 1u8)?;
+            }
+            out.flush().map_err(|_| 1u8)?;
+        }
+    }
+    Ok(())
 }
 
 /// Refuses an output path that is one of the game's own source files (`tgdlc build game`

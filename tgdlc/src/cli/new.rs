@@ -35,8 +35,19 @@ pub(super) fn new(dir: &Path) -> u8 {
         }
     }
     eprintln!("     Created game `{game}` in `{shown}`");
-    eprintln!("help: play it with `tgdlc play {}`", dir.join("main.tgdl").display());
+    eprintln!("help: play it with `tgdlc play {}`", shell_quoted(&dir.display().to_string()));
     0
+}
+
+/// A path as a POSIX shell reads it back: as it is when it holds only safe characters,
+/// else in single quotes (`'my game'`), so the printed command can be pasted.
+fn shell_quoted(path: &str) -> String {
+    let safe = |c: char| c.is_ascii_alphanumeric() || "_-./+:@%,=".contains(c);
+    if !path.is_empty() && path.chars().all(safe) {
+        path.to_string()
+    } else {
+        format!("'{}'", crate::source::printable(path).replace('\'', "'\\''"))
+    }
 }
 
 /// A TGDL identifier for the game from a directory name: `my-game` becomes `MyGame`.
@@ -179,6 +190,14 @@ mod tests {
         assert_eq!(game_name("4row"), "Game4row");
         assert_eq!(game_name("---"), "Game");
         assert_eq!(game_name("list"), "ListGame");
+    }
+
+    #[test]
+    fn printed_paths_paste_back_into_a_shell() {
+        assert_eq!(shell_quoted("games/nim"), "games/nim");
+        assert_eq!(shell_quoted("my game"), "'my game'");
+        assert_eq!(shell_quoted("it's"), "'it'\\''s'");
+        assert_eq!(shell_quoted("$HOME"), "'$HOME'");
     }
 
     #[test]

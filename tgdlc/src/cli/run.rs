@@ -84,6 +84,11 @@ pub(super) fn run(subcommand: &str, file: &Path, args: &[OsString]) -> u8 {
     };
     let mut cmd = Command::new(&built.binary);
     cmd.arg(subcommand).args(args);
+    // The binary's usage lines and errors then say `tgdlc perft FILE`, what was typed,
+    // not the cached binary's name.
+    cmd.env("TGDL_GAME_FILE", file);
+    #[cfg(unix)]
+    std::os::unix::process::CommandExt::arg0(&mut cmd, "tgdlc");
     exec(cmd, &built.binary)
 }
 

@@ -232,12 +232,12 @@ impl<'p> Gen<'p> {
         let mut b =
             BodyGen::new(self, Owner::Action(a), &action.locals, &blocks, self.this_of(owner), Ret::Unit);
         b.event = Some((ident("event"), true));
-        let mut params = Vec::new();
+        let mut leading_params = Vec::new();
         for &k in &leading {
             let input = &action.inputs[k];
             let n = b.local_name(input.local);
             let t = b.local_ty(input.local, &action.locals);
-            params.push(quote!(#n: #t));
+            leading_params.push((input.local, n, t));
         }
         let mut asks = Vec::new();
         for (k, input) in action.inputs.iter().enumerate() {
@@ -252,6 +252,16 @@ impl<'p> Gen<'p> {
         let (effect, ends) = b.body(&action.effect, &action.locals);
         let done = if ends { quote!() } else { quote!(Ok(())) };
         let dispatch = self.override_dispatch(a, &b);
+        // An input nothing here reads (the menu's filters did) is `_x`, as Rust expects.
+        let mut params = Vec::new();
+        for (l, n, t) in leading_params {
+            let mut read = !dispatch.is_empty();
+            for bl in &blocks {
+                bl.walk_exprs(&mut |e| read |= matches!(e.kind, ExprKind::Local(x) if x == l));
+            }
+            let n = if read { n } else { b.temp(&format!("_{}", n.to_string().trim_start_matches("r#"))) };
+            params.push(quote!(#n: #t));
+        }
         let all_blocks: Vec<&Block> = blocks.clone();
         let used_this = !dispatch.is_empty()
             || all_blocks.iter().any(|bl| uses_this(bl))
@@ -394,7 +404,7 @@ impl<'p> Gen<'p> {
                 .effect
                 .walk_exprs(&mut |e| read |= matches!(e.kind, ExprKind::Local(l) if l == input.local));
             let n = b.local_name(input.local);
-            let n = if read { n } else { format_ident!("_{}", n.to_string().trim_start_matches("r#")) };
+            let n = if read { n } else { b.temp(&format!("_{}", n.to_string().trim_start_matches("r#"))) };
             let t = b.local_ty(input.local, &action.locals);
             params.push(quote!(#n: #t));
         }
@@ -684,10 +694,16 @@ impl<'p> Gen<'p> {
                 let v = &self.move_variant[&a];
                 let allowed = self.allowed_call(a, &quote!(this), &quote!(Some(event)));
                 let f = self.asked_fn(a);
+                // Every run counts against the decision's budget of event runs, at the
+                // action it runs.
+                let l = self.loc_of(action.span);
                 let (pattern, call) = if self.is_global(action.owner) {
-                    (quote!(Run::#v { event }), quote!(self.#f(Some(event))?))
+                    (quote!(Run::#v { event }), quote!({ self.core.run_event(#l)?; self.#f(Some(event))? }))
                 } else {
-                    (quote!(Run::#v { this, event }), quote!(self.#f(this, Some(event))?))
+                    (
+                        quote!(Run::#v { this, event }),
+                        quote!({ self.core.run_event(#l)?; self.#f(this, Some(event))? }),
+                    )
                 };
                 if action.requires.is_empty() {
                     quote!(#pattern => #call,)
@@ -729,7 +745,7 @@ impl<'p> Gen<'p> {
     }
 
     pub(super) fn init_fn_name(&self, class: ClassId) -> Ident {
-        format_ident!("init_{}", snake(&self.prog.class(class).name))
+        self.init_fn[&class].clone()
     }
 
     /// Whether creating a `class` runs attribute initialisers.

@@ -66,18 +66,23 @@ impl<'g, 'p> BodyGen<'g, 'p> {
         this: This,
         ret: Ret,
     ) -> Self {
-        let mut namer = Namer::with_reserved(&[
-            "this", "event", "self", "rt", "world", "marks", "out", "options", "pick",
-        ]);
+        // The parameters the generator gives bodies, and the module's functions.
+        let mut namer = Namer::body(
+            &g.fixed,
+            &["this", "event", "self", "rt", "world", "marks", "out", "options", "pick"],
+        );
         // Assigned locals are `mut`; an assignment's target is not a read.
         let mut mutable = HashSet::new();
         let mut targets = HashSet::new();
         for b in blocks {
             b.walk_exprs(&mut |e| {
-                if let ExprKind::Assign { target, .. } = &e.kind
+                if let ExprKind::Assign { target, value } = &e.kind
                     && let ExprKind::Local(l) = target.kind
                 {
-                    mutable.insert(l);
+                    // `x = x` is generated as nothing (see `expr::assign`).
+                    if !matches!(value.kind, ExprKind::Local(v) if v == l) {
+                        mutable.insert(l);
+                    }
                     targets.insert((l, target.span));
                 }
             });
@@ -157,13 +162,7 @@ impl<'g, 'p> BodyGen<'g, 'p> {
 
     /// `loc(line, column)` for a span: where a rule error is reported.
     pub fn loc(&self, span: Span) -> TokenStream {
-        let (line, column) = self.g.line_col(span);
-        if span.file.0 == 0 {
-            quote!(loc(#line, #column))
-        } else {
-            let f = span.file.0 as usize;
-            quote!(loc_in(#f, #line, #column))
-        }
+        self.g.loc_of(span)
     }
 
     pub fn block(&mut self, b: &Block, locals: &Locals) -> TokenStream {
@@ -805,6 +804,17 @@ impl<'p> Gen<'p> {
         }
     }
 
+    /// `loc(line, column)` (or `loc_in(file, ..)`) for a span, outside a body.
+    pub(super) fn loc_of(&self, span: Span) -> TokenStream {
+        let (line, column) = self.line_col(span);
+        if span.file.0 == 0 {
+            quote!(loc(#line, #column))
+        } else {
+            let f = span.file.0 as usize;
+            quote!(loc_in(#f, #line, #column))
+        }
+    }
+
     /// User functions: one Rust method of `World` each (plus a dispatcher for overridden ones).
     pub(super) fn functions(&self) -> TokenStream {
         let mut out = Vec::new();
@@ -935,6 +945,26 @@ impl<'p> Gen<'p> {
 
     /// Whether a user function is small and calls no user function (so inlining it
     /// everywhere cannot grow the code much, nor recurse).
+    /// Whether a call to `id` may lead to another call, and so back to `id`: its body (or
+    /// an override's) calls a function or an action, creates an object (initialisers run)
+    /// or passes the turn (the turn's `default` runs). Only such calls count against the
+    /// depth limit; a thrown event runs later, from the queue.
+    pub(super) fn may_recurse(&self, id: FuncId) -> bool {
+        std::iter::once(id).chain(self.overriders(id)).any(|f| {
+            let mut calls = false;
+            self.prog.func(f).body.walk_exprs(&mut |e| {
+                calls |= matches!(
+                    e.kind,
+                    ExprKind::Call { .. }
+                        | ExprKind::CallAction { .. }
+                        | ExprKind::New { .. }
+                        | ExprKind::Builtin { op: crate::hir::Builtin::TurnPass, .. }
+                );
+            });
+            calls
+        })
+    }
+
     fn is_small_leaf(&self, id: FuncId) -> bool {
         let f = self.prog.func(id);
         if !self.overriders(id).is_empty()

@@ -4,7 +4,6 @@
 //! borrow, in source order.
 
 use super::body::BodyGen;
-use super::names::snake;
 use super::repr::collection_key;
 use crate::hir::{BinaryOp, Builtin, BuiltinAttr, ClassId, Expr, ExprKind, PlayerOp, Ty, UnaryOp};
 use proc_macro2::{Literal, TokenStream};
@@ -179,12 +178,29 @@ impl<'g, 'p> BodyGen<'g, 'p> {
                 }
                 let (lets, vals) = self.hoist(values, false);
                 let null = f.ret != Ty::Void && g.null.ret(*func);
-                Code { ts: wrap(lets, quote!(self.#name(#(#vals),*)?)), null }
+                let call = if g.may_recurse(*func) {
+                    // A call that may lead back here counts against the depth limit: endless
+                    // recursion is a located error, not a stack overflow (or, once the
+                    // optimiser turns a tail call into a loop, a hang).
+                    let l = self.loc(e.span);
+                    let result = self.temp("result");
+                    quote!({
+                        self.core.enter(#l)?;
+                        let #result = self.#name(#(#vals),*);
+                        self.core.leave();
+                        #result?
+                    })
+                } else {
+                    quote!(self.#name(#(#vals),*)?)
+                };
+                Code { ts: wrap(lets, call), null }
             }
             ExprKind::CallAction { action, receiver } => {
                 let this =
                     if g.is_global(prog.action(*action).owner) { None } else { Some(self.value(receiver)) };
-                Code { ts: g.call_action_now(*action, this), null: false }
+                let call = g.call_action_now(*action, this);
+                let l = self.loc(e.span);
+                Code { ts: quote!({ self.core.enter(#l)?; #call; self.core.leave(); }), null: false }
             }
             ExprKind::Builtin { op, args } => self.builtin(e, *op, args),
             ExprKind::Unary { op, operand } => {
@@ -273,7 +289,8 @@ impl<'g, 'p> BodyGen<'g, 'p> {
                 for (k, v) in pairs {
                     let key = self.key(k);
                     let val = self.repr(v, true);
-                    sets.push(quote!({ let key = #key; let value = #val; #t.set(key, value); }));
+                    let (kn, vn) = (self.temp("key"), self.temp("value"));
+                    sets.push(quote!({ let #kn = #key; let #vn = #val; #t.set(#kn, #vn); }));
                 }
                 let ts = quote!({
                     let mut #t = rt::Table::default();
@@ -404,6 +421,13 @@ impl<'g, 'p> BodyGen<'g, 'p> {
         if let Some(ts) = self.compound_assign(target, value) {
             return ts;
         }
+        // `x = x` changes nothing (and Rust warns of it).
+        if let (ExprKind::Local(t), ExprKind::Local(v)) = (&target.kind, &value.kind)
+            && t == v
+        {
+            let n = self.local_name(*t);
+            return quote!(let _ = #n);
+        }
         match &target.kind {
             ExprKind::Local(l) => {
                 let n = self.local_name(*l);
@@ -511,11 +535,20 @@ impl<'g, 'p> BodyGen<'g, 'p> {
         };
         let whole = matches!(target.kind, ExprKind::Local(l) if self.local_whole(l));
         let v = if whole { self.whole(rhs) } else { self.value(rhs) };
+        // A double can overflow to infinity (and then to NaN): a located error, as for `^`.
+        let check = if whole {
+            quote!()
+        } else {
+            let l = self.loc(value.span);
+            quote!(rt::value::finite(#place, #l)?;)
+        };
         if needs_mut(rhs) {
             let t = self.temp("value");
-            Some(quote!({ let #t = #v; #place #sym #t; }))
-        } else {
+            Some(quote!({ let #t = #v; #place #sym #t; #check }))
+        } else if whole {
             Some(quote!(#place #sym #v))
+        } else {
+            Some(quote!({ #place #sym #v; #check }))
         }
     }
 
@@ -617,9 +650,11 @@ impl<'g, 'p> BodyGen<'g, 'p> {
             return quote!({ #only #text });
         }
         let text = wrap_str(quote!(format!(#format)), as_string);
+        // A string that doubles in a loop reaches the limit in a few dozen steps.
+        let l = self.loc(e.span);
         quote!({
             #(#lets)*
-            #text
+            rt::value::bounded(#text, #l)?
         })
     }
 
@@ -696,6 +731,28 @@ impl<'g, 'p> BodyGen<'g, 'p> {
         }
     }
 
+    /// The left operand `a` of an operation whose right operand `rhs` may change the
+    /// world: bound to a temporary first, so that it is read before `rhs` runs (left to
+    /// right, as written) and no borrow of the world is held across `rhs` (`self.core.active
+    /// == self.next()?` would hold one). Returns the `let` (or nothing) and the operand.
+    fn left_first(&mut self, a: TokenStream, rhs: &Expr) -> (TokenStream, TokenStream) {
+        if needs_mut(rhs) && !is_trivial(&a) {
+            let t = self.temp("lhs");
+            (quote!(let #t = #a;), quote!(#t))
+        } else {
+            (quote!(), a)
+        }
+    }
+
+    /// `let t = ts;` and `t` (nothing to bind for a plain name or literal).
+    fn bind(&mut self, base: &str, ts: TokenStream) -> (TokenStream, TokenStream) {
+        if is_trivial(&ts) {
+            return (quote!(), ts);
+        }
+        let t = self.temp(base);
+        (quote!(let #t = #ts;), quote!(#t))
+    }
+
     fn binary(&mut self, e: &Expr, op: BinaryOp, lhs: &Expr, rhs: &Expr) -> Code {
         let l = self.loc(e.span);
         // Whole numbers compare as the integers they are stored as.
@@ -731,13 +788,16 @@ impl<'g, 'p> BodyGen<'g, 'p> {
                 }
                 let a = self.code(lhs);
                 let b = self.code(rhs);
+                // Numbers and booleans compare as Rust primitives, which borrow nothing.
+                let primitive = matches!(lhs.ty, Ty::Number | Ty::Bool) && !a.null && !b.null;
+                let (first, at) = if primitive { (quote!(), a.ts) } else { self.left_first(a.ts, rhs) };
                 let (a, b) = if a.null || b.null {
-                    let (at, bt) = (a.ts, b.ts);
+                    let bt = b.ts;
                     (if a.null { at } else { quote!(Some(#at)) }, if b.null { bt } else { quote!(Some(#bt)) })
                 } else {
-                    (a.ts, b.ts)
+                    (at, b.ts)
                 };
-                comparison(op, a, b)
+                wrap(vec![first], comparison(op, a, b))
             }
             // A chain `a + b + c` of strings is one `format!`, literals written inline.
             BinaryOp::Concat => self.concatenation(e),
@@ -766,10 +826,22 @@ impl<'g, 'p> BodyGen<'g, 'p> {
             _ => {
                 let a = self.value(lhs);
                 let b = self.value(rhs);
-                match op {
-                    BinaryOp::Add => group(quote!(#a + #b)),
-                    BinaryOp::Sub => group(quote!(#a - #b)),
-                    BinaryOp::Mul => group(quote!(#a * #b)),
+                // `self.core.wrap_player(..)` borrows the world while its argument runs:
+                // operands that change the world are computed before, in order. (Other
+                // operands are `f64`s, copied as they are read.)
+                let (first, a, second, b) = match op {
+                    BinaryOp::PlayerArith(_) if needs_mut(lhs) || needs_mut(rhs) => {
+                        let (first, a) = self.bind("lhs", a);
+                        let (second, b) = self.bind("rhs", b);
+                        (first, a, second, b)
+                    }
+                    _ => (quote!(), a, quote!(), b),
+                };
+                let value = match op {
+                    // A double can overflow to infinity (then NaN): a located error.
+                    BinaryOp::Add => quote!(rt::value::finite(#a + #b, #l)?),
+                    BinaryOp::Sub => quote!(rt::value::finite(#a - #b, #l)?),
+                    BinaryOp::Mul => quote!(rt::value::finite(#a * #b, #l)?),
                     // A division fails on zero or an overflow: by a literal of at least 1
                     // (in size) neither can happen, so it is a plain `/`.
                     BinaryOp::Div if matches!(rhs.kind, ExprKind::Number(n) if n.abs() >= 1.0) => {
@@ -778,7 +850,7 @@ impl<'g, 'p> BodyGen<'g, 'p> {
                     BinaryOp::Div => quote!(rt::value::div(#a, #b, #l)?),
                     BinaryOp::Rem => quote!(rt::value::rem(#a, #b, #l)?),
                     BinaryOp::Pow => quote!(rt::value::pow(#a, #b, #l)?),
-                    BinaryOp::Concat => quote!(rt::value::concat(&#a, &#b)),
+                    BinaryOp::Concat => quote!(rt::value::concat_at(&#a, &#b, #l)?),
                     BinaryOp::PlayerArith(p) => {
                         let n = match p {
                             PlayerOp::Add => group(quote!(#a + #b)),
@@ -795,7 +867,8 @@ impl<'g, 'p> BodyGen<'g, 'p> {
                     BinaryOp::BitOr => group(quote!(#a | #b)),
                     BinaryOp::Xor => group(quote!(#a ^ #b)),
                     _ => quote!(false),
-                }
+                };
+                wrap(vec![first, second], value)
             }
         };
         Code { ts, null: false }
@@ -825,7 +898,7 @@ impl<'g, 'p> BodyGen<'g, 'p> {
             let flat = g.flat_blank_fields(h);
             quote!(Event { #flat kind: #kind })
         } else {
-            let f = format_ident!("blank_{}", snake(&prog.class(class).name));
+            let f = &g.blank_fn[&class];
             quote!(self.#f())
         };
         let init_fn = g.init_fn_name(class);
@@ -931,22 +1004,27 @@ impl<'g, 'p> BodyGen<'g, 'p> {
             PlayerActive | TurnActive => unit(quote!(self.core.active)),
             PlayerCount => unit(group(quote!(self.core.players as f64))),
             TurnCurrent => unit(quote!(rt::Str::from(TURN_NAMES[self.core.turn]))),
+            // Each change of turn records where it happened: an empty menu after it is
+            // reported there.
             TurnPass => match args.len() {
-                0 => unit(quote!(self.pass_turn()?)),
+                0 => unit(quote!({ self.pass_turn()?; self.core.turn_changed_at = Some(#l); })),
                 1 => {
                     let p = arg(self, 0);
-                    unit(quote!(self.core.active = #p))
+                    unit(quote!({ self.core.active = #p; self.core.turn_changed_at = Some(#l); }))
                 }
                 _ => {
                     let p = arg(self, 0);
                     let ph = arg(self, 1);
-                    unit(quote!({ let player = #p; self.core.phase = #ph; self.core.active = player; }))
+                    let t = self.temp("player");
+                    unit(
+                        quote!({ let #t = #p; self.core.phase = #ph; self.core.active = #t; self.core.turn_changed_at = Some(#l); }),
+                    )
                 }
             },
             PhaseActive => unit(quote!(self.core.phase.clone())),
             PhaseSet => {
                 let s = arg(self, 0);
-                unit(quote!(self.core.phase = #s))
+                unit(quote!({ self.core.phase = #s; self.core.turn_changed_at = Some(#l); }))
             }
             TurnsUse => {
                 let t = arg(self, 0);
@@ -956,7 +1034,7 @@ impl<'g, 'p> BodyGen<'g, 'p> {
                 } else {
                     quote!(None)
                 };
-                unit(quote!(self.use_turn(&#t, #ph, #l)?))
+                unit(quote!({ self.use_turn(&#t, #ph, #l)?; self.core.turn_changed_at = Some(#l); }))
             }
             Roll => {
                 let n = arg(self, 0);
@@ -965,11 +1043,13 @@ impl<'g, 'p> BodyGen<'g, 'p> {
             Random => unit(quote!(self.core.random())),
             Log => {
                 let s = arg(self, 0);
-                unit(quote!({ let line = #s; self.core.log.push(line.to_string()); }))
+                let t = self.temp("line");
+                unit(quote!({ let #t = #s; self.core.log.push(#t.to_string()); }))
             }
             Tell => {
                 let (p, s) = (arg(self, 0), arg(self, 1));
-                unit(quote!({ let line = #s; self.core.tell(#p, line.to_string()); }))
+                let t = self.temp("line");
+                unit(quote!({ let #t = #s; self.core.tell(#p, #t.to_string()); }))
             }
             Abs | Floor | Ceil | Round => {
                 let v = arg(self, 0);
@@ -1088,7 +1168,10 @@ impl<'g, 'p> BodyGen<'g, 'p> {
         let code = match op {
             ListLength | StackLength | TableLength => unit(quote!(self.#ar[#h].len())),
             ListPush => unit(quote!(self.#ar[#h].push(#a1))),
-            ListAppend => unit(quote!({ let other = self.#ar[#a1].clone(); self.#ar[#h].append(&other); })),
+            ListAppend => {
+                let t = self.temp("other");
+                unit(quote!({ let #t = self.#ar[#a1].clone(); self.#ar[#h].append_at(&#t, #l)?; }))
+            }
             ListClear | StackClear | TableClear => unit(quote!(self.#ar[#h].clear())),
             ListContains | StackContains => unit(quote!(self.#ar[#h].contains(&#a1))),
             ListIndexOf => unit(quote!(self.#ar[#h].index_of(&#a1))),

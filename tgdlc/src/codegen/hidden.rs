@@ -439,5 +439,5 @@ impl Gen<'_> {
 
 /// The name of the "in a stack" marks of a hierarchy's objects.
 fn stacked(h: &Hierarchy) -> proc_macro2::Ident {
-    quote::format_ident!("in_stack_{}", h.arena.to_string().trim_start_matches("r#"))
+    h.in_stack.clone()
 }

@@ -644,13 +644,19 @@ impl<'p> Gen<'p> {
             (quote!(), quote!(), quote!(None))
         };
         let conns_list = self.collection_arena(&Ty::List(Box::new(Ty::Class(self.prog.builtins.connection))));
-        // Variant codes in the layout tables: 0 is blank, k+1 the k-th tile variant.
+        // Variant codes in the layout tables: 0 is blank, k+1 the k-th tile variant; a
+        // byte each while there are at most 255 tile classes, else wider.
+        let code_ty = match tile_h.variants.len() {
+            n if n <= u8::MAX as usize => quote!(u8),
+            n if n <= u16::MAX as usize => quote!(u16),
+            _ => quote!(u32),
+        };
         let variant_arms: Vec<TokenStream> = tile_h
             .variants
             .iter()
             .enumerate()
             .map(|(k, (class, _))| {
-                let code = Literal::u8_unsuffixed(k as u8 + 1);
+                let code = Literal::usize_unsuffixed(k + 1);
                 let kind = self.blank_kind(tile_h, *class);
                 quote!(#code => #kind,)
             })
@@ -694,7 +700,7 @@ impl<'p> Gen<'p> {
                         None => 0,
                         Some(c) => tile_h.variants.iter().position(|(v, _)| v == c).map_or(0, |k| k + 1),
                     };
-                    Literal::u8_unsuffixed(code as u8)
+                    Literal::usize_unsuffixed(code)
                 })
                 .collect();
             let check = match self.grid_consts.get(&(*board, *g)) {
@@ -722,7 +728,7 @@ impl<'p> Gen<'p> {
                 geometry: rt::board::Geometry,
                 columns: usize,
                 rows: usize,
-                cells: &[u8],
+                cells: &[#code_ty],
             ) -> rt::Id<Group> {
                 // The group is allocated last; its tiles already know its handle.
                 let group = rt::Id::from_index(self.groups.len());
@@ -864,7 +870,7 @@ impl<'p> Gen<'p> {
                 continue;
             }
             for (class, _) in h.variants.iter().filter(|(c, _)| created.contains(c)) {
-                let name = format_ident!("blank_{}", snake(&self.prog.class(*class).name));
+                let name = &self.blank_fn[class];
                 let strukt = &h.strukt;
                 let mut fields = Vec::new();
                 for a in self.root_attrs(h) {

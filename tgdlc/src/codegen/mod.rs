@@ -22,7 +22,7 @@ mod rules;
 mod whole;
 
 use crate::hir::{ActionId, AttrId, ClassId, ClassKind, FuncId, Program, Ty, Visibility};
-use names::{Namer, camel, ident, snake};
+use names::{Namer, Space, camel, ident, snake};
 use proc_macro2::{Ident, TokenStream};
 use quote::quote;
 use repr::{Nullability, Owner, collection_key, collection_types};
@@ -33,7 +33,15 @@ use std::collections::{BTreeMap, HashMap};
 /// Runs on the calling thread: inside `tgdl!` the tokens must be made on the macro's own
 /// thread. The command line calls it through [`crate::generate_on_big_stack`].
 pub fn generate(prog: &Program, sources: &crate::source::SourceMap) -> String {
-    let generator = Gen::new(prog, Some(sources));
+    // A first generation with placeholders for every name derived from the program finds
+    // the names the generator writes itself; the real one keeps the program's names
+    // away from them (see `names::Fixed`).
+    let probe = names::Fixed::probe();
+    let fixed = match probe.collect(Gen::new(prog, Some(sources), probe.clone()).module()) {
+        Ok(fixed) => fixed,
+        Err(e) => return format!("// tgdlc internal error: {e}\n"),
+    };
+    let generator = Gen::new(prog, Some(sources), fixed);
     let tokens = unsuffixed(generator.module());
     // A plain comment, not `//!`: the module must also work through `include!`.
     let header = format!(
@@ -81,34 +89,6 @@ fn drop_unused_helpers(file: &mut syn::File, text: &str) -> bool {
     dropped
 }
 
-/// Names the module uses at top level that user-derived names must not take.
-const RESERVED_TYPES: &[&str] = &[
-    "World",
-    "Move",
-    "Game",
-    "Run",
-    "Tile",
-    "TileKind",
-    "Connection",
-    "ConnectionKind",
-    "Event",
-    "EventKind",
-    "Group",
-    "Choice",
-    "Pick",
-    "Option",
-    "Some",
-    "None",
-    "Ok",
-    "Err",
-    "Vec",
-    "String",
-    "Box",
-    "Result",
-    "Self",
-    "rt",
-];
-
 /// One hierarchy of objects stored in an arena: a root struct, its kind enum when it
 /// has several concrete classes, and its field in `World`.
 pub(crate) struct Hierarchy {
@@ -121,6 +101,10 @@ pub(crate) struct Hierarchy {
     pub arena: Ident,
     /// Tag identifying the arena in `Pick::Object` and table keys.
     pub tag: u32,
+    /// The method labelling its objects (`label_cards`).
+    pub label_fn: Ident,
+    /// The "in a stack" marks of its objects, in the census of hidden objects.
+    pub in_stack: Ident,
     /// The attributes of every class are fields of the root struct, and the kind enum
     /// only names the class: reading one is a plain load, with no test of the class (the
     /// checker has done that). Chosen when the classes have few attributes between them,
@@ -169,14 +153,21 @@ pub(crate) struct Gen<'p> {
     /// Classes whose objects the game creates: with `new`, or as tiles of board grids.
     /// (Others exist only to be derived from.)
     pub created: std::collections::HashSet<ClassId>,
+    /// Class → the methods running its attribute initialisers (`init_card`) and making a
+    /// blank object (`blank_card`).
+    pub init_fn: HashMap<ClassId, Ident>,
+    pub blank_fn: HashMap<ClassId, Ident>,
+    /// The generator's own names, for the namers of bodies.
+    pub fixed: names::Fixed,
 }
 
 impl<'p> Gen<'p> {
-    fn new(prog: &'p Program, sources: Option<&'p crate::source::SourceMap>) -> Gen<'p> {
+    fn new(prog: &'p Program, sources: Option<&'p crate::source::SourceMap>, fixed: names::Fixed) -> Gen<'p> {
         let null = Nullability::analyze(prog);
         let whole = whole::WholeNumbers::analyze(prog, &null);
-        let mut types = Namer::with_reserved(RESERVED_TYPES);
-        let mut fields = Namer::with_reserved(&["core", "queue", "groups", "tables", "self_"]);
+        let mut types = Namer::new(&fixed, Space::Module);
+        let mut fields = Namer::new(&fixed, Space::WorldFields);
+        let mut fns = Namer::new(&fixed, Space::Methods);
         let uses_tiles =
             prog.classes.iter().any(|c| !c.builtin && matches!(c.kind, ClassKind::Tile | ClassKind::Board));
         let mut uses_connections =
@@ -230,6 +221,8 @@ impl<'p> Gen<'p> {
                     !(dc.builtin && d != b.connection && d != b.player_choice)
                 })
                 .collect();
+            let label_fn = ident(&fns.fresh(&format!("label_{arena}")));
+            let in_stack = ident(&fns.fresh(&format!("in_stack_{arena}")));
             let kind_enum = if concrete.len() > 1 || (c.builtin && id != b.connection) {
                 // Built-in roots own their reserved names; user roots get fresh ones.
                 Some(if c.builtin {
@@ -240,13 +233,18 @@ impl<'p> Gen<'p> {
             } else {
                 None
             };
+            // Built-in classes keep their fixed variants; the program's classes get
+            // unique ones next to them.
+            let mut variant_names = Namer::new(&fixed, Space::Module);
             let variants = concrete
                 .iter()
                 .map(|&d| {
                     let name = if d == b.player_choice {
                         "PlayerChoice".to_string()
-                    } else {
+                    } else if prog.class(d).builtin {
                         camel(&prog.class(d).name)
+                    } else {
+                        variant_names.fresh_type(&camel(&prog.class(d).name))
                     };
                     (d, ident(&name))
                 })
@@ -266,6 +264,8 @@ impl<'p> Gen<'p> {
                 variants,
                 arena: ident(&arena),
                 tag,
+                label_fn,
+                in_stack,
                 flat,
             });
         }
@@ -283,38 +283,20 @@ impl<'p> Gen<'p> {
         let mut per_root: HashMap<ClassId, Namer> = HashMap::new();
         for (i, a) in prog.attrs.iter().enumerate() {
             let root = prog.class(a.class).root;
-            let namer = per_root.entry(root).or_insert_with(|| Namer::with_reserved(&["kind"]));
-            attr_field.insert(AttrId(i as u32), ident(&namer.fresh(&snake(&a.name))));
+            let namer = per_root.entry(root).or_insert_with(|| Namer::new(&fixed, Space::Members));
+            // Every attribute may get the accessors `x()` and `x_mut()`. Built-in ones
+            // (`tile.x`) are the generator's own, and keep their names.
+            let name = if a.builtin.is_some() {
+                let name = snake(&a.name);
+                namer.claim(&name);
+                namer.claim(&format!("{name}_mut"));
+                name
+            } else {
+                namer.fresh_family(&snake(&a.name), &[("", "_mut")])
+            };
+            attr_field.insert(AttrId(i as u32), ident(&name));
         }
         // Function names, all methods of `World`.
-        let mut fns = Namer::with_reserved(&[
-            "new",
-            "setup",
-            "play",
-            "menu",
-            "core",
-            "core_mut",
-            "info",
-            "may_ask",
-            "view",
-            "throw",
-            "drain",
-            "pass_turn",
-            "use_turn",
-            "move_label",
-            "pick_label",
-            "turn_location",
-            "object_label",
-            "build_boards",
-            "create_globals",
-            "run_setup",
-            "play_move",
-            "marks",
-            "truncate_to",
-            "clone",
-            "fmt",
-            "eq",
-        ]);
         let mut func_name = HashMap::new();
         for (i, f) in prog.funcs.iter().enumerate() {
             let base = match (f.owner, f.kind) {
@@ -331,14 +313,19 @@ impl<'p> Gen<'p> {
                 (Some(c), _) => format!("{}_{}", snake(&prog.class(c).name), snake(&f.name)),
                 (None, _) => snake(&f.name),
             };
-            func_name.insert(FuncId(i as u32), ident(&fns.fresh(&base)));
+            // An overridden function's own body is `f_impl`, behind the dispatcher `f`.
+            func_name.insert(FuncId(i as u32), ident(&fns.fresh_family(&base, &[("", "_impl")])));
         }
         let mut action_name = HashMap::new();
-        let mut moves = Namer::with_reserved(RESERVED_TYPES);
+        let mut moves = Namer::new(&fixed, Space::Module);
         let mut move_variant = HashMap::new();
         for (i, a) in prog.actions.iter().enumerate() {
             let base = format!("{}_{}", snake(&prog.class(a.owner).name), snake(&a.name));
-            action_name.insert(ActionId(i as u32), fns.fresh(&base));
+            // The methods generated around an action (see `actions`).
+            let triggers: Vec<String> = (0..a.triggers.len()).map(|k| format!("_trigger_{k}")).collect();
+            let mut family = vec![("menu_", ""), ("", "_allowed"), ("", "_asked")];
+            family.extend(triggers.iter().map(|t| ("", t.as_str())));
+            action_name.insert(ActionId(i as u32), fns.fresh_family(&base, &family));
             let v = moves.fresh_type(&format!("{}{}", camel(&prog.class(a.owner).name), camel(&a.name)));
             move_variant.insert(ActionId(i as u32), ident(&v));
         }
@@ -356,7 +343,7 @@ impl<'p> Gen<'p> {
             })
             .collect();
         let mut group_consts = Vec::new();
-        let mut consts = Namer::with_reserved(&["PLAYER_CHOICE", "TURN_NAMES", "TURN_LOCATIONS", "FILES"]);
+        let mut consts = Namer::new(&fixed, Space::Module);
         for (i, c) in prog.classes.iter().enumerate() {
             for (g, group) in c.groups.iter().enumerate() {
                 let name = consts.fresh(&format!("{}_{}", snake(&c.name), snake(&group.name)).to_uppercase());
@@ -375,6 +362,13 @@ impl<'p> Gen<'p> {
                 created.insert(*class);
             }
         });
+        let mut init_fn = HashMap::new();
+        let mut blank_fn = HashMap::new();
+        for (i, c) in prog.classes.iter().enumerate() {
+            let class = snake(&c.name);
+            init_fn.insert(ClassId(i as u32), ident(&fns.fresh(&format!("init_{class}"))));
+            blank_fn.insert(ClassId(i as u32), ident(&fns.fresh(&format!("blank_{class}"))));
+        }
         let mut grid_consts = BTreeMap::new();
         prog.walk_exprs(&mut |e| {
             use crate::hir::{Builtin, ExprKind};
@@ -391,6 +385,9 @@ impl<'p> Gen<'p> {
         Gen {
             prog,
             sources,
+            init_fn,
+            blank_fn,
+            fixed,
             uses_connections,
             keeps_tiles,
             static_tiles,

@@ -7,7 +7,7 @@ use super::names::{ident, snake};
 use super::repr::Owner;
 use crate::hir::{ClassId, ClassKind, Geometry, Ty};
 use proc_macro2::TokenStream;
-use quote::{format_ident, quote};
+use quote::quote;
 
 impl<'p> Gen<'p> {
     pub(super) fn rules_impl(&self) -> TokenStream {
@@ -18,13 +18,16 @@ impl<'p> Gen<'p> {
             .turns
             .iter()
             .map(|t| {
-                let (l, c) = self.line_col(t.span);
+                // A turn the game does not declare has no place in the source: an empty
+                // first menu is then reported at `setup`, after which nobody could move.
+                let span = if t.span == crate::source::Span::default() { prog.setup.span } else { t.span };
+                let (l, c) = self.line_col(span);
                 let l = l.max(1);
                 let c = c.max(1);
-                if t.span.file.0 == 0 {
+                if span.file.0 == 0 {
                     quote!(loc(#l, #c))
                 } else {
-                    let f = t.span.file.0 as usize;
+                    let f = span.file.0 as usize;
                     quote!(loc_in(#f, #l, #c))
                 }
             })
@@ -84,6 +87,7 @@ impl<'p> Gen<'p> {
         let create = self.create_globals();
         let setup = self.setup_fn();
         let labels = self.labels();
+        let (places, place_methods) = self.places();
         let view = self.view_fn();
         let (seen_label, resample) = self.hidden_info();
         let hidden = self.may_hide();
@@ -144,6 +148,7 @@ impl<'p> Gen<'p> {
                 #use_turn
 
                 #labels
+                #places
                 #view
                 #seen_label
             }
@@ -221,6 +226,8 @@ impl<'p> Gen<'p> {
                 fn observe(&self, seen: &rt::hidden::Seen) -> rt::view::View {
                     self.game_view(seen)
                 }
+
+                #place_methods
             }
         }
     }
@@ -394,7 +401,7 @@ impl<'p> Gen<'p> {
         let mut fns = Vec::new();
         let mut arms = Vec::new();
         for h in &self.hierarchies {
-            let f = format_ident!("label_{}", h.arena.to_string().trim_start_matches("r#"));
+            let f = &h.label_fn;
             let tag = h.tag;
             let arena = &h.arena;
             let mut variant_arms = Vec::new();
@@ -479,6 +486,83 @@ impl<'p> Gen<'p> {
                 #label_move
             }
         }
+    }
+
+    /// What tells apart two options that read the same (`R: move Square(0, 3)` for two
+    /// rooks): the object a move belongs to, and the tile an object stands on. Helpers of
+    /// `World`, and the `Rules` methods calling them (none when no object stands on tiles).
+    fn places(&self) -> (TokenStream, TokenStream) {
+        let prog = self.prog;
+        let Some(tiles) = self.hierarchy(prog.builtins.tile) else { return (quote!(), quote!()) };
+        let tile_tag = tiles.tag;
+        let mut place_arms = Vec::new();
+        for h in &self.hierarchies {
+            if prog.class(h.root).kind != ClassKind::Interactable {
+                continue;
+            }
+            let (arena, tag) = (&h.arena, h.tag);
+            let tile = self.builtin_field(h.root, crate::hir::BuiltinAttr::Tile);
+            let discarded = self.builtin_field(h.root, crate::hir::BuiltinAttr::Discarded);
+            place_arms.push(quote! {
+                #tag => {
+                    if index as usize >= self.#arena.len() { return None; }
+                    let object = &self.#arena[rt::Id::from_index(index as usize)];
+                    if object.#discarded { None } else { object.#tile.map(|t| self.object_label(#tile_tag, t.index() as u32)) }
+                }
+            });
+        }
+        if place_arms.is_empty() {
+            return (quote!(), quote!());
+        }
+        let subject_arms: Vec<TokenStream> = self
+            .menu_actions()
+            .into_iter()
+            .filter(|&a| !self.is_global(self.prog.action(a).owner))
+            .map(|a| {
+                let v = &self.move_variant[&a];
+                let tag = self.hierarchy(self.prog.action(a).owner).map_or(0, |h| h.tag);
+                quote!(Move::#v { this, .. } => Some((#tag, this.index() as u32)),)
+            })
+            .collect();
+        // An empty `match` would be one clippy asks to replace by its body.
+        let subject = if subject_arms.is_empty() {
+            quote!({
+                let _ = mv;
+                None
+            })
+        } else {
+            quote!(match *mv { #(#subject_arms)* _ => None, })
+        };
+        let place = if place_arms.is_empty() {
+            quote!({
+                let _ = (tag, index);
+                None
+            })
+        } else {
+            quote!(match tag { #(#place_arms)* _ => None, })
+        };
+        let helpers = quote! {
+            /// The object a move belongs to (its `this`).
+            #[allow(unreachable_patterns)]
+            fn move_subject(&self, mv: &Move) -> Option<(u32, u32)> {
+                #subject
+            }
+
+            /// The label of the tile an object stands on.
+            fn object_place(&self, tag: u32, index: u32) -> Option<String> {
+                #place
+            }
+        };
+        let methods = quote! {
+            fn move_subject(&self, mv: &Move) -> Option<(u32, u32)> {
+                World::move_subject(self, mv)
+            }
+
+            fn object_place(&self, tag: u32, index: u32) -> Option<String> {
+                World::object_place(self, tag, index)
+            }
+        };
+        (helpers, methods)
     }
 
     /// The text of a value in a label.
