@@ -32,6 +32,7 @@ use std::collections::BTreeSet;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use tgdl_tests::without_file;
 
 const DOCS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../docs");
 const LANGUAGES: &[&str] = &["tgdl", "text", "sh", "rust", "toml", "json", "python"];
@@ -352,18 +353,6 @@ fn write_if_changed(path: &Path, text: &str) {
         return;
     }
     std::fs::write(path, text).expect("a writable directory");
-}
-
-/// `error at /some/path/block_3.tgdl:12:5: message` → `error at 12:5: message`.
-fn without_file(result: &str) -> String {
-    if let Some((location, message)) = result.strip_prefix("error at ").and_then(|rest| rest.split_once(": "))
-    {
-        let parts: Vec<&str> = location.rsplitn(3, ':').collect();
-        if parts.len() == 3 {
-            return format!("error at {}:{}: {message}", parts[1], parts[0]);
-        }
-    }
-    result.to_string()
 }
 
 #[test]

@@ -158,3 +158,17 @@ pub fn playout<G: Game>(players: u32, seed: u64, max_decisions: u64) -> Ending {
 }
 
 include!(concat!(env!("OUT_DIR"), "/examples.rs"));
+
+/// A result line without the file name of its location (tests compare results of
+/// programs written to different paths):
+/// `error at /some/path/file.tgdl:12:5: message` → `error at 12:5: message`.
+pub fn without_file(result: &str) -> String {
+    if let Some((location, message)) = result.strip_prefix("error at ").and_then(|rest| rest.split_once(": "))
+    {
+        let parts: Vec<&str> = location.rsplitn(3, ':').collect();
+        if parts.len() == 3 {
+            return format!("error at {}:{}: {message}", parts[1], parts[0]);
+        }
+    }
+    result.to_string()
+}

@@ -12,7 +12,7 @@
 //!
 //! Lines before the first `run:` form a scenario of their own (default players, seed 1).
 
-use tgdl_tests::{HYGIENE, PROGRAMS, Script};
+use tgdl_tests::{HYGIENE, PROGRAMS, Script, without_file};
 
 #[derive(Default, Debug)]
 struct Scenario {
@@ -58,18 +58,6 @@ fn scenarios(source: &str) -> Vec<Scenario> {
     }
     out.retain(|s| s.result.is_some() || s.log.is_some());
     out
-}
-
-/// `error at /some/path/file.tgdl:12:5: message` → `error at 12:5: message`.
-fn without_file(result: &str) -> String {
-    if let Some((location, message)) = result.strip_prefix("error at ").and_then(|rest| rest.split_once(": "))
-    {
-        let parts: Vec<&str> = location.rsplitn(3, ':').collect();
-        if parts.len() == 3 {
-            return format!("error at {}:{}: {message}", parts[1], parts[0]);
-        }
-    }
-    result.to_string()
 }
 
 #[test]
