@@ -161,16 +161,20 @@ pub fn main<G: Game>() -> ExitCode {
             );
             ExitCode::from(code)
         }
-        Err(e) => {
-            let text = as_typed(e.render().to_string());
-            if e.use_stderr() {
-                eprint!("{text}");
-            } else {
-                print!("{text}");
-            }
-            ExitCode::from(e.exit_code().clamp(0, 255) as u8)
-        }
+        Err(e) => ExitCode::from(print_usage_error(&e)),
     }
+}
+
+/// Prints a clap error or help text where clap would (help on standard output), as the
+/// person typed the command ([`as_typed`]); the exit code.
+pub fn print_usage_error(e: &clap::Error) -> u8 {
+    let text = as_typed(e.render().to_string());
+    if e.use_stderr() {
+        eprint!("{text}");
+    } else {
+        print!("{text}");
+    }
+    e.exit_code().clamp(0, 255) as u8
 }
 
 /// Usage and help text as the person typed the command: run by `tgdlc perft FILE ...`

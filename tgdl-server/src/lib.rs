@@ -94,16 +94,8 @@ pub fn run_cli<G: Game>(mut args: Vec<OsString>) -> u8 {
         .about(format!("{}: play it in a browser (an HTTP server with durable matches)", info.name));
     let matches = match command.try_get_matches_from(args) {
         Ok(m) => m,
-        Err(e) => {
-            // Run by `tgdlc serve FILE ...`: usage lines name what the person typed.
-            let text = tgdl_runtime::cli::as_typed(e.render().to_string());
-            if e.use_stderr() {
-                eprint!("{text}");
-            } else {
-                print!("{text}");
-            }
-            return e.exit_code().clamp(0, 255) as u8;
-        }
+        // Run by `tgdlc serve FILE ...`: usage lines name what the person typed.
+        Err(e) => return tgdl_runtime::cli::print_usage_error(&e),
     };
     let serve = match <ServeArgs as clap::FromArgMatches>::from_arg_matches(&matches) {
         Ok(s) => s,
