@@ -3,7 +3,7 @@
 #
 #   fuzz/run.sh [SECONDS] [TARGET...]
 #
-# Runs each target (default: parse check codegen trace) for SECONDS (default 30) on a
+# Runs each target (default: parse check codegen trace server) for SECONDS (default 30) on a
 # corpus seeded with every example and test program (and, for `trace`, traces of played
 # games), with the TGDL dictionary. A crash, a timeout (over 10 s for one input) or
 # memory over 2 GB stops the run and leaves the input in fuzz/artifacts/TARGET/; make it
@@ -16,7 +16,7 @@ cd "$(dirname "$0")"
 seconds="${1:-30}"
 shift || true
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(parse check codegen trace)
+[ ${#targets[@]} -gt 0 ] || targets=(parse check codegen trace server)
 sanitizer="${FUZZ_SANITIZER:-none}"
 if [ "$sanitizer" = none ]; then export RUSTC_BOOTSTRAP=1; fi
 extra=()
@@ -29,6 +29,8 @@ for target in "${targets[@]}"; do
     mkdir -p "$corpus" "artifacts/$target"
     if [ "$target" = trace ]; then
         cp seeds/traces/*.json "$corpus/" 2>/dev/null || true
+    elif [ "$target" = server ]; then
+        cp seeds/server/* "$corpus/" 2>/dev/null || true
     else
         for f in ../examples/*.tgdl ../examples/lib/*.tgdl ../tests/programs/*.tgdl \
             ../tests/programs/modules/*.tgdl ../tests/data/*.tgdl ../tgdlc/tests/fragments/*.tgdl; do

@@ -1,7 +1,7 @@
-//! Every example checks, builds and plays to its end; tic-tac-toe and connect four are
-//! compared move for move with hand-written reference engines.
+//! Every example checks, builds and plays to its end; tic-tac-toe, connect four,
+//! Breakthrough and Reversi are compared move for move with hand-written reference engines.
 
-use tgdl_runtime::reference::{connect_four::ConnectFour, tic_tac_toe::TicTacToe};
+use tgdl_runtime::reference::{Breakthrough, ConnectFour, Reversi, TicTacToe};
 use tgdl_runtime::{Game, Rng, Status, perft};
 use tgdl_tests::{EXAMPLES, Ending, connect_four, tic_tac_toe};
 
@@ -80,6 +80,54 @@ fn tic_tac_toe_matches_the_reference_engine() {
 fn connect_four_matches_the_reference_engine() {
     for seed in 0..500 {
         same_game::<connect_four::Game, ConnectFour>(seed);
+    }
+}
+
+/// [`same_game`], and the two engines label every option alike.
+fn same_labels<A: Game, B: Game>(seed: u64) {
+    let mut a = A::start(2, seed).expect("2 players");
+    let mut b = B::start(2, seed).expect("2 players");
+    let mut rng = Rng::new(seed);
+    while let Status::Decide(_) = a.status() {
+        let labels = a.labels();
+        assert_eq!(labels, b.labels(), "seed {seed}: the same labels after {} decisions", a.decisions());
+        assert_eq!(a.prompt(), b.prompt());
+        let i = rng.below(labels.len() as u64) as usize;
+        a.apply(i).expect("a listed option");
+        b.apply(i).expect("a listed option");
+    }
+    assert_eq!(a.outcome(), b.outcome(), "seed {seed}");
+}
+
+#[test]
+fn breakthrough_matches_the_reference_engine() {
+    let mut wins = [0; 2];
+    for seed in 0..200 {
+        let (places, decisions) = same_game::<tgdl_tests::breakthrough::Game, Breakthrough>(seed);
+        let places = places.expect("over");
+        assert_eq!(places.len(), 2, "seed {seed}: Breakthrough has no draws");
+        wins[places[0][0] as usize] += 1;
+        assert!(decisions > 10, "seed {seed}: {decisions} decisions");
+    }
+    // Both sides win random games.
+    assert!(wins[0] > 50 && wins[1] > 50, "{wins:?}");
+    for seed in 0..10 {
+        same_labels::<tgdl_tests::breakthrough::Game, Breakthrough>(seed);
+    }
+}
+
+#[test]
+fn reversi_matches_the_reference_engine() {
+    let mut results = [0; 3];
+    for seed in 0..200 {
+        let (places, _) = same_game::<tgdl_tests::reversi::Game, Reversi>(seed);
+        let places = places.expect("over");
+        results[if places.len() == 1 { 2 } else { places[0][0] as usize }] += 1;
+    }
+    // Both sides win random games, and some are drawn (32 discs each).
+    assert!(results[0] > 50 && results[1] > 50 && results[2] > 0, "{results:?}");
+    for seed in 0..10 {
+        same_labels::<tgdl_tests::reversi::Game, Reversi>(seed);
     }
 }
 
@@ -264,6 +312,8 @@ fn breakthrough_perft_counts_the_published_figures() {
     let depth = if cfg!(debug_assertions) { 4 } else { 5 };
     let published = [22, 484, 11_132, 256_036, 6_182_818];
     assert_eq!(perft(&game, depth), published[..depth as usize]);
+    // And so does the hand-written engine.
+    assert_eq!(perft(&Breakthrough::start(2, 0).unwrap(), depth), published[..depth as usize]);
 }
 
 #[test]
@@ -272,6 +322,8 @@ fn reversi_perft_counts_the_published_figures() {
     let depth = if cfg!(debug_assertions) { 6 } else { 8 };
     let published = [4, 12, 56, 244, 1_396, 8_200, 55_092, 390_216];
     assert_eq!(perft(&game, depth), published[..depth as usize]);
+    // And so does the hand-written engine.
+    assert_eq!(perft(&Reversi::start(2, 0).unwrap(), depth), published[..depth as usize]);
 }
 
 /// Issue 17: two moves that would read the same (`R: move Square(0, 3)` for two rooks)
@@ -371,4 +423,142 @@ fn the_last_drawing_says_how_the_game_ended() {
     let screen = &out[out.rfind("== TicTacToe ==").unwrap()..];
     assert!(screen.starts_with(&format!("== TicTacToe ==\ngame over: {result}\n")), "{screen}");
     assert!(!screen.contains("to play"), "{screen}");
+}
+
+#[test]
+fn chess_perft_counts_the_published_figures() {
+    let game = tgdl_tests::chess::Game::start(2, 0).unwrap();
+    let depth = if cfg!(debug_assertions) { 3 } else { 5 };
+    let published = [20, 400, 8_902, 197_281, 4_865_609];
+    assert_eq!(perft(&game, depth), published[..depth as usize]);
+}
+
+/// A chess move in coordinate notation (`e2e4`, `b7a8q`) as the example labels it:
+/// columns a–h are x 0–7, rows 8–1 are y 0–7 (White starts at the bottom).
+fn chess_label(uci: &str) -> String {
+    let square = |s: &[u8]| format!("Square({}, {})", s[0] - b'a', b'8' - s[1]);
+    let b = uci.as_bytes();
+    let (from, to) = (square(&b[0..2]), square(&b[2..4]));
+    match b.get(4) {
+        None => format!("move from={from} to={to}"),
+        Some(p) => {
+            let into = match p {
+                b'q' => "queen",
+                b'r' => "rook",
+                b'b' => "bishop",
+                _ => "knight",
+            };
+            format!("promote from={from} to={to} into={into}")
+        }
+    }
+}
+
+/// The chess example after the moves `uci` (each must be offered), with its labels.
+fn chess_after(uci: &str) -> (tgdl_tests::chess::Game, Vec<String>) {
+    let mut game = tgdl_tests::chess::Game::start(2, 0).unwrap();
+    for m in uci.split_whitespace() {
+        let labels = game.labels();
+        let wanted = chess_label(m);
+        let i = labels
+            .iter()
+            .position(|l| *l == wanted)
+            .unwrap_or_else(|| panic!("{m} ({wanted}) in {labels:?}"));
+        game.apply(i).unwrap();
+    }
+    let labels = game.labels();
+    (game, labels)
+}
+
+/// Castling, en passant and promotion, move by move, and perft from positions that need
+/// them, against counts from an independent move generator (python-chess).
+#[test]
+fn chess_castles_takes_en_passant_and_promotes() {
+    let offered = |labels: &[String], m: &str| labels.contains(&chess_label(m));
+    // En passant, only right after the double step.
+    let (_, labels) = chess_after("e2e4 d7d5 e4e5 f7f5");
+    assert!(offered(&labels, "e5f6") && !offered(&labels, "e5d6"), "{labels:?}");
+    let (_, labels) = chess_after("e2e4 d7d5 e4e5 f7f5 a2a3 a7a6");
+    assert!(!offered(&labels, "e5f6"), "{labels:?}");
+    // The pawn that took en passant stands on f6, and the pawn it took is gone.
+    let (_, labels) = chess_after("e2e4 d7d5 e4e5 f7f5 e5f6 a7a6 a2a3");
+    assert!(offered(&labels, "g7f6") && offered(&labels, "e7f6"), "{labels:?}");
+    assert!(!labels.iter().any(|l| l.starts_with("move from=Square(5, 3)")), "{labels:?}");
+    // Castling: the king takes two steps and the rook jumps over it.
+    let (_, labels) = chess_after("e2e4 e7e5 g1f3 b8c6 f1c4 f8c5");
+    assert!(offered(&labels, "e1g1"), "{labels:?}");
+    let (_, labels) = chess_after("e2e4 e7e5 g1f3 b8c6 f1c4 f8c5 e1g1 g8f6");
+    assert!(offered(&labels, "f1e1") && offered(&labels, "g1h1") && !offered(&labels, "h1h2"), "{labels:?}");
+    let (_, labels) = chess_after("d2d4 d7d5 b1c3 b8c6 c1f4 c8f5 d1d2 d8d7 e1c1");
+    assert!(offered(&labels, "e8c8"), "{labels:?}");
+    // Not once the king has moved and come back, nor through an attacked square.
+    let (_, labels) = chess_after("e2e4 e7e5 g1f3 b8c6 f1c4 f8c5 e1e2 g8f6 e2e1 a7a6");
+    assert!(!offered(&labels, "e1g1"), "{labels:?}");
+    let (_, labels) = chess_after("e2e4 b7b6 g2g3 c8a6 f1g2 b8c6 g1f3 g8f6");
+    assert!(!offered(&labels, "e1g1") && !offered(&labels, "e1f1") && offered(&labels, "h1g1"), "{labels:?}");
+    // Promotion: four options for each square a pawn can reach on the last row.
+    let (_, labels) = chess_after("a2a4 b7b5 a4b5 a7a6 b5a6 c8b7 a6b7 g8f6");
+    let promotions: Vec<&String> = labels.iter().filter(|l| l.starts_with("promote")).collect();
+    assert_eq!(promotions.len(), 4, "{labels:?}");
+    for piece in ["q", "r", "b", "n"] {
+        assert!(offered(&labels, &format!("b7a8{piece}")), "{labels:?}");
+    }
+    // The new piece moves as what it became: a knight on a8 reaches b6 and c7.
+    let (_, labels) = chess_after("a2a4 b7b5 a4b5 a7a6 b5a6 c8b7 a6b7 g8f6 b7a8n e7e6");
+    assert!(offered(&labels, "a8b6") && offered(&labels, "a8c7") && !offered(&labels, "a8a7"), "{labels:?}");
+
+    // Checkmate ends the game (the fool's mate).
+    let (game, labels) = chess_after("f2f3 e7e5 g2g4 d8h4");
+    assert_eq!(game.status(), Status::Over, "{labels:?}");
+    assert_eq!(game.outcome().map(|o| o.places.clone()), Some(vec![vec![1], vec![0]]));
+    // Stalemate is a draw (Sam Loyd's ten-move stalemate).
+    let (game, labels) = chess_after(
+        "e2e3 a7a5 d1h5 a8a6 h5a5 h7h5 h2h4 a6h6 a5c7 f7f6 c7d7 e8f7 d7b7 d8d3 b7b8 d3h7 b8c8 f7g6 c8e6",
+    );
+    assert_eq!(game.status(), Status::Over, "{labels:?}");
+    assert_eq!(game.outcome().map(|o| o.places.clone()), Some(vec![vec![0, 1]]));
+    // The fifty-move rule: the hundredth ply without a capture or a pawn move draws.
+    let shuffles = "g1f3 g8f6 f3g1 f6g8 ".repeat(25);
+    let (game, _) = chess_after(shuffles.trim_end().rsplit_once(' ').unwrap().0);
+    assert!(matches!(game.status(), Status::Decide(_)));
+    let (game, _) = chess_after(&shuffles);
+    assert_eq!(game.outcome().map(|o| o.places.clone()), Some(vec![vec![0, 1]]));
+
+    // Perft from positions reached by these openings and by random games (80 plies),
+    // counted by python-chess.
+    let positions: [(&str, [u64; 3]); 8] = [
+        ("e2e4 d7d5 e4e5 f7f5", [31, 707, 21_637]),
+        ("e2e4 e7e5 g1f3 b8c6 f1c4 f8c5", [33, 1_150, 37_139]),
+        ("d2d4 d7d5 b1c3 b8c6 c1f4 c8f5 d1d2 d8d7", [35, 1_219, 43_480]),
+        ("e2e4 b7b6 g2g3 c8a6 f1g2 b8c6 g1f3 g8f6", [24, 735, 19_794]),
+        ("a2a4 b7b5 a4b5 a7a6 b5a6 c8b7 a6b7 g8f6", [29, 696, 20_899]),
+        (
+            "f2f3 f7f6 a2a4 d7d5 g2g3 d8d6 e2e3 d6c5 f1a6 c8g4 e1e2 c5c4 d2d3 c4e4 a6b7 c7c6 d3e4 \
+             e7e6 b7a8 e8d8 a8b7 g8e7 b1c3 h7h5 e2d2 f6f5 d1f1 b8d7 e4f5 e7c8 d2e2 f8c5 c3b5 h8e8 \
+             f1g2 d7b8 a4a5 g4f5 a1a2 c5b6 e3e4 e8h8 a2a1 h8h6 c1g5 d8d7 g5h6 c6b5 a1c1 b6d8 h6g5 \
+             d5d4 e2d1 c8b6 g5h6 d8c7 b7a8 b6a4 d1d2 g7g6 h6g5 d4d3 c1a1 c7b6 g5f4 b6d8 a1f1 d8g5 \
+             f1f2 g5d8 d2e3 h5h4 f4d6 d8f6 e3d2 f5e4 b2b3 f6d8 d6e7 e4b7",
+            [31, 884, 26_471],
+        ),
+        (
+            "a2a4 b7b5 a4a5 e7e6 b1c3 g7g5 g2g3 h7h5 c3b1 d7d5 g1h3 d8e7 h3f4 b8a6 f4e6 f7f5 b2b3 \
+             g5g4 e6g5 e7g7 h2h3 g7h6 d2d4 h6f6 e1d2 f6d6 h3h4 a6c5 g5h7 a8b8 d1e1 d6g6 c2c4 f5f4 \
+             d4c5 g6e6 b1c3 f8e7 c3b5 e6d7 c4d5 a7a6 c1a3 d7d6 b5d4 c8d7 h1h3 f4g3 e1c1 g3f2 h7f6 \
+             e7f6 h3c3 e8d8 d4b5 h8h6 c1c2 d7f5 c5d6 d8d7 c3d3 f6h4 d3h3 f5c2 d2c2 b8f8 h3h2 f8f7 \
+             c2c1 h6g6 c1b2 g6h6 b5c3 g4g3 b3b4 g8f6 h2g2 h4g5 c3d1 f7g7",
+            [19, 517, 10_991],
+        ),
+        (
+            "c2c4 d7d6 b1c3 g8f6 d1b3 d8d7 b3a4 b7b5 a4a6 b5b4 e2e4 e7e5 c3d5 h7h5 a6a3 d7e6 g1h3 \
+             f6g4 d5b6 c8a6 g2g3 b4b3 a3d6 e6c8 a2a3 h5h4 d6d4 f7f6 b6d5 c8e6 d5f6 e8f7 f6d5 b8d7 \
+             e1e2 h8h5 d5b6 f7g8 b6d7 e6b6 d4d3 g4e3 d3c3 a8c8 d7f8 a6b5 f1g2 g7g6 f2f3 e3g4 d2d3 \
+             c8e8 f8g6 h4g3 d3d4 e8f8 g6e7 g8g7 c3e1 b6h6 e1f1 b5a4 c1d2 a4d7 f1d1 h6d2 e2d2 g7h7 \
+             h3f4 h5f5 e7c6 f5f6 d1b1 d7e6 f3g4 h7h8 c6a7 f8d8 h2h4 e6c4",
+            [38, 1_363, 48_912],
+        ),
+    ];
+    let depth = if cfg!(debug_assertions) { 2 } else { 3 };
+    for (moves, counts) in positions {
+        let (game, _) = chess_after(moves);
+        assert_eq!(perft(&game, depth), counts[..depth as usize], "after {moves}");
+    }
 }

@@ -213,29 +213,3 @@ fn secret_values_reach_their_owner_alone() {
     assert!(public.contains("table") && !public.contains("Chip.value"), "{public}");
     assert_eq!(game.outcome().unwrap().describe(), "player 1 wins");
 }
-
-/// Every `tgdl` block of the chapter is a whole program that checks and compiles.
-#[test]
-fn the_chapters_programs_check() {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../docs/hidden-information.md");
-    let text = std::fs::read_to_string(path).unwrap();
-    let mut blocks = 0;
-    let mut lines = text.lines();
-    while let Some(line) = lines.next() {
-        let indent = line.len() - line.trim_start().len();
-        if line.trim_start() != "```tgdl" {
-            continue;
-        }
-        let block: Vec<&str> = lines
-            .by_ref()
-            .take_while(|l| l.trim_start() != "```")
-            .map(|l| l.get(indent..).unwrap_or(""))
-            .collect();
-        let program = block.join("\n");
-        blocks += 1;
-        if let Err(c) = tgdlc::generate_source("hidden-information.md", &program) {
-            panic!("block {blocks} does not check:\n{}\n{program}", c.render(false));
-        }
-    }
-    assert!(blocks >= 2, "{blocks} blocks");
-}

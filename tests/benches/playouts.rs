@@ -1,5 +1,5 @@
-//! Random playouts per second of the generated tic-tac-toe and connect-four engines beside
-//! the hand-written reference engines (`tgdl_runtime::reference`): same random agent, same
+//! Random playouts per second of the generated tic-tac-toe, connect-four, Breakthrough and
+//! Reversi engines beside the hand-written reference engines (`tgdl_runtime::reference`): same random agent, same
 //! seeds, so both engines of a game play the very same games.
 //!
 //! `cargo bench -p tgdl-tests --bench playouts` measures with criterion (a batch of
@@ -13,7 +13,7 @@
 //! fastest of many is one that other programs on the machine did not interrupt.
 
 use criterion::{BenchmarkId, Criterion, Throughput};
-use tgdl_runtime::reference::{ConnectFour, TicTacToe};
+use tgdl_runtime::reference::{Breakthrough, ConnectFour, Reversi, TicTacToe};
 
 /// Games per measured iteration: game `i` has seed `Rng::derive_seed(0, i)`.
 const BATCH: u64 = 1000;
@@ -42,12 +42,32 @@ const ENGINES: &[Engine] = &[
         engine: "hand_written",
         run: tgdl_tests::benchmark_playouts::<ConnectFour>,
     },
+    Engine {
+        game: "breakthrough",
+        engine: "generated",
+        run: tgdl_tests::benchmark_playouts::<tgdl_tests::breakthrough::Game>,
+    },
+    Engine {
+        game: "breakthrough",
+        engine: "hand_written",
+        run: tgdl_tests::benchmark_playouts::<Breakthrough>,
+    },
+    Engine {
+        game: "reversi",
+        engine: "generated",
+        run: tgdl_tests::benchmark_playouts::<tgdl_tests::reversi::Game>,
+    },
+    Engine { game: "reversi", engine: "hand_written", run: tgdl_tests::benchmark_playouts::<Reversi> },
 ];
 
 fn bench(c: &mut Criterion) {
-    for game in ["tic_tac_toe", "connect_four"] {
+    for game in ["tic_tac_toe", "connect_four", "breakthrough", "reversi"] {
         let mut group = c.benchmark_group(format!("playouts/{game}"));
         group.throughput(Throughput::Elements(BATCH));
+        if matches!(game, "breakthrough" | "reversi") {
+            // A batch of these longer games takes a good part of a second: fewer samples.
+            group.sample_size(10);
+        }
         for e in ENGINES.iter().filter(|e| e.game == game) {
             group.bench_function(BenchmarkId::from_parameter(e.engine), |b| b.iter(|| (e.run)(BATCH)));
         }

@@ -396,18 +396,25 @@ fn grid_rows(toks: &[Tok], starts: Option<&[LineColumn]>) -> Vec<MacroError> {
         if body.last().is_some_and(|t| !t.is_punct(';')) {
             unended.push(body_end - 1);
         }
-        for k in unended {
-            // The row is the run of tokens since the last `;` (or the opening brace).
-            let row_start =
-                (body_start..k).rev().find(|&r| toks[r].is_punct(';')).map_or(body_start, |r| r + 1);
-            errors.push(MacroError {
-                start: toks[row_start].span,
-                end: toks[k].span,
-                message: "grid row without `;`\n  = help: inside `tgdl!`, end every grid row with `;`: the macro \
-                          receives Rust tokens, which do not carry the line breaks that end rows in a `.tgdl` file"
-                    .to_string(),
-            });
-        }
+        // One error per grid, at its first row without `;`: a grid pasted from a `.tgdl`
+        // file lacks them on every row, and an error per row would bury the one fix.
+        let Some(&first) = unended.first() else { continue };
+        // The row is the run of tokens since the last `;` (or the opening brace).
+        let row_start =
+            (body_start..first).rev().find(|&r| toks[r].is_punct(';')).map_or(body_start, |r| r + 1);
+        let rows = if unended.len() == 1 {
+            "grid row without `;`".to_string()
+        } else {
+            format!("grid rows without `;` (this row and {} more in this grid)", unended.len() - 1)
+        };
+        errors.push(MacroError {
+            start: toks[row_start].span,
+            end: toks[first].span,
+            message: format!(
+                "{rows}\n  = help: inside `tgdl!`, end every grid row with `;`: the macro receives Rust \
+                 tokens, which do not carry the line breaks that end rows in a `.tgdl` file"
+            ),
+        });
     }
     errors
 }
@@ -499,6 +506,14 @@ mod tests {
         let errors = fresh("grid { A A; b A }").errors;
         assert_eq!(errors.len(), 1);
         assert_eq!((errors[0].start.start().column, errors[0].end.start().column), (12, 14));
+        // A grid pasted from a `.tgdl` file, no row ended: one error, at the first row.
+        let pasted = "grid {\n A A A\n b A A\n A A b\n A b A\n}";
+        let errors = positioned(pasted).errors;
+        assert_eq!(errors.len(), 1, "{:?}", errors.iter().map(|e| &e.message).collect::<Vec<_>>());
+        assert_eq!((errors[0].start.start().line, errors[0].end.start().column), (2, 5));
+        assert!(errors[0].message.starts_with("grid rows without `;` (this row and 3 more in this grid)"));
+        // Two grids: one error each.
+        assert_eq!(positioned("grid {\n A A\n A A\n}\ngrid {\n B B\n B B\n}").errors.len(), 2);
         // `grid` as a plain name is not a grid.
         assert!(fresh("number grid = 2;").errors.is_empty());
     }

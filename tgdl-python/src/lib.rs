@@ -235,6 +235,45 @@ pub fn derive_seed(seed: u64, index: u64) -> u64 {
     Rng::derive_seed(seed, index)
 }
 
+/// Sets the engines' budgets for the games started from now on in this process (the
+/// flags `--max-call-depth`... of the command line); arguments left out keep theirs.
+/// Returns the budgets now in force.
+#[pyfunction]
+#[pyo3(signature = (loop_steps = None, call_depth = None, event_runs = None, string_bytes = None, list_items = None))]
+pub fn set_limits(
+    loop_steps: Option<u64>,
+    call_depth: Option<u32>,
+    event_runs: Option<u64>,
+    string_bytes: Option<u64>,
+    list_items: Option<u64>,
+) -> PyResult<std::collections::BTreeMap<&'static str, u64>> {
+    let now = tgdl_runtime::limits::current();
+    let wanted = tgdl_runtime::limits::Limits {
+        loop_steps: loop_steps.unwrap_or(now.loop_steps),
+        call_depth: call_depth.unwrap_or(now.call_depth),
+        event_runs: event_runs.unwrap_or(now.event_runs),
+        string_bytes: string_bytes.unwrap_or(now.string_bytes),
+        list_items: list_items.unwrap_or(now.list_items),
+    };
+    tgdl_runtime::limits::set(wanted).map_err(PyValueError::new_err)?;
+    Ok(limits())
+}
+
+/// The engines' budgets in force, by name.
+#[pyfunction]
+pub fn limits() -> std::collections::BTreeMap<&'static str, u64> {
+    let l = tgdl_runtime::limits::current();
+    [
+        ("loop_steps", l.loop_steps),
+        ("call_depth", u64::from(l.call_depth)),
+        ("event_runs", l.event_runs),
+        ("string_bytes", l.string_bytes),
+        ("list_items", l.list_items),
+    ]
+    .into_iter()
+    .collect()
+}
+
 /// Parses seat kinds (`random`, `mcts:200`); empty means every seat random.
 fn seats(players: u32, seats: Option<Vec<String>>) -> PyResult<Vec<SeatKind>> {
     let Some(seats) = seats else { return Ok(Vec::new()) };
@@ -679,6 +718,8 @@ macro_rules! python_game {
                 m.add_class::<$crate::PyRandomAgent>()?;
                 m.add_function(wrap_pyfunction!($crate::py_seat_seed, m)?)?;
                 m.add_function(wrap_pyfunction!($crate::derive_seed, m)?)?;
+                m.add_function(wrap_pyfunction!($crate::set_limits, m)?)?;
+                m.add_function(wrap_pyfunction!($crate::limits, m)?)?;
                 m.add("NAME", info.name)?;
                 m.add("SOURCE", info.source)?;
                 m.add("MIN_PLAYERS", info.min_players)?;

@@ -111,6 +111,26 @@ def test_rule_error_raises_with_its_location():
         pickle.loads(pickle.dumps(state))
 
 
+def test_budgets_are_set_for_the_games_started_after():
+    defaults = connect_four.limits()
+    assert defaults["call_depth"] == 1000 and defaults["loop_steps"] == 10_000_000
+    try:
+        # One loop iteration a decision: connect four's `while` along a line stops.
+        assert connect_four.set_limits(loop_steps=1)["loop_steps"] == 1
+        with pytest.raises(connect_four.RuleError) as info:
+            random_game(connect_four, 2, 3)
+        assert info.value.message == "this loop ran more than 1 iterations in one decision"
+        assert "connect_four.tgdl:60:" in info.value.location
+        with pytest.raises(ValueError, match="3000 at most"):
+            connect_four.set_limits(call_depth=3001)
+        assert connect_four.limits()["loop_steps"] == 1, "a refused value changes nothing"
+    finally:
+        connect_four.set_limits(**defaults)
+    assert connect_four.limits() == defaults
+    state, _ = random_game(connect_four, 2, 3)
+    assert state.is_terminal() and state.error() is None
+
+
 def test_bad_actions_and_players_raise():
     with pytest.raises(ValueError, match="2 players"):
         tic_tac_toe.Game(3)

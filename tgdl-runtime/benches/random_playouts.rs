@@ -4,7 +4,7 @@
 use std::time::Instant;
 use tgdl_runtime::Game;
 use tgdl_runtime::agent::{RandomAgent, seat_seed};
-use tgdl_runtime::reference::{ConnectFour, TicTacToe};
+use tgdl_runtime::reference::{Breakthrough, ConnectFour, Reversi, TicTacToe};
 use tgdl_runtime::rng::Rng;
 use tgdl_runtime::simulate::{SimOptions, random_playout, simulate};
 
@@ -42,4 +42,7 @@ fn main() {
     let games = if quick { 1_000 } else { 1_000_000 };
     report::<TicTacToe>(games);
     report::<ConnectFour>(games);
+    // Games of 60-odd decisions with a larger menu each: fewer of them.
+    report::<Breakthrough>(games / 20);
+    report::<Reversi>(games / 20);
 }

@@ -91,6 +91,16 @@ impl Shape {
     #[cold]
     #[inline(never)]
     pub fn outside<X>(self, name: &str, i: f64, j: f64, loc: Loc) -> Flow<X> {
+        if self.geometry == Geometry::Graph {
+            return fail(
+                loc,
+                format!(
+                    "[{}][{}]: the graph group `{name}` has no grid to index; reach its tiles through `tiles` and `connections`",
+                    fmt_number(i),
+                    fmt_number(j)
+                ),
+            );
+        }
         let (first, second, n1, n2) = match self.geometry {
             Geometry::HexRows => ("rows", "columns", self.rows, self.columns),
             _ => ("columns", "rows", self.columns, self.rows),
@@ -160,7 +170,7 @@ impl<T, E> Group<T, E> {
     #[cold]
     #[inline(never)]
     fn outside_or_fraction<X>(&self, i: f64, j: f64, loc: Loc) -> Flow<X> {
-        if i.fract() != 0.0 || j.fract() != 0.0 {
+        if (i.fract() != 0.0 || j.fract() != 0.0) && self.geometry != Geometry::Graph {
             self.shape().not_whole(&self.name, i, j, loc)
         } else {
             self.shape().outside(&self.name, i, j, loc)

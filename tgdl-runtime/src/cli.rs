@@ -7,6 +7,7 @@
 use crate::agent::StdinLines;
 use crate::driver::{DEFAULT_MAX_DECISIONS, PlayError, PlayOptions, SeatKind, run_play};
 use crate::game::Game;
+use crate::limits::Limits;
 use crate::perft::perft_full;
 use crate::simulate::{SimOptions, simulate};
 use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand};
@@ -64,6 +65,8 @@ struct Batch {
     /// Decisions after which a game ends as unfinished
     #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_DECISIONS)]
     max_decisions: u64,
+    #[command(flatten)]
+    limits: LimitArgs,
 }
 
 #[derive(Args, Debug)]
@@ -99,6 +102,8 @@ struct PlayArgs {
     /// could read)
     #[arg(long, value_name = "P", requires = "trace")]
     trace_for: Option<u32>,
+    #[command(flatten)]
+    limits: LimitArgs,
 }
 
 #[derive(Args, Debug)]
@@ -129,6 +134,50 @@ struct PerftArgs {
     /// Print `{"perft": [n1, n2, ...]}`
     #[arg(long)]
     json: bool,
+    #[command(flatten)]
+    limits: LimitArgs,
+}
+
+/// The flags that raise (or lower) the engines' budgets ([`crate::limits`]), shared by
+/// `play`, `simulate`, `perft`, `tournament` and `serve`. A flag left out keeps the
+/// budget in force (the default, unless an embedder set it).
+#[derive(Args, Debug, Clone, Default)]
+#[command(next_help_heading = "Budgets of one decision")]
+pub struct LimitArgs {
+    /// Loop iterations one decision may run [default: 10000000]
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    pub max_loop_steps: Option<u64>,
+    /// Depth of nested calls, 3000 at most [default: 1000]
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=i64::from(crate::limits::MAX_CALL_DEPTH)))]
+    pub max_call_depth: Option<u32>,
+    /// Actions events may run in one decision [default: 1000000]
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    pub max_event_runs: Option<u64>,
+    /// Bytes of the longest string a game may build [default: 16777216]
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    pub max_string_bytes: Option<u64>,
+    /// Items of the longest list a game may build [default: 16777216]
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    pub max_list_items: Option<u64>,
+}
+
+impl LimitArgs {
+    /// The budgets in force, with the flags given.
+    pub fn limits(&self) -> Limits {
+        let now = crate::limits::current();
+        Limits {
+            loop_steps: self.max_loop_steps.unwrap_or(now.loop_steps),
+            call_depth: self.max_call_depth.unwrap_or(now.call_depth),
+            event_runs: self.max_event_runs.unwrap_or(now.event_runs),
+            string_bytes: self.max_string_bytes.unwrap_or(now.string_bytes),
+            list_items: self.max_list_items.unwrap_or(now.list_items),
+        }
+    }
+
+    /// Sets the process's budgets from the flags (clap has checked their ranges).
+    pub fn apply(&self) -> Result<(), String> {
+        crate::limits::set(self.limits())
+    }
 }
 
 /// A seed: a whole number from 0 to 2^64 - 1 (clap's own message for `-1` would call it
@@ -237,7 +286,18 @@ fn execute<G: Game, R: BufRead, W: Write, E: Write>(
     mut errors: E,
     stdin_is_terminal: bool,
 ) -> u8 {
-    let result = match cli.command.unwrap_or(Command::Play(cli.play)) {
+    let command = cli.command.unwrap_or(Command::Play(cli.play));
+    let limits = match &command {
+        Command::Play(args) => &args.limits,
+        Command::Simulate(args) => &args.batch.limits,
+        Command::Perft(args) => &args.limits,
+        Command::Tournament(args) => &args.batch.limits,
+    };
+    if let Err(message) = limits.apply() {
+        let _ = writeln!(errors, "error: {message}");
+        return 2;
+    }
+    let result = match command {
         Command::Play(args) => play::<G, _, _>(args, input, &mut output, stdin_is_terminal),
         Command::Simulate(args) => run_simulate::<G>(args, &mut output),
         Command::Perft(args) => run_perft::<G>(args, &mut output, &mut errors),

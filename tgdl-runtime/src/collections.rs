@@ -50,16 +50,14 @@ impl<T: Clone + PartialEq> List<T> {
         self.items.push(value);
     }
 
-    /// `append`, bounded by [`crate::value::MAX_LIST_ITEMS`]: past it, a located error.
+    /// `append`, bounded by the list budget ([`crate::limits`]): past it, a located error.
     pub fn append_at(&mut self, other: &List<T>, loc: Loc) -> Flow<()> {
         let len = self.items.len() + other.items.len();
-        if len > crate::value::MAX_LIST_ITEMS {
+        let limit = crate::limits::list_items();
+        if len > limit {
             return crate::error::fail(
                 loc,
-                format!(
-                    "this list would hold {len} items, over the limit of {}",
-                    crate::value::MAX_LIST_ITEMS
-                ),
+                format!("this list would hold {len} items, over the limit of {limit}"),
             );
         }
         self.append(other);
@@ -175,6 +173,45 @@ impl<T: Clone> Table<T> {
 
     pub fn keys(&self) -> impl Iterator<Item = &Key> {
         self.entries.iter().map(|(k, _)| k)
+    }
+}
+
+/// The keys of a `Table<K, V>` back as `K`s (`keys()`, `for (K k in t)`). Every key of
+/// such a table was made from a `K`; another kind of key is a located error, not a panic.
+impl Key {
+    pub fn to_number(&self, loc: Loc) -> Flow<f64> {
+        match self {
+            Key::Number(bits) => Ok(f64::from_bits(*bits)),
+            other => other.not_a(loc, "number"),
+        }
+    }
+
+    pub fn to_str(&self, loc: Loc) -> Flow<Str> {
+        match self {
+            Key::String(s) => Ok(s.clone()),
+            other => other.not_a(loc, "string"),
+        }
+    }
+
+    pub fn to_bool(&self, loc: Loc) -> Flow<bool> {
+        match self {
+            Key::Bool(b) => Ok(*b),
+            other => other.not_a(loc, "bool"),
+        }
+    }
+
+    /// The arena index of an object key.
+    pub fn to_index(&self, loc: Loc) -> Flow<usize> {
+        match self {
+            Key::Object(_, i) => Ok(*i as usize),
+            other => other.not_a(loc, "object"),
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn not_a<X>(&self, loc: Loc, what: &str) -> Flow<X> {
+        fail(loc, format!("the table key {} is not a {what}", self.describe()))
     }
 }
 

@@ -42,6 +42,7 @@ pub struct Bounds {
 }
 
 /// Doubles that are whole and small enough for exact integer arithmetic.
+#[inline]
 fn exact(x: f64) -> Option<i64> {
     // `as` saturates and maps NaN to 0; the round trip holds only for whole values (and
     // is a conversion each way, where `fract` calls into libm).
@@ -51,12 +52,15 @@ fn exact(x: f64) -> Option<i64> {
 
 impl Bounds {
     /// Every coordinate of a line of `len` cells.
+    // Called from generated code (another crate) in the menu's inner loop: inline.
+    #[inline]
     pub fn new(len: usize) -> Bounds {
         Bounds { lo: 0, hi: len as i64 - 1 }
     }
 
     /// Keeps the coordinates `c` a guard rejecting `sign * c + offset <cmp> value` lets
     /// through. Anything not whole keeps every coordinate: the filter decides.
+    #[inline]
     pub fn unless(&mut self, sign: i64, offset: f64, cmp: Cmp, value: f64) {
         let (Some(offset), Some(value)) = (exact(offset), exact(value)) else { return };
         let v = value - offset;
@@ -82,6 +86,7 @@ impl Bounds {
 }
 
 /// The bounds `compute` gives, or `None` when it stops (an error the filter will report).
+#[inline]
 pub fn attempt<T>(compute: impl FnOnce() -> Flow<T>) -> Option<T> {
     compute().ok()
 }

@@ -16,19 +16,6 @@ use crate::value::{Player, Str, str_of};
 use crate::view::View;
 use std::fmt::Debug;
 
-/// Default number of loop iterations one decision may take before it is a rule error.
-pub const DEFAULT_STEP_LIMIT: u64 = 10_000_000;
-
-/// Default depth of nested calls (functions that call, actions called like functions)
-/// before it is a rule error: deep enough for any real rule, shallow enough that the
-/// engine's stack (2 MB on a worker thread) never runs out first.
-pub const DEFAULT_DEPTH_LIMIT: u32 = 1_000;
-
-/// Default number of actions events may run in one decision before it is a rule error: an
-/// event that throws itself again would otherwise run forever, or grow the queue until
-/// memory runs out.
-pub const DEFAULT_RUN_LIMIT: u64 = 1_000_000;
-
 /// The part of a world every game has: players, turn, generator, log, outcome, and the
 /// answers being replayed.
 #[derive(Debug, PartialEq)]
@@ -57,6 +44,7 @@ pub struct Core {
     pub depth_limit: u32,
     /// Actions events may still run in the current decision (see [`Core::run_event`]).
     pub runs_left: u64,
+    pub run_limit: u64,
     pub replay: Replay,
     /// Allocations of the previous game's outcome, reused by the next `winner`.
     pub spare: Spare,
@@ -81,6 +69,7 @@ impl Clone for Core {
             depth: self.depth,
             depth_limit: self.depth_limit,
             runs_left: self.runs_left,
+            run_limit: self.run_limit,
             replay: self.replay.clone(),
             spare: self.spare.clone(),
         }
@@ -101,6 +90,7 @@ impl Clone for Core {
         self.depth = source.depth;
         self.depth_limit = source.depth_limit;
         self.runs_left = source.runs_left;
+        self.run_limit = source.run_limit;
         self.replay.clone_from(&source.replay);
     }
 }
@@ -153,6 +143,7 @@ thread_local! {
 
 impl Core {
     pub fn new(players: u32, seed: u64) -> Core {
+        let limits = crate::limits::current();
         Core {
             players,
             active: Player(0),
@@ -163,11 +154,12 @@ impl Core {
             log: Vec::new(),
             told: Vec::new(),
             outcome: None,
-            steps_left: DEFAULT_STEP_LIMIT,
-            step_limit: DEFAULT_STEP_LIMIT,
+            steps_left: limits.loop_steps,
+            step_limit: limits.loop_steps,
             depth: 0,
-            depth_limit: DEFAULT_DEPTH_LIMIT,
-            runs_left: DEFAULT_RUN_LIMIT,
+            depth_limit: limits.call_depth,
+            runs_left: limits.event_runs,
+            run_limit: limits.event_runs,
             replay: Replay::default(),
             spare: Spare::default(),
         }
@@ -264,7 +256,8 @@ impl Core {
             return crate::error::fail(
                 loc,
                 format!(
-                    "events ran more than {DEFAULT_RUN_LIMIT} actions in one decision: does an event cause itself again?"
+                    "events ran more than {} actions in one decision: does an event cause itself again?",
+                    self.run_limit
                 ),
             );
         }
@@ -468,7 +461,7 @@ impl<R: Rules> Engine<R> {
         let core = self.world.core_mut();
         core.steps_left = core.step_limit;
         core.depth = 0;
-        core.runs_left = DEFAULT_RUN_LIMIT;
+        core.runs_left = core.run_limit;
         match origin {
             Origin::Setup => self.world.setup(),
             Origin::Move(mv) => self.world.play(mv),

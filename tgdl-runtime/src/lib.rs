@@ -20,7 +20,8 @@
 //! - [`cli`]: the command line of a game binary (`play`, `simulate`, `perft`).
 //!
 //! With the `reference-games` feature, `reference` holds hand-written engines
-//! (tic-tac-toe, connect four) that generated engines are tested and measured against.
+//! (tic-tac-toe, connect four, Breakthrough, Reversi) that generated engines are tested
+//! and measured against.
 
 pub mod arena;
 pub mod board;
@@ -30,6 +31,7 @@ pub mod engine;
 pub mod error;
 pub mod game;
 pub mod hidden;
+pub mod limits;
 pub mod rng;
 pub mod value;
 pub mod view;

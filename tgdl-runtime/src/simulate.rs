@@ -601,6 +601,7 @@ pub fn simulate<G: Game>(opts: &SimOptions) -> Result<Report, SimError> {
     check::<G>(opts)?;
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(worker_threads(opts.threads, opts.games))
+        .stack_size(crate::limits::GAME_STACK_BYTES)
         .build()
         .map_err(|e| SimError::Threads(e.to_string()))?;
     let threads = pool.current_num_threads();

@@ -164,7 +164,11 @@ pub fn tournament<G: Game>(opts: &TournamentOptions) -> Result<TournamentReport,
             .collect::<Vec<_>>()
     };
     let threads = crate::simulate::worker_threads(opts.threads, opts.games);
-    let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().map_err(|e| e.to_string())?;
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .stack_size(crate::limits::GAME_STACK_BYTES)
+        .build()
+        .map_err(|e| e.to_string())?;
     let tallies = pool.install(run);
     let seconds = started.elapsed().as_secs_f64();
     if let Some(bar) = bar {

@@ -51,37 +51,27 @@ pub fn fmt_number(x: f64) -> String {
     if x == 0.0 { "0".to_string() } else { format!("{x}") }
 }
 
-/// The longest string a game may build (bytes): a rule that doubles a string in a loop
-/// reaches it in a few dozen steps, long before memory runs out.
-pub const MAX_STRING_BYTES: usize = 1 << 24;
-
-/// The most items a list may hold (appending lists doubles them as fast).
-pub const MAX_LIST_ITEMS: usize = 1 << 24;
-
-/// `a + b` on strings, bounded by [`MAX_STRING_BYTES`]: past it, a located error.
+/// `a + b` on strings, bounded by the string budget ([`crate::limits`]): past it, a
+/// located error.
 #[inline]
 pub fn concat_at(a: &str, b: &str, loc: Loc) -> Flow<Str> {
-    if a.len() + b.len() > MAX_STRING_BYTES {
+    let limit = crate::limits::string_bytes();
+    if a.len() + b.len() > limit {
         return fail(
             loc,
-            format!(
-                "this string would be {} bytes long, over the limit of {MAX_STRING_BYTES}",
-                a.len() + b.len()
-            ),
+            format!("this string would be {} bytes long, over the limit of {limit}", a.len() + b.len()),
         );
     }
     Ok(concat(a, b))
 }
 
-/// A string built by a concatenation, checked against [`MAX_STRING_BYTES`].
+/// A string built by a concatenation, checked against the string budget.
 #[inline]
 pub fn bounded<T: AsRef<str>>(text: T, loc: Loc) -> Flow<T> {
     let len = text.as_ref().len();
-    if len > MAX_STRING_BYTES {
-        return fail(
-            loc,
-            format!("this string would be {len} bytes long, over the limit of {MAX_STRING_BYTES}"),
-        );
+    let limit = crate::limits::string_bytes();
+    if len > limit {
+        return fail(loc, format!("this string would be {len} bytes long, over the limit of {limit}"));
     }
     Ok(text)
 }

@@ -2,7 +2,8 @@
 
 use tgdl_runtime::game::{ApplyError, Game, Status};
 use tgdl_runtime::perft::perft;
-use tgdl_runtime::reference::{ConnectFour, TicTacToe};
+use tgdl_runtime::reference::{Breakthrough, ConnectFour, Reversi, TicTacToe};
+use tgdl_runtime::rng::Rng;
 
 #[test]
 fn tic_tac_toe_perft() {
@@ -130,4 +131,145 @@ fn views_draw_the_board() {
     let text = tgdl_runtime::render::render_view(&game.view());
     assert!(text.starts_with("== Connect four ==\nplayer 1 to play\n"), "{text}");
     assert!(text.ends_with("5  .  .  .  X  .  .  .\n"), "{text}");
+}
+
+/// Plays the option labelled `label`.
+fn play<G: Game>(game: &mut G, label: &str) {
+    assert!(matches!(game.status(), Status::Decide(_)), "the game ended: {:?}", game.outcome());
+    let labels = game.labels();
+    let i = labels.iter().position(|l| l == label);
+    game.apply(i.unwrap_or_else(|| panic!("no option `{label}` among {labels:?}"))).unwrap();
+}
+
+#[test]
+fn breakthrough_perft() {
+    let game = Breakthrough::start(2, 0).unwrap();
+    let depth = if cfg!(debug_assertions) { 4 } else { 5 };
+    let published = [22, 484, 11_132, 256_036, 6_182_818];
+    assert_eq!(perft(&game, depth), published[..depth as usize]);
+}
+
+#[test]
+fn breakthrough_rules() {
+    assert!(Breakthrough::start(3, 0).is_err());
+    let mut game = Breakthrough::start(2, 0).unwrap();
+    assert_eq!(game.options().len(), 22);
+    // Pawns in square order, each pawn's steps left to right; the back row is blocked.
+    let labels = game.labels();
+    assert_eq!(labels[0], "step from=Square(0, 6) to=Square(0, 5)");
+    assert_eq!(labels[1], "step from=Square(0, 6) to=Square(1, 5)");
+    assert_eq!(labels[2], "step from=Square(1, 6) to=Square(0, 5)");
+    assert_eq!(labels[21], "step from=Square(7, 6) to=Square(7, 5)");
+    assert_eq!(game.prompt(), "choose a move");
+    // W marches up column 0 while B advances on column 7.
+    for (w, b) in [((0, 6), (7, 1)), ((0, 5), (7, 2)), ((0, 4), (7, 3)), ((0, 3), (7, 4))] {
+        play(&mut game, &format!("step from=Square(0, {}) to=Square(0, {})", w.1, w.1 - 1));
+        play(&mut game, &format!("step from=Square(7, {}) to=Square(7, {})", b.1, b.1 + 1));
+    }
+    // Pawns ahead block straight steps: W at (0, 2) may only capture on (1, 1).
+    let from_front: Vec<String> =
+        game.labels().into_iter().filter(|l| l.starts_with("step from=Square(0, 2)")).collect();
+    assert_eq!(from_front, ["step from=Square(0, 2) to=Square(1, 1)"]);
+    play(&mut game, "step from=Square(0, 2) to=Square(1, 1)");
+    assert_eq!((game.pawns(0), game.pawns(1)), (16, 15));
+    play(&mut game, "step from=Square(7, 5) to=Square(6, 6)");
+    assert_eq!((game.pawns(0), game.pawns(1)), (15, 15));
+    assert_eq!(game.cell(6, 6), Some(1));
+    assert_eq!(game.status(), Status::Decide(tgdl_runtime::Player(0)));
+    // Capturing onto the far row wins.
+    play(&mut game, "step from=Square(1, 1) to=Square(0, 0)");
+    assert_eq!(game.outcome().unwrap().describe(), "player 0 wins");
+    assert_eq!(game.decisions(), 11);
+    assert!(game.options().is_empty());
+    assert_eq!(game.apply(0), Err(ApplyError::NotDeciding));
+    let text = tgdl_runtime::render::render_view(&game.view());
+    assert!(text.starts_with("== Breakthrough ==\n"), "{text}");
+}
+
+#[test]
+fn breakthrough_random_games_end_by_a_win() {
+    // Every game ends with a pawn on the far row or the last enemy pawn taken.
+    let (mut far_row, mut wiped_out) = (0, 0);
+    for seed in 0..300 {
+        let mut game = Breakthrough::start(2, seed).unwrap();
+        let mut rng = Rng::new(seed);
+        while let Status::Decide(_) = game.status() {
+            game.apply(rng.below(game.options().len() as u64) as usize).unwrap();
+        }
+        let winner = game.outcome().unwrap().sole_winner().expect("no draws") as u8;
+        let goal = if winner == 0 { 0 } else { 7 };
+        if (0..8).any(|x| game.cell(x, goal) == Some(winner)) {
+            far_row += 1;
+        } else {
+            assert_eq!(game.pawns(1 - winner), 0, "seed {seed}");
+            wiped_out += 1;
+        }
+        assert!(game.pawns(winner) > 0);
+    }
+    assert_eq!(far_row + wiped_out, 300);
+    assert!(far_row > 250, "{far_row} {wiped_out}");
+}
+
+#[test]
+fn reversi_perft() {
+    let game = Reversi::start(2, 0).unwrap();
+    let depth = if cfg!(debug_assertions) { 8 } else { 9 };
+    let published = [4, 12, 56, 244, 1_396, 8_200, 55_092, 390_216, 3_005_288];
+    assert_eq!(perft(&game, depth), published[..depth as usize]);
+}
+
+#[test]
+fn reversi_rules() {
+    assert!(Reversi::start(1, 0).is_err());
+    let mut game = Reversi::start(2, 0).unwrap();
+    assert_eq!(
+        game.labels(),
+        ["place Square(3, 2)", "place Square(2, 3)", "place Square(5, 4)", "place Square(4, 5)"]
+    );
+    play(&mut game, "place Square(3, 2)");
+    // B's disc turned over W's on (3, 3).
+    assert_eq!((game.discs(0), game.discs(1)), (4, 1));
+    assert_eq!(game.cell(3, 3), Some(0));
+    assert_eq!(game.labels(), ["place Square(2, 2)", "place Square(4, 2)", "place Square(2, 4)"]);
+    play(&mut game, "place Square(2, 2)");
+    assert_eq!((game.discs(0), game.discs(1)), (3, 3));
+    assert_eq!(game.cell(3, 3), Some(1));
+    let text = tgdl_runtime::render::render_view(&game.view());
+    assert!(text.starts_with("== Reversi ==\nplayer 0 to play\n"), "{text}");
+}
+
+#[test]
+fn reversi_passes_and_ends_by_the_count() {
+    let (mut passes, mut draws, mut full) = (0, 0, 0);
+    for seed in 0..300 {
+        let mut game = Reversi::start(2, seed).unwrap();
+        let mut rng = Rng::new(seed);
+        while let Status::Decide(p) = game.status() {
+            if game.labels() == ["pass"] {
+                passes += 1;
+                game.apply(0).unwrap();
+                // The other player placed last and can place again: never two passes.
+                assert_eq!(game.status(), Status::Decide(tgdl_runtime::Player(1 - p.0)));
+                assert!(game.labels().iter().all(|l| l.starts_with("place ")), "seed {seed}");
+                continue;
+            }
+            game.apply(rng.below(game.options().len() as u64) as usize).unwrap();
+        }
+        let (b, w) = (game.discs(0), game.discs(1));
+        let on_board =
+            (0..8).flat_map(|y| (0..8).map(move |x| (x, y))).filter(|&(x, y)| game.cell(x, y).is_some());
+        assert_eq!(on_board.count(), (b + w) as usize, "seed {seed}");
+        full += usize::from(b + w == 64);
+        let outcome = game.outcome().unwrap();
+        match b.cmp(&w) {
+            std::cmp::Ordering::Greater => assert_eq!(outcome.sole_winner(), Some(0)),
+            std::cmp::Ordering::Less => assert_eq!(outcome.sole_winner(), Some(1)),
+            std::cmp::Ordering::Equal => {
+                assert!(outcome.is_draw());
+                draws += 1;
+            }
+        }
+    }
+    // Random Reversi mostly fills the board; some games pass, a few are drawn.
+    assert!(passes > 50 && draws > 3 && full > 250, "{passes} passes, {draws} draws, {full} full");
 }

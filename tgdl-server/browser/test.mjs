@@ -16,7 +16,8 @@
 // - hex and the dice race draw their geometry (hexagons; a graph's nodes and links);
 // - names, labels and log lines that are markup (markup.tgdl) show as text and run
 //   nothing.
-// A match that takes longer than GAME_LIMIT_MS fails with where it got to.
+// A match that takes longer than GAME_LIMIT_MS (or its game's `limitMs`) fails with where
+// it got to.
 // TGDL_WEB=DIR serves the client's assets (/assets/*) from DIR instead of the binaries
 // (to try changes to tgdl-server/web without rebuilding every binary).
 // Prints `N passed, N failed` and exits 1 when a check failed.
@@ -42,11 +43,14 @@ const GAME_LIMIT_MS = 240_000;
 // Every example, and how its match is seated. `seats`: one entry per player (the lobby's
 // choices: human, random, mcts:200, mcts:1000). `board`: options name cells, nodes,
 // pieces or cards in the hand, so some decisions must be made by clicking those. `hands`: players hold cards the
-// others may not see. `secrets`: texts no page may show before the end.
+// others may not see. `secrets`: texts no page may show before the end. `limitMs`: a longer time limit
+// for the match than GAME_LIMIT_MS.
 const GAMES = {
   breakthrough: { seats: ["human", "human"], board: true },
   buckets: { seats: ["human", "human", "random"], board: true, secrets: ["in_force"] },
   cake_cutting: { seats: ["human", "human"] },
+  // Random chess is long (hundreds of moves before a draw by the fifty-move rule or bare kings).
+  chess: { seats: ["human", "human"], board: true, limitMs: 480_000 },
   connect_four: { seats: ["human", "human"], board: true },
   courtiers: { seats: ["human", "human", "random"], board: true, hands: true },
   crazy_eights: { seats: ["human", "human", "mcts:200"], board: true, hands: true },
@@ -244,9 +248,10 @@ async function playFullMatch(name, spec) {
   let publicText = "";
   const seenHands = humanSeats.map(() => new Set());
   for (;;) {
-    if (Date.now() - started > GAME_LIMIT_MS) {
+    const limit = spec.limitMs || GAME_LIMIT_MS;
+    if (Date.now() - started > limit) {
       const now = await api(base, "GET", "/api/matches/" + id);
-      throw new Error(`${name}: not over after ${(GAME_LIMIT_MS / 1000).toFixed(0)} s: ${now.decisions} decisions, ` +
+      throw new Error(`${name}: not over after ${(limit / 1000).toFixed(0)} s: ${now.decisions} decisions, ` +
         `player ${now.decides} decides; log ends ${JSON.stringify(now.log.slice(-3))}`);
     }
     const state = await api(base, "GET", "/api/matches/" + id);

@@ -160,7 +160,36 @@ pub fn router<G: Game>(app: Arc<App<G>>) -> Router {
         .route("/api/matches/{id}/events", get(events::<G>))
         .route("/api/matches/{id}/history/{n}", get(history::<G>))
         .fallback(not_found)
+        .method_not_allowed_fallback(method_not_allowed)
+        .layer(axum::middleware::map_response(json_client_errors))
         .with_state(app)
+}
+
+async fn method_not_allowed(method: axum::http::Method, uri: axum::http::Uri) -> Response {
+    ApiError::new(
+        StatusCode::METHOD_NOT_ALLOWED,
+        format!("`{}` does not take {method}", truncate(uri.path(), 100)),
+    )
+    .into_response()
+}
+
+/// Every refused request is answered in JSON, `{"error": ...}`: the handlers' own errors
+/// already are; this turns the rest (a path segment that is not UTF-8, which axum's
+/// extractors refuse in plain text) into the same shape, keeping status and message.
+async fn json_client_errors(response: Response) -> Response {
+    let is_json = response
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .is_some_and(|t| t.as_bytes().starts_with(b"application/json"));
+    if !response.status().is_client_error() || is_json {
+        return response;
+    }
+    let status = response.status();
+    let text = match axum::body::to_bytes(response.into_body(), MAX_BODY).await {
+        Ok(bytes) if !bytes.is_empty() => String::from_utf8_lossy(&bytes).into_owned(),
+        _ => status.canonical_reason().unwrap_or("bad request").to_string(),
+    };
+    ApiError::new(status, truncate(&text, 200)).into_response()
 }
 
 /// Starts the agents of every match where an agent is to move (after loading).

@@ -46,6 +46,8 @@ pub struct ServeArgs {
     /// The most matches the server holds (finished ones included); creating more is refused
     #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_MATCHES)]
     pub max_matches: usize,
+    #[command(flatten)]
+    pub limits: tgdl_runtime::cli::LimitArgs,
 }
 
 /// The program of a game binary: `serve ...` runs the server, anything else is the
@@ -104,7 +106,16 @@ pub fn run_cli<G: Game>(mut args: Vec<OsString>) -> u8 {
             return 2;
         }
     };
-    let runtime = match tokio::runtime::Builder::new_multi_thread().enable_all().build() {
+    if let Err(message) = serve.limits.apply() {
+        eprintln!("error: {message}");
+        return 2;
+    }
+    // Moves run on the runtime's threads: give them the stack the deepest call budget needs.
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .thread_stack_size(tgdl_runtime::limits::GAME_STACK_BYTES)
+        .build()
+    {
         Ok(r) => r,
         Err(e) => {
             eprintln!("error: cannot start the server's runtime: {e}");

@@ -222,6 +222,18 @@ fn bad_requests_get_json_errors_and_change_nothing() {
     assert_eq!(r.status, 404);
     assert!(!r.error().is_empty());
 
+    // The wrong method, or a path that is not UTF-8 once decoded (found by the server's
+    // fuzz target): still a JSON error.
+    let r = c.post(&format!("/api/matches/{id}"), &json!({ "token": t1, "option": 0 }));
+    assert_eq!(r.status, 405, "{}", r.body);
+    assert!(r.error().contains("does not take POST"), "{}", r.body);
+    let r = c.request("DELETE", "/api/matches", None);
+    assert_eq!(r.status, 405, "{}", r.body);
+    let r = c.get("/api/matches/%FF%FE");
+    assert_eq!(r.status, 400, "{}", r.body);
+    assert!(!r.error().is_empty());
+    unchanged("a wrong method");
+
     // Wrong or missing token: 403.
     let r = c.post(&decisions, &json!({ "token": "0123456789abcdef0123456789abcdef", "option": 0 }));
     assert_eq!(r.status, 403, "{}", r.body);

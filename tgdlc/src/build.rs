@@ -18,14 +18,17 @@
 //! ```
 //!
 //! `<hash>` is FNV-1a 64 of the tgdlc version, the runtime's path and the project's
-//! files, so a changed game or compiler gets a fresh project. A project whose binary
+//! files, so a changed game or compiler gets a fresh project. (`tgdlc` names a game's
+//! files in its code relative to the main file's directory, so the same game typed as
+//! another path is the same project.) A project whose binary
 //! exists and whose stamp matches the runtime sources as they are now is not rebuilt;
 //! when the runtime sources changed since (a TGDL checkout being worked on), cargo runs
 //! again in the same project, incrementally.
 //!
 //! Environment: `TGDL_CACHE` (the cache directory), `TGDL_RUNTIME_PATH` (the
-//! `tgdl-runtime` crate to build against; by default the one next to the tgdlc sources
-//! this binary was compiled from; the `tgdl-server` crate is its sibling directory),
+//! `tgdl-runtime` crate to build against, or a checkout holding it; by default the one
+//! next to the tgdlc sources this binary was compiled from; the `tgdl-server` crate is
+//! its sibling directory),
 //! `CARGO` (the cargo to run).
 
 use std::ffi::OsString;
@@ -96,13 +99,16 @@ impl fmt::Display for BuildError {
             ),
             BuildError::NoRuntime { path, from_env: true } => write!(
                 f,
-                "TGDL_RUNTIME_PATH is `{}`, which is not the tgdl-runtime crate (no Cargo.toml there)",
+                "TGDL_RUNTIME_PATH is `{}`, which is neither the tgdl-runtime crate nor a TGDL checkout \
+                 holding it\nhelp: set TGDL_RUNTIME_PATH to the `tgdl-runtime` directory of a TGDL checkout \
+                 (or to the checkout itself)",
                 path.display()
             ),
             BuildError::NoRuntime { path, from_env: false } => write!(
                 f,
-                "cannot find the tgdl-runtime crate at `{}` (where it was when tgdlc was built); \
-                 set TGDL_RUNTIME_PATH to the tgdl-runtime directory of a TGDL checkout",
+                "cannot find the tgdl-runtime crate at `{}`, where it was when tgdlc was built (has the \
+                 checkout moved?)\nhelp: set TGDL_RUNTIME_PATH to the `tgdl-runtime` directory of a TGDL \
+                 checkout, or reinstall tgdlc from where the checkout is now: `cargo install --path tgdlc`",
                 path.display()
             ),
             BuildError::Io { action, path, error } => {
@@ -164,16 +170,28 @@ pub fn cache_dir() -> Result<PathBuf, BuildError> {
 }
 
 /// The `tgdl-runtime` crate directory: `$TGDL_RUNTIME_PATH`, else the one next to the
-/// compiler's sources. Absolute, and checked to hold a `Cargo.toml`.
+/// compiler's sources (where it was when `tgdlc` was built: a `cargo install --path
+/// tgdlc` keeps that path, so it must be told when the checkout moves). The variable may
+/// also name a TGDL checkout, whose `tgdl-runtime` is then used. Absolute, and checked to
+/// be the `tgdl-runtime` package, so a wrong path is one clear error rather than cargo's.
 pub fn runtime_path() -> Result<PathBuf, BuildError> {
     let (path, from_env) = match std::env::var_os("TGDL_RUNTIME_PATH").filter(|v| !v.is_empty()) {
         Some(p) => (PathBuf::from(p), true),
         None => (PathBuf::from(BAKED_RUNTIME), false),
     };
-    if !path.join("Cargo.toml").is_file() {
-        return Err(BuildError::NoRuntime { path, from_env });
-    }
-    std::fs::canonicalize(&path).map_err(|_| BuildError::NoRuntime { path, from_env })
+    let crate_dir = [path.clone(), path.join("tgdl-runtime")].into_iter().find(|dir| is_runtime_crate(dir));
+    let Some(dir) = crate_dir else { return Err(BuildError::NoRuntime { path, from_env }) };
+    std::fs::canonicalize(&dir).map_err(|_| BuildError::NoRuntime { path, from_env })
+}
+
+/// Whether `dir` holds the `tgdl-runtime` package (its `Cargo.toml` names it).
+fn is_runtime_crate(dir: &Path) -> bool {
+    std::fs::read_to_string(dir.join("Cargo.toml")).is_ok_and(|toml| {
+        toml.lines().any(|l| {
+            l.split_once('=')
+                .is_some_and(|(k, v)| k.trim() == "name" && v.trim().trim_matches('"') == "tgdl-runtime")
+        })
+    })
 }
 
 /// FNV-1a, 64 bits: a small, stable hash (the same on every platform and version).

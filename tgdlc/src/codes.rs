@@ -85,8 +85,9 @@ Example:
         log(scroe);
     }
 
-Fix: correct the spelling (the help line suggests a close name), or declare the name
-before using it:
+Fix: correct the spelling (the help line suggests a close name: a variable, attribute or
+class, or in a call a function, an action or a built-in, as `roll` for `rol(6)`), or
+declare the name before using it:
 
     setup {
         number score = 10;
@@ -165,8 +166,9 @@ Example:
     global class Score { number points = 0; }
     setup { Score.pionts = 1; }
 
-Fix: correct the name (the help line suggests a close one), or convert the value to the
-class that declares the member:
+Fix: correct the name (the help line suggests a close attribute, function, action or
+built-in method: `push` for `xs.psuh(1)`, `player.active` for `player.activ()`), or
+convert the value to the class that declares the member:
 
     setup { Score.points = 1; }
 "#;
@@ -286,7 +288,8 @@ r#"A class derives from something it cannot: an unknown class, a class of anothe
 cycle), or a global class. A member with the name of a base member must be marked
 `override`, `override` must replace a base member of the same kind (function or action),
 and an override contains only an `effect`: its inputs, `returns`, requires and triggers
-are inherited.
+are inherited. An `override` of a misspelt name is told the base member with a close
+name (`override action strikes` → `override action strike`).
 
 Example:
 
@@ -479,6 +482,27 @@ decides to, in an effect or in `setup`:
     setup {
         Node first = new Node();
         first.next = new Node();
+    }
+"#;
+    READ_BEFORE_INIT = "E0025", "attribute read before its initialiser",
+r#"A new object runs its attribute initialisers in declaration order (base class first).
+An initialiser that reads an attribute of the same object whose own initialiser has not
+run yet — one declared later in the class or in a derived class, or the attribute itself,
+directly or through a function of the object it calls — would read a value the game
+never set.
+
+Example:
+
+    class Hand {
+        number limit = size + 2;
+        number size = 5;
+    }
+
+Fix: declare the attribute that is read first, or compute both from the same value:
+
+    class Hand {
+        number size = 5;
+        number limit = size + 2;
     }
 "#;
     UNREACHABLE = "W0001", "unreachable statement",

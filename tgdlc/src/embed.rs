@@ -52,7 +52,8 @@ pub struct Embedded {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Error {
     /// The diagnostic as `tgdlc check` renders it (without colours and without the
-    /// closing summary line).
+    /// closing summary line), except its header, written to follow rustc's `error: `:
+    /// `cannot find `x` in this scope [E0004]` rather than `error[E0004]: cannot find ...`.
     pub message: String,
     /// For an inline game, the byte range of the inline text the error is about: its own
     /// span when it is in the inline text, else the `import` path that leads to the file
@@ -164,15 +165,32 @@ fn inline_range(d: &Diagnostic, imports: &HashMap<FileId, Span>) -> Option<Range
     None
 }
 
-/// One diagnostic as `tgdlc check` prints it: [`Compilation::render`] of a compilation
-/// holding only it, without the summary line that closes the output.
+/// One diagnostic as `tgdlc check` prints it ([`Compilation::render`] of a compilation
+/// holding only it, without the summary line that closes the output), headed for
+/// rustc's own `error: ` prefix: see [`under_rustc_prefix`].
 fn render_one(sources: &SourceMap, d: &Diagnostic) -> String {
     let one = Compilation { sources: sources.clone(), program: None, diagnostics: vec![d.clone()] };
     let text = one.render(false);
     let alone = d.render(sources, false);
     let all = diagnostics::render_all(std::slice::from_ref(d), sources, false);
     let summary = all.strip_prefix(alone.as_str()).unwrap_or_default();
-    text.strip_suffix(summary).unwrap_or(&text).trim_end().to_string()
+    under_rustc_prefix(text.strip_suffix(summary).unwrap_or(&text).trim_end())
+}
+
+/// A rendered error whose header reads well after the `error: ` rustc writes before a
+/// `compile_error!`: `error[E0004]: cannot find `x`` becomes `cannot find `x` [E0004]`
+/// (so rustc shows `error: cannot find `x` [E0004]`, not `error: error[E0004]: ...`),
+/// and a header without a code loses its `error: `. The rest is unchanged.
+fn under_rustc_prefix(rendered: &str) -> String {
+    let (header, rest) = rendered.split_once('\n').map_or((rendered, None), |(h, r)| (h, Some(r)));
+    let header = match header.strip_prefix("error[").and_then(|h| h.split_once("]: ")) {
+        Some((code, message)) => format!("{message} [{code}]"),
+        None => header.strip_prefix("error: ").unwrap_or(header).to_string(),
+    };
+    match rest {
+        Some(rest) => format!("{header}\n{rest}"),
+        None => header,
+    }
 }
 
 /// The name in the game directive, read from the leading tokens of the main file's text
@@ -252,7 +270,7 @@ mod tests {
         let error = &out.errors[0];
         let range = error.range.clone().unwrap();
         assert_eq!(&text[range], "lef");
-        assert!(error.message.starts_with("error[E0004]: cannot find `lef`"), "{}", error.message);
+        assert!(error.message.starts_with("cannot find `lef` in this scope [E0004]\n"), "{}", error.message);
         assert!(error.message.contains("--> src/main.rs:6:18"), "{}", error.message);
         assert!(error.message.contains("help: a name with a similar spelling exists: `left`"));
         assert!(!error.message.contains("could not compile"), "{}", error.message);
@@ -268,7 +286,19 @@ mod tests {
         assert_eq!(out.errors.len(), 1);
         assert_eq!(out.module.as_deref(), Some("nim"));
         assert!(out.code.contains("pub type Game"));
-        assert!(out.errors[0].message.starts_with("error[E0001]"), "{}", out.errors[0].message);
+        assert!(out.errors[0].message.contains(" [E0001]\n"), "{}", out.errors[0].message);
+        assert!(!out.errors[0].message.starts_with("error"), "{}", out.errors[0].message);
+    }
+
+    #[test]
+    fn headers_read_well_after_rustcs_error_prefix() {
+        assert_eq!(
+            under_rustc_prefix("error[E0006]: mismatched types\n  --> a:1:1"),
+            "mismatched types [E0006]\n  --> a:1:1"
+        );
+        assert_eq!(under_rustc_prefix("error: cannot read `x`"), "cannot read `x`");
+        let out = compile(Source::File { path: "no/such/game.tgdl" }, Path::new("."));
+        assert!(out.errors[0].message.starts_with("cannot read `"), "{:?}", out.errors);
     }
 
     #[test]

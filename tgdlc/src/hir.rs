@@ -41,7 +41,8 @@ pub enum Ty {
     Player,
     Class(ClassId),
     List(Box<Ty>),
-    Table(Box<Ty>),
+    /// `Table<V>`, or with typed keys `Table<K, V>`: the value type, then the key type.
+    Table(Box<Ty>, Option<Box<Ty>>),
     Stack(Box<Ty>),
     /// The type of the literal `null` before it meets a context.
     Null,
@@ -67,7 +68,7 @@ impl Ty {
     /// The element type of a collection.
     pub fn element(&self) -> Option<&Ty> {
         match self {
-            Ty::List(t) | Ty::Table(t) | Ty::Stack(t) => Some(t),
+            Ty::List(t) | Ty::Table(t, _) | Ty::Stack(t) => Some(t),
             _ => None,
         }
     }
@@ -432,11 +433,12 @@ pub enum StmtKind {
         cond: Expr,
         body: Block,
     },
-    /// `init` runs once; `step` after each iteration (also after `continue`).
+    /// `init` runs once; `step` after each iteration (also after `continue`): the step
+    /// expression, after the `let`s that evaluate its place once (`xs[f()] += 1`).
     For {
         init: Block,
         cond: Option<Expr>,
-        step: Option<Expr>,
+        step: Block,
         body: Block,
     },
     /// `for (T x in list)` over a snapshot of the list.
@@ -553,6 +555,9 @@ pub enum Builtin {
     ListRemoveAt,
     ListShuffle,
     ListCopy,
+    /// `xs as List<D>`: a new list, each element converted (null where it is not a `D`,
+    /// the class of the result's elements).
+    ListCast,
     // tables
     TableLength,
     TableClear,
@@ -747,9 +752,10 @@ impl Block {
                 StmtKind::While { body, .. } | StmtKind::ForIn { body, .. } | StmtKind::Block(body) => {
                     body.walk_stmts(f)
                 }
-                StmtKind::For { init, body, .. } => {
+                StmtKind::For { init, step, body, .. } => {
                     init.walk_stmts(f);
                     body.walk_stmts(f);
+                    step.walk_stmts(f);
                 }
                 StmtKind::Input(input) => input.filters.iter().for_each(|fl| fl.body.walk_stmts(f)),
                 _ => {}
@@ -767,14 +773,7 @@ impl Block {
             | StmtKind::Winner(e)
             | StmtKind::Throw(e) => e.walk(f),
             StmtKind::If { cond, .. } | StmtKind::While { cond, .. } => cond.walk(f),
-            StmtKind::For { cond, step, .. } => {
-                if let Some(c) = cond {
-                    c.walk(f);
-                }
-                if let Some(s) = step {
-                    s.walk(f);
-                }
-            }
+            StmtKind::For { cond: Some(c), .. } => c.walk(f),
             StmtKind::ForIn { list, .. } => list.walk(f),
             StmtKind::Input(input) => {
                 if let InputMode::Player { target: Some(t) } = &input.mode {

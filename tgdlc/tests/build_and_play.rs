@@ -127,3 +127,67 @@ fn a_new_project_checks_and_plays() {
     assert!(out.contains(" left"), "every move logs what is left:\n{out}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn the_same_game_from_another_directory_is_not_rebuilt() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let play = |cwd: &Path, file: &Path| {
+        stdout_of(tgdlc().current_dir(cwd).arg("play").arg(file).args([
+            "--seats",
+            "random,random",
+            "--seed",
+            "5",
+        ]))
+    };
+    // Built (or found in the cache) once, as typed from the workspace root...
+    let (first, err, code) = play(&root, Path::new("examples/tic_tac_toe.tgdl"));
+    assert_eq!(code, 0, "{err}");
+    // ...then reached as `./tic_tac_toe.tgdl`, as `../examples/...` and through a
+    // symlinked directory: the same game, the cached binary, no cargo run.
+    let examples = root.join("examples");
+    let mut ways = vec![
+        (examples.clone(), PathBuf::from("./tic_tac_toe.tgdl")),
+        (root.join("tgdlc"), PathBuf::from("../examples/tic_tac_toe.tgdl")),
+    ];
+    let dir = temp_dir("symlinked");
+    #[cfg(unix)]
+    {
+        let link = dir.join("games");
+        let _ = std::fs::remove_file(&link);
+        std::os::unix::fs::symlink(examples.canonicalize().expect("examples exist"), &link)
+            .expect("a symlink");
+        ways.push((dir.clone(), PathBuf::from("games/tic_tac_toe.tgdl")));
+    }
+    for (cwd, file) in ways {
+        let (out, err, code) = play(&cwd, &file);
+        assert_eq!(code, 0, "{}: {err}", file.display());
+        assert!(
+            !err.contains("Compiling"),
+            "`{}` from `{}` built the game again:\n{err}",
+            file.display(),
+            cwd.display()
+        );
+        assert_eq!(out, first, "the same seed plays the same game");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn tgdl_runtime_path_may_name_the_runtime_or_the_checkout() {
+    // What an installed tgdlc is told when its checkout moved: the runtime crate, or the
+    // checkout holding it (relative paths too). Both are this workspace's runtime, so the
+    // cached binary of the other tests is reused.
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..").canonicalize().expect("the workspace");
+    for runtime in [root.join("tgdl-runtime"), root.clone(), PathBuf::from("tgdl-runtime")] {
+        let (out, err, code) = stdout_of(tgdlc().env("TGDL_RUNTIME_PATH", &runtime).args([
+            "play",
+            "examples/tic_tac_toe.tgdl",
+            "--seats",
+            "random,random",
+            "--seed",
+            "5",
+        ]));
+        assert_eq!(code, 0, "TGDL_RUNTIME_PATH={}: {err}", runtime.display());
+        assert!(out.lines().last().is_some_and(|l| l.starts_with("result: ")), "{out}");
+    }
+}

@@ -265,7 +265,7 @@ fn play_simulate_perft_and_build_stop_at_an_invalid_game() {
 }
 
 #[test]
-fn build_without_the_runtime_says_to_set_tgdl_runtime_path() {
+fn build_without_the_runtime_says_how_to_set_tgdl_runtime_path() {
     let dir = scratch("no-runtime");
     let out = Command::new(env!("CARGO_BIN_EXE_tgdlc"))
         .args(["build", "valid.tgdl"])
@@ -275,7 +275,27 @@ fn build_without_the_runtime_says_to_set_tgdl_runtime_path() {
         .output()
         .unwrap();
     assert_exit(&out, 1);
-    assert!(stderr(&out).contains("TGDL_RUNTIME_PATH"), "{}", stderr(&out));
+    let err = stderr(&out);
+    assert!(err.contains(&format!("error: TGDL_RUNTIME_PATH is `{}`", dir.display())), "{err}");
+    assert!(err.contains("help: set TGDL_RUNTIME_PATH to the `tgdl-runtime` directory"), "{err}");
+    assert_eq!(err.lines().count(), 2, "one error and its help, no cargo output:\n{err}");
+    assert!(!dir.join("cache").exists(), "nothing is written before the runtime is found");
+
+    // A crate that is not the runtime (here the compiler's own) is refused the same way,
+    // before cargo would fail on it.
+    let out = Command::new(env!("CARGO_BIN_EXE_tgdlc"))
+        .args(["play", "valid.tgdl"])
+        .current_dir(data())
+        .env("TGDL_CACHE", dir.join("cache"))
+        .env("TGDL_RUNTIME_PATH", env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .unwrap();
+    assert_exit(&out, 1);
+    assert!(
+        stderr(&out).contains("which is neither the tgdl-runtime crate nor a TGDL checkout"),
+        "{}",
+        stderr(&out)
+    );
     assert!(!dir.join("cache").exists(), "nothing is written before the runtime is found");
     let _ = std::fs::remove_dir_all(&dir);
 }
@@ -317,6 +337,16 @@ fn new_scaffolds_a_valid_project_and_refuses_to_overwrite() {
     let main = std::fs::read_to_string(dir.join("my-game/main.tgdl")).unwrap();
     assert!(main.contains("game MyGame players 2;"), "{main}");
     assert!(main.contains("import \"rules.tgdl\";"), "{main}");
+    // Written as the examples are: already in `tgdlc fmt`'s layout, opening braces at the
+    // end of the line, each file opening with a comment that says what it is.
+    let out = tgdlc_in(&dir, &["fmt", "--check", "my-game/main.tgdl", "my-game/rules.tgdl"]);
+    assert_exit(&out, 0);
+    assert_eq!(stdout(&out), "", "the scaffold is not in fmt's layout");
+    for file in ["main.tgdl", "rules.tgdl"] {
+        let text = std::fs::read_to_string(dir.join("my-game").join(file)).unwrap();
+        assert!(text.starts_with("// "), "{file}: {text}");
+        assert!(!text.lines().any(|l| l.trim() == "{"), "{file}: a brace on a line of its own:\n{text}");
+    }
 
     let out = tgdlc_in(&dir, &["check", "my-game/main.tgdl"]);
     assert_exit(&out, 0);

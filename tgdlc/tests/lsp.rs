@@ -382,7 +382,10 @@ fn rename_follows_inputs_classes_and_functions_across_imports() {
     );
     let renamed = apply(&edit, &deck);
     assert_eq!(renamed.matches("Tile").count(), 4, "{renamed}");
-    assert!(renamed.contains("class Tile {") && renamed.contains("new Tile() { rank = rank }"), "{renamed}");
+    assert!(
+        renamed.contains("interactable Tile {") && renamed.contains("new Tile() { rank = rank }"),
+        "{renamed}"
+    );
     // A class cannot take the name of another.
     let refused = rename(&mut c, pos(&text, "Die die = new Die();", "Die", 0), "Card");
     assert!(refused["error"].as_str().is_some_and(|e| e.contains("Card")), "{refused}");

@@ -73,7 +73,8 @@ fn ty(t: &TypeExpr) -> String {
         TypeKind::Bool => "bool".into(),
         TypeKind::Player => "player".into(),
         TypeKind::List(e) => format!("List<{}>", ty(e)),
-        TypeKind::Table(e) => format!("Table<{}>", ty(e)),
+        TypeKind::Table { key: None, value } => format!("Table<{}>", ty(value)),
+        TypeKind::Table { key: Some(k), value } => format!("Table<{}, {}>", ty(k), ty(value)),
         TypeKind::Stack(e) => format!("Stack<{}>", ty(e)),
         TypeKind::Named(p) => path(p),
     }
@@ -210,9 +211,14 @@ impl SpanCheck<'_> {
     fn ty(&self, t: &TypeExpr) {
         let s = self.text(t.span, "type");
         match &t.kind {
-            TypeKind::List(e) | TypeKind::Table(e) | TypeKind::Stack(e) => {
+            TypeKind::List(e) | TypeKind::Table { key: None, value: e } | TypeKind::Stack(e) => {
                 assert!(s.ends_with('>'), "generic type {s:?}");
                 self.ty(e);
+            }
+            TypeKind::Table { key: Some(k), value } => {
+                assert!(s.ends_with('>'), "generic type {s:?}");
+                self.ty(k);
+                self.ty(value);
             }
             TypeKind::Named(p) => {
                 self.path(p);
@@ -679,6 +685,7 @@ fn declarations_versus_expression_statements() {
     assert_eq!(stmts("event e = event;"), ["(decl event e event)"]);
     assert_eq!(stmts("tile t = x.tile;"), ["(decl tile t (. x tile))"]);
     assert_eq!(stmts("Table<List<player>> t = {};"), ["(decl Table<List<player>> t {})"]);
+    assert_eq!(stmts("Table<string, List<player>> t;"), ["(decl Table<string, List<player>> t)"]);
     assert_eq!(stmts("Card c = new Card() { worth = 1 };"), ["(decl Card c (new Card worth=1))"]);
     assert_eq!(stmts("{1, 2};"), ["(expr {1 2})"]);
     assert_eq!(stmts("{ x; }"), ["{(expr x)}"]);

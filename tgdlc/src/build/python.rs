@@ -540,6 +540,18 @@ def seat_seed(game_seed: int, seat: int) -> int: ...
 def derive_seed(seed: int, index: int) -> int:
     """The seed of game `index` of a simulation with `seed`."""
 
+def set_limits(
+    loop_steps: Optional[int] = None,
+    call_depth: Optional[int] = None,
+    event_runs: Optional[int] = None,
+    string_bytes: Optional[int] = None,
+    list_items: Optional[int] = None,
+) -> Dict[str, int]:
+    """Sets the engines' budgets for the games started from now on in this process."""
+
+def limits() -> Dict[str, int]:
+    """The engines' budgets in force: loop_steps, call_depth, event_runs, string_bytes, list_items."""
+
 def env(**kwargs: Any) -> Any:
     """A PettingZoo AEC environment of this game (tgdl_pettingzoo.TgdlEnv)."""
 

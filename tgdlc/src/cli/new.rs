@@ -74,33 +74,29 @@ const MAIN: &str = r#"// {GAME}: a game of Nim. A pile of counters lies between 
 // turns removing one, two or three of them. Whoever takes the last counter wins.
 game {GAME} players 2;
 
-// Definitions of an imported file can be used here as if written at this line.
+// The definitions of an imported file are used as if written at this line.
 import "rules.tgdl";
 
 // The state of the game. A `global` class has exactly one instance, created before
-// `setup`, reached by the class name: `Pile.counters`.
-global class Pile
-{
-    number counters = 15;
+// `setup` and reached by its name: `Pile.counters`.
+global class Pile {
+    number counters = 15;   // what is left on the pile
 
     // An action triggered by `PlayerChoiceEvent` is a move the active player may choose,
-    // offered when all its `require`s hold.
-    action take_one
-    {
+    // offered while its `require` holds.
+    action take_one {
         trigger PlayerChoiceEvent;
         require { return can_take(left: counters, n: 1); }
         effect { take(n: 1); }
     }
 
-    action take_two
-    {
+    action take_two {
         trigger PlayerChoiceEvent;
         require { return can_take(left: counters, n: 2); }
         effect { take(n: 2); }
     }
 
-    action take_three
-    {
+    action take_three {
         trigger PlayerChoiceEvent;
         require { return can_take(left: counters, n: 3); }
         effect { take(n: 3); }
@@ -108,56 +104,42 @@ global class Pile
 }
 
 // Removes `n` counters for the active player, then passes the turn.
-function take
-{
+function take {
     function input number n;
     returns;
-    effect
-    {
+    effect {
         Pile.counters -= n;
         log("player " + turn.active() + " takes " + n + ", " + Pile.counters + " left");
-        if (Pile.counters == 0)
-        {
-            // Ends the game at once: the active player took the last counter.
-            winner turn.active();
-        }
+        // Taking the last counter ends the game at once.
+        if (Pile.counters == 0) { winner turn.active(); }
         turn.pass();
     }
 }
 
 // The players move in turn: 0, 1, 0, 1, ...
-turn Alternate
-{
+turn Alternate {
+    default { return turn.active() + 1; }
 }
 
-setup
-{
-    log("{GAME}: take 1, 2 or 3 counters from a pile of " + Pile.counters + "; whoever takes the last one wins");
+setup {
+    log("take 1, 2 or 3 counters from a pile of " + Pile.counters + "; whoever takes the last one wins");
 }
 "#;
 
 const RULES: &str = r#"// The rules of {GAME}, imported by main.tgdl.
 
 // The most counters a player may take in one turn.
-function max_take
-{
+function max_take {
     returns number;
-    effect
-    {
-        return 3;
-    }
+    effect { return 3; }
 }
 
 // Whether a player may take `n` counters from a pile that has `left` of them.
-function can_take
-{
+function can_take {
     function input number left;
     function input number n;
     returns bool;
-    effect
-    {
-        return n >= 1 && n <= max_take() && n <= left;
-    }
+    effect { return n >= 1 && n <= max_take() && n <= left; }
 }
 "#;
 

@@ -10,13 +10,39 @@ use std::process::Command;
 /// Checks, generates and builds a game; diagnostics and errors are printed here. The
 /// binary will be copied to `output`, which must not be a source of the game.
 fn build_game(file: &Path, verbose: bool, output: Option<&Path>) -> Result<Built, u8> {
-    let compilation = compile(file)?;
-    let Some(program) = &compilation.program else { return Err(1) };
+    let mut compilation = compile(file)?;
     if let Some(output) = output {
         super::refuse_overwriting_sources(output, &compilation)?;
     }
+    let Some((name, code)) = generate_for_build(&mut compilation) else { return Err(1) };
+    build::build(&name, &code, &BuildOptions { verbose, status: true }).map_err(fail)
+}
+
+/// The game's name and generated engine, for a build. The engine names the game's files
+/// (in rule errors and traces) relative to the main file's directory — `x.tgdl`,
+/// `lib/cards.tgdl` — not as typed: the same game reached from another directory
+/// (`./x.tgdl`, `../games/x.tgdl`, through a symlink) generates the same code, and the
+/// build cache, keyed by the code, reuses its binary instead of building it again.
+fn generate_for_build(compilation: &mut crate::Compilation) -> Option<(String, String)> {
+    let program = compilation.program.as_mut()?;
+    program.files = stable_file_names(&compilation.sources);
     let code = crate::generate_on_big_stack(program, &compilation.sources);
-    build::build(&program.name, &code, &BuildOptions { verbose, status: true }).map_err(fail)
+    Some((program.name.clone(), code))
+}
+
+/// Every source file's name relative to the main file's real directory (symlinks
+/// resolved); an import outside it keeps its real absolute path. Files not on disk keep
+/// their names.
+fn stable_file_names(sources: &crate::source::SourceMap) -> Vec<String> {
+    let main_dir =
+        sources.files().next().and_then(|(_, main)| main.path.as_deref()?.parent().map(Path::to_path_buf));
+    sources
+        .files()
+        .map(|(_, f)| match (&f.path, &main_dir) {
+            (Some(path), Some(dir)) => path.strip_prefix(dir).unwrap_or(path).display().to_string(),
+            _ => f.name.clone(),
+        })
+        .collect()
 }
 
 /// `tgdlc build FILE [-o BIN]`.
@@ -57,10 +83,10 @@ pub(super) fn build_python(file: &Path, output: Option<&Path>, verbose: bool) ->
         Ok(c) => c,
         Err(code) => return code,
     };
-    let Some(program) = &compilation.program else { return 1 };
-    let code = crate::generate_on_big_stack(program, &compilation.sources);
+    let mut compilation = compilation;
+    let Some((name, code)) = generate_for_build(&mut compilation) else { return 1 };
     let dir = output.unwrap_or(Path::new("."));
-    match build::build_python(&program.name, &code, dir, &BuildOptions { verbose, status: true }) {
+    match build::build_python(&name, &code, dir, &BuildOptions { verbose, status: true }) {
         Ok(built) => {
             eprintln!("    Finished `{}` (import {})", built.wheel.display(), built.module);
             println!("{}", built.wheel.display());

@@ -458,9 +458,9 @@ impl<'p> Gen<'p> {
             }
             for &k in &leading {
                 let input = &action.inputs[k];
-                let field = ident(&snake(&input.name));
+                let field = &self.input_field[&(a, k)];
                 let n = b.local_name(input.local);
-                fields.push(if field == n { quote!(#n) } else { quote!(#field: #n) });
+                fields.push(if *field == n { quote!(#n) } else { quote!(#field: #n) });
             }
             let push = if fields.is_empty() {
                 quote!(out.push(rt::Choice::Move(Move::#variant));)
@@ -570,7 +570,7 @@ impl<'p> Gen<'p> {
                 }
                 args.push(quote!(Some(PLAYER_CHOICE)));
                 for k in self.leading_inputs(a) {
-                    let n = ident(&snake(&action.inputs[k].name));
+                    let n = &self.input_field[&(a, k)];
                     fields.push(quote!(#n));
                     args.push(quote!(#n));
                 }
@@ -1015,7 +1015,13 @@ impl<'g, 'p> BodyGen<'g, 'p> {
                     let mut tests = Vec::new();
                     if !g.covers_hierarchy(*c) {
                         let vs = g.variants_of(*c);
-                        tests.push(quote!(matches!(self.#arena[#var].kind, #(#vs)|*)));
+                        // No object of the class is ever created (`BlankTile` in a game
+                        // without any): no candidate.
+                        tests.push(if vs.is_empty() {
+                            quote!(false)
+                        } else {
+                            quote!(matches!(self.#arena[#var].kind, #(#vs)|*))
+                        });
                     }
                     let root = g.prog.class(*c).root;
                     if g.prog.class(root).kind == crate::hir::ClassKind::Interactable {

@@ -165,6 +165,26 @@ impl<'g, 'p> BodyGen<'g, 'p> {
         self.g.loc_of(span)
     }
 
+    /// The value of `return v;`. A turn's `default` that returns null is a located rule
+    /// error at that `return` naming the turn, not a generic null error.
+    fn returned(&mut self, v: &Expr, nullable: bool) -> TokenStream {
+        let turn = match self.owner {
+            Owner::Func(f) if self.g.prog.func(f).kind == crate::hir::FuncKind::TurnDefault => {
+                self.g.prog.turns.iter().find(|t| t.default == Some(f)).map(|t| t.name.clone())
+            }
+            _ => None,
+        };
+        let Some(turn) = turn.filter(|_| !nullable) else { return self.repr(v, nullable) };
+        let c = self.code(v);
+        if !c.null {
+            return c.ts;
+        }
+        let l = self.loc(v.span);
+        let msg = format!("the `default` of the turn `{turn}` returned null: it must return the next player");
+        let ts = c.ts;
+        quote!(match #ts { Some(next) => next, None => return rt::error::fail(#l, #msg) })
+    }
+
     pub fn block(&mut self, b: &Block, locals: &Locals) -> TokenStream {
         let stmts: Vec<TokenStream> = b.stmts.iter().map(|s| self.stmt(s, locals)).collect();
         quote!(#(#stmts)*)
@@ -194,7 +214,7 @@ impl<'g, 'p> BodyGen<'g, 'p> {
         match &s.kind {
             StmtKind::Return(value) => Some(match (&self.ret.clone(), value) {
                 (Ret::Value(_, nullable), Some(v)) => {
-                    let v = self.repr(v, *nullable);
+                    let v = self.returned(v, *nullable);
                     ok_tail(v)
                 }
                 _ => quote!(Ok(())),
@@ -468,10 +488,7 @@ impl<'g, 'p> BodyGen<'g, 'p> {
             StmtKind::For { init, cond, step, body } => {
                 let i = self.block(init, locals);
                 let c = cond.as_ref().map(|c| self.value(c));
-                let st = step.as_ref().map(|e| {
-                    let v = self.expr(e);
-                    quote!(#v;)
-                });
+                let st = self.block(step, locals);
                 let tick = self.loc(s.span);
                 let label = self.label("loop");
                 // `continue` leaves a labelled body so that the step still runs.
@@ -508,6 +525,9 @@ impl<'g, 'p> BodyGen<'g, 'p> {
             {
                 self.for_in_place(s, *local, list, body, locals)
             }
+            StmtKind::ForIn { local, list, body } if matches!(list.ty, Ty::Table(..)) => {
+                self.for_in_keys(s, *local, list, body, locals)
+            }
             StmtKind::ForIn { local, list, body } => {
                 let name = self.local_name(*local);
                 let nullable = self.local_nullable(*local);
@@ -543,7 +563,7 @@ impl<'g, 'p> BodyGen<'g, 'p> {
             }
             StmtKind::Return(value) => match (&self.ret.clone(), value) {
                 (Ret::Value(_, nullable), Some(v)) => {
-                    let v = ok_tail(self.repr(v, *nullable));
+                    let v = ok_tail(self.returned(v, *nullable));
                     quote!(return #v;)
                 }
                 _ => quote!(return Ok(());),
@@ -608,6 +628,54 @@ impl<'g, 'p> BodyGen<'g, 'p> {
     }
 
     /// The elements of a list or stack, as an owned `Vec` snapshot.
+    /// `for (K k in t)` over the keys of a `Table<K, V>`, in insertion order. The keys are
+    /// taken at the start; a change of the table's keys inside the loop (adding or removing
+    /// one) is a located error at the loop, found at the next key or at the end.
+    fn for_in_keys(
+        &mut self,
+        s: &crate::hir::Stmt,
+        local: LocalId,
+        table: &Expr,
+        body: &Block,
+        locals: &Locals,
+    ) -> TokenStream {
+        let name = self.local_name(local);
+        let nullable = self.local_nullable(local);
+        let key_ty = match &table.ty {
+            Ty::Table(_, Some(k)) => (**k).clone(),
+            _ => Ty::Error,
+        };
+        let h = self.value(table);
+        let arena = self.g.collection_arena(&table.ty);
+        let l = self.loc(s.span);
+        let (t, keys, i, k) = (self.temp("table"), self.temp("keys"), self.temp("i"), self.temp("key"));
+        let conv = self.key_back(quote!(#k), &key_ty, l.clone());
+        let label = self.label("loop");
+        self.loops.push(LoopInfo::plain(label));
+        let b = self.block(body, locals);
+        self.loops.pop();
+        let bind = if nullable { quote!(let #name = Some(#name);) } else { quote!() };
+        let m = if self.mutable.contains(&local) { quote!(mut) } else { quote!() };
+        let msg = "the table's keys changed inside the loop over them";
+        quote!({
+            let #t = #h;
+            let #keys: Vec<rt::collections::Key> =
+                self.#arena[#t].entries.iter().map(|(k, _)| k.clone()).collect();
+            for (#i, #k) in #keys.iter().enumerate() {
+                if self.#arena[#t].entries.len() != #keys.len() || self.#arena[#t].entries[#i].0 != *#k {
+                    return rt::error::fail(#l, #msg);
+                }
+                let #m #name = #conv?;
+                #bind
+                self.core.tick(#l)?;
+                #b
+            }
+            if !self.#arena[#t].entries.iter().map(|(k, _)| k).eq(#keys.iter()) {
+                return rt::error::fail(#l, #msg);
+            }
+        })
+    }
+
     pub fn list_items(&mut self, list: &Expr) -> TokenStream {
         let h = self.value(list);
         let arena = self.g.collection_arena(&list.ty);
@@ -949,20 +1017,64 @@ impl<'p> Gen<'p> {
     /// an override's) calls a function or an action, creates an object (initialisers run)
     /// or passes the turn (the turn's `default` runs). Only such calls count against the
     /// depth limit; a thrown event runs later, from the queue.
+    /// Whether a call of `id` may be made while `id` is already running: such calls count
+    /// against the depth budget (`Core::enter`), so endless recursion is a located error.
+    /// Every cycle of calls goes through a call of one of its functions, so counting the
+    /// calls of functions on a cycle is enough; the others (connect four's `connects`) are
+    /// plain calls.
     pub(super) fn may_recurse(&self, id: FuncId) -> bool {
-        std::iter::once(id).chain(self.overriders(id)).any(|f| {
-            let mut calls = false;
-            self.prog.func(f).body.walk_exprs(&mut |e| {
-                calls |= matches!(
-                    e.kind,
-                    ExprKind::Call { .. }
-                        | ExprKind::CallAction { .. }
-                        | ExprKind::New { .. }
-                        | ExprKind::Builtin { op: crate::hir::Builtin::TurnPass, .. }
-                );
+        let recursive = self.recursive.get_or_init(|| self.recursive_functions());
+        // The call runs `id` or one of its overrides.
+        std::iter::once(id).chain(self.overriders(id)).any(|f| recursive.contains(&f))
+    }
+
+    /// The functions on a cycle of calls. A call reaches the function and its overrides;
+    /// what runs code this analysis does not follow — an action called like a function,
+    /// `new` (initialisers), `turn.pass()` (a turn's `default`) — is taken to reach every
+    /// function, so a function that may get there is on a cycle.
+    fn recursive_functions(&self) -> HashSet<FuncId> {
+        let n = self.prog.funcs.len();
+        let mut calls: Vec<Vec<FuncId>> = vec![Vec::new(); n];
+        let mut opaque = vec![false; n];
+        for i in 0..n {
+            let f = FuncId(i as u32);
+            self.prog.func(f).body.walk_exprs(&mut |e| match &e.kind {
+                ExprKind::Call { func, .. } => calls[i].push(*func),
+                ExprKind::CallAction { .. }
+                | ExprKind::New { .. }
+                | ExprKind::Builtin { op: crate::hir::Builtin::TurnPass, .. } => opaque[i] = true,
+                _ => {}
             });
-            calls
-        })
+        }
+        // A call of g runs g or any of its overrides.
+        for list in calls.iter_mut() {
+            let direct = std::mem::take(list);
+            for g in direct {
+                list.push(g);
+                list.extend(self.overriders(g));
+            }
+        }
+        let mut recursive = HashSet::new();
+        for start in 0..n {
+            // Depth-first from the functions `start` calls: does it reach `start`, or code
+            // that may call anything?
+            let mut seen = vec![false; n];
+            let mut stack: Vec<FuncId> = calls[start].clone();
+            let mut found = opaque[start];
+            while let (false, Some(g)) = (found, stack.pop()) {
+                let j = g.index();
+                if j == start || opaque[j] {
+                    found = true;
+                } else if !seen[j] {
+                    seen[j] = true;
+                    stack.extend(calls[j].iter().copied());
+                }
+            }
+            if found {
+                recursive.insert(FuncId(start as u32));
+            }
+        }
+        recursive
     }
 
     fn is_small_leaf(&self, id: FuncId) -> bool {
@@ -1047,22 +1159,23 @@ impl<'p> Gen<'p> {
             let _ = kind;
             let name = &self.func_name[&id];
             let hty = self.handle_ty(owner);
-            let params: Vec<TokenStream> = f
+            // The dispatcher's own parameter names: unique (`fooBar` and `foo_bar`), never
+            // `this`, which it takes first.
+            let mut param_names = Namer::with_reserved(&["this"]);
+            let inputs: Vec<(Ident, &crate::hir::Input)> = f
                 .inputs
                 .iter()
                 .filter(|i| matches!(i.mode, InputMode::Function { .. }))
-                .map(|i| {
-                    let n = ident(&snake(&i.name));
+                .map(|i| (ident(&param_names.fresh(&snake(&i.name))), i))
+                .collect();
+            let params: Vec<TokenStream> = inputs
+                .iter()
+                .map(|(n, i)| {
                     let t = self.local_rust_ty(Owner::Func(id), i.local, &i.ty);
                     quote!(#n: #t)
                 })
                 .collect();
-            let args: Vec<Ident> = f
-                .inputs
-                .iter()
-                .filter(|i| matches!(i.mode, InputMode::Function { .. }))
-                .map(|i| ident(&snake(&i.name)))
-                .collect();
+            let args: Vec<&Ident> = inputs.iter().map(|(n, _)| n).collect();
             let ret = if f.ret == Ty::Void { quote!(()) } else { self.rust_ty(&f.ret, self.null.ret(id)) };
             // Each concrete class runs the most derived implementation along its chain.
             let mut arms = Vec::new();

@@ -284,6 +284,9 @@ impl<'g, 'p> BodyGen<'g, 'p> {
             }
             ExprKind::TableLit(pairs) => {
                 let arena = g.collection_arena(&e.ty);
+                if pairs.is_empty() {
+                    return Code { ts: quote!(self.#arena.alloc(rt::Table::default())), null: false };
+                }
                 let t = self.temp("table");
                 let mut sets = Vec::new();
                 for (k, v) in pairs {
@@ -303,7 +306,7 @@ impl<'g, 'p> BodyGen<'g, 'p> {
                 let h = self.value(object);
                 let arena = g.collection_arena(&object.ty);
                 match &object.ty {
-                    Ty::Table(_) => {
+                    Ty::Table(..) => {
                         let k = self.key(index);
                         let (lets, vals) = self.hoist(vec![(h, needs_mut(object)), (k, true)], false);
                         let (h, k) = (&vals[0], &vals[1]);
@@ -467,7 +470,7 @@ impl<'g, 'p> BodyGen<'g, 'p> {
                 let arena = g.collection_arena(&object.ty);
                 let h = self.value(object);
                 match &object.ty {
-                    Ty::Table(_) => {
+                    Ty::Table(..) => {
                         let k = self.key(index);
                         let v = self.repr(value, true);
                         let (lets, vals) = self.hoist(vec![(v, true), (h, true), (k, true)], true);
@@ -536,7 +539,7 @@ impl<'g, 'p> BodyGen<'g, 'p> {
         let whole = matches!(target.kind, ExprKind::Local(l) if self.local_whole(l));
         let v = if whole { self.whole(rhs) } else { self.value(rhs) };
         // A double can overflow to infinity (and then to NaN): a located error, as for `^`.
-        let check = if whole {
+        let check = if whole || cannot_overflow(*op, lhs, rhs) {
             quote!()
         } else {
             let l = self.loc(value.span);
@@ -677,7 +680,7 @@ impl<'g, 'p> BodyGen<'g, 'p> {
                 let tag = self.g.hierarchy(*c).map_or(u32::MAX, |h| h.tag);
                 quote!(rt::collections::Key::Object(#tag, #v.index() as u32))
             }
-            Ty::List(_) | Ty::Table(_) | Ty::Stack(_) => {
+            Ty::List(_) | Ty::Table(..) | Ty::Stack(_) => {
                 let tag = 1000
                     + self
                         .g
@@ -688,6 +691,25 @@ impl<'g, 'p> BodyGen<'g, 'p> {
                 quote!(rt::collections::Key::Object(#tag, #v.index() as u32))
             }
             _ => quote!(rt::collections::Key::Bool(false)),
+        }
+    }
+
+    /// A table key `k` (an `&rt::Key`) back as the `K` of a `Table<K, V>`, as an
+    /// `rt::Flow`: the inverse of [`Self::key`].
+    pub(super) fn key_back(&self, k: TokenStream, ty: &Ty, l: TokenStream) -> TokenStream {
+        match ty {
+            Ty::Number => quote!(#k.to_number(#l)),
+            Ty::Player => quote!(#k.to_number(#l).map(|n| rt::Player(n as u32))),
+            Ty::String => quote!(#k.to_str(#l)),
+            Ty::Bool => quote!(#k.to_bool(#l)),
+            Ty::Class(c) => {
+                let h = self.g.handle_ty(*c);
+                quote!(#k.to_index(#l).map(<#h>::from_index))
+            }
+            ty => {
+                let h = self.g.rust_ty(ty, false);
+                quote!(#k.to_index(#l).map(<#h>::from_index))
+            }
         }
     }
 
@@ -723,7 +745,7 @@ impl<'g, 'p> BodyGen<'g, 'p> {
                     format!("[{}]", self.#arena[#v].items.iter().cloned().map(|x| #inner).collect::<Vec<_>>().join(", "))
                 )
             }
-            Ty::Table(_) => {
+            Ty::Table(..) => {
                 let arena = self.g.collection_arena(ty);
                 quote!(format!("{{{} entries}}", self.#arena[#v].entries.len()))
             }
@@ -786,6 +808,27 @@ impl<'g, 'p> BodyGen<'g, 'p> {
                         null: false,
                     };
                 }
+                // A string against a literal (`piece == "K"`) compares in place, without
+                // making a string of the literal.
+                let literal = match (&lhs.kind, &rhs.kind) {
+                    (ExprKind::String(s), _) => Some((s, rhs)),
+                    (_, ExprKind::String(s)) => Some((s, lhs)),
+                    _ => None,
+                };
+                if let Some((s, other)) = literal {
+                    let c = self.code(other);
+                    let ts = group(without_clone(c.ts));
+                    if s.is_empty() && !c.null {
+                        let ts = if eq { quote!(#ts.is_empty()) } else { quote!(!#ts.is_empty()) };
+                        return Code { ts: group(ts), null: false };
+                    }
+                    let (a, b) = if c.null {
+                        (quote!(#ts.as_deref()), quote!(Some(#s)))
+                    } else {
+                        (quote!(&*#ts), quote!(#s))
+                    };
+                    return Code { ts: comparison(op, a, b), null: false };
+                }
                 let a = self.code(lhs);
                 let b = self.code(rhs);
                 // Numbers and booleans compare as Rust primitives, which borrow nothing.
@@ -838,6 +881,9 @@ impl<'g, 'p> BodyGen<'g, 'p> {
                     _ => (quote!(), a, quote!(), b),
                 };
                 let value = match op {
+                    BinaryOp::Add if cannot_overflow(op, lhs, rhs) => group(quote!(#a + #b)),
+                    BinaryOp::Sub if cannot_overflow(op, lhs, rhs) => group(quote!(#a - #b)),
+                    BinaryOp::Mul if cannot_overflow(op, lhs, rhs) => group(quote!(#a * #b)),
                     // A double can overflow to infinity (then NaN): a located error.
                     BinaryOp::Add => quote!(rt::value::finite(#a + #b, #l)?),
                     BinaryOp::Sub => quote!(rt::value::finite(#a - #b, #l)?),
@@ -1123,7 +1169,7 @@ impl<'g, 'p> BodyGen<'g, 'p> {
             }
             _ => (recv.ty.clone(), self.value(recv)),
         };
-        let arena = if matches!(coll_ty, Ty::List(_) | Ty::Table(_) | Ty::Stack(_)) {
+        let arena = if matches!(coll_ty, Ty::List(_) | Ty::Table(..) | Ty::Stack(_)) {
             Some(g.collection_arena(&coll_ty))
         } else {
             None
@@ -1178,6 +1224,35 @@ impl<'g, 'p> BodyGen<'g, 'p> {
             ListRemove => unit(quote!({ self.#ar[#h].remove(&#a1); })),
             ListRemoveAt => Code { ts: quote!(self.#ar[#h].remove_at(#a1, #l)?), null: elem_null },
             ListShuffle | StackShuffle => unit(quote!(self.#ar[#h].shuffle(&mut self.core.rng))),
+            TableKeys => {
+                let key_ty = _e.ty.element().cloned().unwrap_or(Ty::Error);
+                let conv = self.key_back(quote!(k), &key_ty, l.clone());
+                let list_arena = g.collection_arena(&_e.ty);
+                unit(quote!({
+                    let keys = self.#ar[#h]
+                        .entries
+                        .iter()
+                        .map(|(k, _)| #conv)
+                        .collect::<rt::Flow<Vec<_>>>()?;
+                    self.#list_arena.alloc(rt::List::from_vec(keys))
+                }))
+            }
+            ListCast => {
+                let class = match _e.ty.element() {
+                    Some(Ty::Class(c)) => *c,
+                    _ => prog.builtins.tile,
+                };
+                let test = self.kind_test(class, quote!(*x));
+                let convert = if elem_null {
+                    quote!(|x| match x { Some(x) if #test => Some(*x), _ => None })
+                } else {
+                    quote!(|x| if #test { Some(*x) } else { None })
+                };
+                unit(quote!({
+                    let items: Vec<_> = self.#ar[#h].items.iter().map(#convert).collect();
+                    self.#ar.alloc(rt::List::from_vec(items))
+                }))
+            }
             ListCopy | StackClone | TableCopy => {
                 unit(quote!({ let copy = self.#ar[#h].clone(); self.#ar.alloc(copy) }))
             }
@@ -1422,6 +1497,25 @@ fn wrap_unit(lets: Vec<TokenStream>, ts: TokenStream) -> TokenStream {
     if lets.is_empty() { ts } else { quote!({ #(#lets)* #ts; }) }
 }
 
+/// A string read (`name.clone()`, `obj.attr.clone()`) as a place to borrow: a
+/// comparison needs no copy.
+fn without_clone(ts: TokenStream) -> TokenStream {
+    use proc_macro2::{Delimiter, TokenTree};
+    let tokens: Vec<TokenTree> = ts.clone().into_iter().collect();
+    match tokens.as_slice() {
+        [rest @ .., TokenTree::Punct(dot), TokenTree::Ident(clone), TokenTree::Group(args)]
+            if !rest.is_empty()
+                && dot.as_char() == '.'
+                && clone == "clone"
+                && args.delimiter() == Delimiter::Parenthesis
+                && args.stream().is_empty() =>
+        {
+            rest.iter().cloned().collect()
+        }
+        _ => ts,
+    }
+}
+
 /// `a OP b` for a comparison operator (`==`, `!=`, `<`, `>`, `<=`, `>=`).
 fn comparison(op: BinaryOp, a: TokenStream, b: TokenStream) -> TokenStream {
     group(match op {
@@ -1474,4 +1568,22 @@ pub(super) fn assigns(e: &Expr, l: crate::hir::LocalId) -> bool {
         }
     });
     found
+}
+
+/// Whether `lhs op rhs` (`+`, `-`, `*`) is finite whatever finite values the operands
+/// hold, so it needs no `finite` check: every number a game holds is finite (each
+/// operation that could leave the finite range is checked), and a finite double plus or
+/// minus a literal of at most 2^52 in size, or times a literal of at most 1 in size,
+/// stays finite (the sum rounds to at most `f64::MAX`; the product shrinks).
+fn cannot_overflow(op: BinaryOp, lhs: &Expr, rhs: &Expr) -> bool {
+    let literal = |e: &Expr| match e.kind {
+        ExprKind::Number(n) => Some(n.abs()),
+        _ => None,
+    };
+    let bound = match op {
+        BinaryOp::Add | BinaryOp::Sub => (1u64 << 52) as f64,
+        BinaryOp::Mul => 1.0,
+        _ => return false,
+    };
+    [lhs, rhs].into_iter().any(|e| literal(e).is_some_and(|n| n <= bound))
 }

@@ -416,7 +416,7 @@ impl<'p> Gen<'p> {
                 }
                 for i in self.leading_inputs(a) {
                     let input = &action.inputs[i];
-                    let n = ident(&snake(&input.name));
+                    let n = &self.input_field[&(a, i)];
                     let t = self.rust_ty(&input.ty, input.optional);
                     fields.push(quote!(#n: #t));
                 }

@@ -137,6 +137,12 @@ pub(crate) struct Gen<'p> {
     /// (board, group index) → constant holding the group's handle; in creation order.
     pub group_consts: Vec<((ClassId, usize), Ident)>,
     pub move_variant: HashMap<ActionId, Ident>,
+    /// The field of a `Move` variant holding an action's input (by the input's index):
+    /// unique within the variant, `fooBar` and `foo_bar` included, and never `this`.
+    pub input_field: HashMap<(ActionId, usize), Ident>,
+    /// The functions that may be running already when called (see `Gen::may_recurse`),
+    /// found once.
+    pub recursive: std::cell::OnceCell<std::collections::HashSet<FuncId>>,
     pub uses_tiles: bool,
     /// Whether the game reads `tile.connections`, calls `connect` or has graph groups;
     /// otherwise boards are built without connection objects.
@@ -174,6 +180,9 @@ impl<'p> Gen<'p> {
             prog.classes.iter().any(|c| c.groups.iter().any(|g| g.geometry == crate::hir::Geometry::Graph));
         let mut reads_groups = false;
         let mut keeps_tiles = uses_connections;
+        // `BlankTile`s exist only where a graph group's `default` creates them (a `b` in
+        // a grid is no tile at all): only then is `BlankTile` a variant of `TileKind`.
+        let mut creates_blank_tiles = false;
         prog.walk_exprs(&mut |e| match &e.kind {
             crate::hir::ExprKind::Attr { attr, .. } => match prog.attr(*attr).builtin {
                 Some(crate::hir::BuiltinAttr::Connections) => uses_connections = true,
@@ -184,6 +193,7 @@ impl<'p> Gen<'p> {
             crate::hir::ExprKind::Builtin { op: crate::hir::Builtin::Connect, .. } => uses_connections = true,
             crate::hir::ExprKind::New { class, .. } => {
                 uses_connections |= prog.class(*class).root == prog.builtins.connection;
+                creates_blank_tiles |= *class == prog.builtins.blank_tile;
             }
             _ => {}
         });
@@ -218,7 +228,10 @@ impl<'p> Gen<'p> {
                 .filter(|&d| {
                     let dc = prog.class(d);
                     // Built-in roots are abstract; `connection` itself is instantiable.
-                    !(dc.builtin && d != b.connection && d != b.player_choice)
+                    !(dc.builtin
+                        && d != b.connection
+                        && d != b.player_choice
+                        && !(d == b.blank_tile && creates_blank_tiles))
                 })
                 .collect();
             let label_fn = ident(&fns.fresh(&format!("label_{arena}")));
@@ -319,6 +332,7 @@ impl<'p> Gen<'p> {
         let mut action_name = HashMap::new();
         let mut moves = Namer::new(&fixed, Space::Module);
         let mut move_variant = HashMap::new();
+        let mut input_field = HashMap::new();
         for (i, a) in prog.actions.iter().enumerate() {
             let base = format!("{}_{}", snake(&prog.class(a.owner).name), snake(&a.name));
             // The methods generated around an action (see `actions`).
@@ -328,6 +342,10 @@ impl<'p> Gen<'p> {
             action_name.insert(ActionId(i as u32), fns.fresh_family(&base, &family));
             let v = moves.fresh_type(&format!("{}{}", camel(&prog.class(a.owner).name), camel(&a.name)));
             move_variant.insert(ActionId(i as u32), ident(&v));
+            let mut fields = Namer::with_reserved(&["this"]);
+            for (k, input) in a.inputs.iter().enumerate() {
+                input_field.insert((ActionId(i as u32), k), ident(&fields.fresh(&snake(&input.name))));
+            }
         }
         let mut coll_names = Namer::default();
         // Built-in attributes whose collections exist only when the game uses them.
@@ -404,6 +422,8 @@ impl<'p> Gen<'p> {
             collections,
             group_consts,
             move_variant,
+            input_field,
+            recursive: std::cell::OnceCell::new(),
             uses_tiles,
         }
     }
@@ -425,7 +445,7 @@ impl<'p> Gen<'p> {
             Ty::Bool => quote!(bool),
             Ty::Player => quote!(rt::Player),
             Ty::Class(c) => self.handle_ty(*c),
-            Ty::List(_) | Ty::Table(_) | Ty::Stack(_) => {
+            Ty::List(_) | Ty::Table(..) | Ty::Stack(_) => {
                 let coll = self.collection_ty(ty);
                 quote!(rt::Id<#coll>)
             }
@@ -456,7 +476,7 @@ impl<'p> Gen<'p> {
     pub fn collection_ty(&self, ty: &Ty) -> TokenStream {
         let (kind, elem) = match ty {
             Ty::List(e) => (quote!(rt::List), e),
-            Ty::Table(e) => (quote!(rt::Table), e),
+            Ty::Table(e, _) => (quote!(rt::Table), e),
             Ty::Stack(e) => (quote!(rt::Stack), e),
             _ => return quote!(()),
         };
@@ -528,14 +548,14 @@ fn collection_field(prog: &Program, ty: &Ty) -> String {
             Ty::Player => "player".into(),
             Ty::Class(c) => snake(&prog.class(prog.class(*c).root).name),
             Ty::List(e) => format!("list_{}", word(prog, e)),
-            Ty::Table(e) => format!("table_{}", word(prog, e)),
+            Ty::Table(e, _) => format!("table_{}", word(prog, e)),
             Ty::Stack(e) => format!("stack_{}", word(prog, e)),
             _ => "value".into(),
         }
     }
     match ty {
         Ty::List(e) => format!("lists_{}", word(prog, e)),
-        Ty::Table(e) => format!("tables_{}", word(prog, e)),
+        Ty::Table(e, _) => format!("tables_{}", word(prog, e)),
         Ty::Stack(e) => format!("stacks_{}", word(prog, e)),
         other => word(prog, other),
     }

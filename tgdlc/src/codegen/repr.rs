@@ -269,6 +269,10 @@ impl Nullability {
             ExprKind::ListLit(items) if items.iter().any(|i| self.expr(prog, owner, i)) => {
                 self.mark(Slot::Elem(collection_key(prog, &e.ty)));
             }
+            // `xs as List<D>` holds null where an element is not a `D`.
+            ExprKind::Builtin { op: Builtin::ListCast, .. } => {
+                self.mark(Slot::Elem(collection_key(prog, &e.ty)));
+            }
             ExprKind::Builtin { op: Builtin::ListPush, args }
                 if args.get(1).is_some_and(|v| self.expr(prog, owner, v)) =>
             {
@@ -296,7 +300,7 @@ pub fn collection_key(prog: &Program, ty: &Ty) -> String {
             prog.class(root).name.clone()
         }
         Ty::List(t) => format!("List<{}>", collection_key(prog, t)),
-        Ty::Table(t) => format!("Table<{}>", collection_key(prog, t)),
+        Ty::Table(t, _) => format!("Table<{}>", collection_key(prog, t)),
         Ty::Stack(t) => format!("Stack<{}>", collection_key(prog, t)),
         Ty::Null | Ty::Void | Ty::Error => "void".into(),
     }
@@ -345,7 +349,7 @@ pub fn collection_types(prog: &Program, unused: &dyn Fn(BuiltinAttr) -> bool) ->
 }
 
 fn add_collection(prog: &Program, t: &Ty, out: &mut BTreeMap<String, Ty>) {
-    if let Ty::List(e) | Ty::Table(e) | Ty::Stack(e) = t {
+    if let Ty::List(e) | Ty::Table(e, _) | Ty::Stack(e) = t {
         out.entry(collection_key(prog, t)).or_insert_with(|| canonical(prog, t));
         add_collection(prog, e, out);
     }
@@ -356,7 +360,8 @@ pub fn canonical(prog: &Program, t: &Ty) -> Ty {
     match t {
         Ty::Class(c) => Ty::Class(prog.class(*c).root),
         Ty::List(e) => Ty::List(Box::new(canonical(prog, e))),
-        Ty::Table(e) => Ty::Table(Box::new(canonical(prog, e))),
+        // Typed keys change nothing in the representation: keys are `rt::Key`s.
+        Ty::Table(e, _) => Ty::Table(Box::new(canonical(prog, e)), None),
         Ty::Stack(e) => Ty::Stack(Box::new(canonical(prog, e))),
         t => t.clone(),
     }

@@ -3,7 +3,6 @@
 
 use super::Gen;
 use super::body::{BodyGen, Ret, This};
-use super::names::{ident, snake};
 use super::repr::Owner;
 use crate::hir::{ClassId, ClassKind, Geometry, Ty};
 use proc_macro2::TokenStream;
@@ -241,7 +240,12 @@ impl<'p> Gen<'p> {
             ExprKind::Builtin { op, .. } => {
                 matches!(
                     op,
-                    Builtin::PlayerAll | Builtin::ListCopy | Builtin::StackClone | Builtin::TableCopy
+                    Builtin::PlayerAll
+                        | Builtin::ListCopy
+                        | Builtin::ListCast
+                        | Builtin::TableKeys
+                        | Builtin::StackClone
+                        | Builtin::TableCopy
                 )
             }
             ExprKind::Attr { attr, .. } => {
@@ -450,7 +454,7 @@ impl<'p> Gen<'p> {
                 let several = leading.len() > 1;
                 for k in leading {
                     let input = &action.inputs[k];
-                    let n = ident(&snake(&input.name));
+                    let n = &self.input_field[&(a, k)];
                     fields.push(quote!(#n));
                     args.push(self.value_label(quote!(#n), &input.ty, input.optional));
                     if several {
@@ -833,7 +837,7 @@ impl<'p> Gen<'p> {
                     format!("[{}{}]", items.join(", "), more)
                 })
             }
-            Ty::Table(elem) => {
+            Ty::Table(elem, _) => {
                 let arena = self.collection_arena(ty);
                 // Strings are read through the reference; the other items are `Copy`.
                 let read = if **elem == Ty::String { quote!(item) } else { quote!(*item) };

@@ -14,7 +14,7 @@
 use super::repr::{Nullability, Owner};
 use crate::hir::{
     ActionId, BinaryOp, Block, BuiltinAttr, Expr, ExprKind, FuncId, Input, InputMode, LocalId, Locals,
-    Program, StmtKind, Ty, UnaryOp,
+    Program, Stmt, StmtKind, Ty, UnaryOp,
 };
 use std::collections::{HashMap, HashSet};
 
@@ -260,7 +260,9 @@ impl WholeNumbers {
             StmtKind::Let { local, init: Some(e) } => {
                 out.push(((null.local_owner(prog, owner, *local), *local), self.range(prog, null, owner, e)));
             }
-            StmtKind::For { cond: Some(cond), step: Some(step), body, .. } => {
+            StmtKind::For { cond: Some(cond), step, body, .. }
+                if let [Stmt { kind: StmtKind::Expr(step), .. }] = step.stmts.as_slice() =>
+            {
                 if let Some(flow) = self.counter_step(prog, null, owner, cond, step, body, true) {
                     steps.push(step);
                     out.extend(flow);

@@ -588,7 +588,7 @@ fn members(a: &Analysis, p: &Program, ty: Option<Ty>) -> Vec<CompletionItem> {
             "length", "push", "append", "clear", "contains", "indexOf", "remove", "removeAt", "shuffle",
             "copy",
         ]),
-        Some(Ty::Table(_)) => builtin(&["length", "clear", "copy", "keys", "contains"]),
+        Some(Ty::Table(..)) => builtin(&["length", "clear", "copy", "keys", "contains"]),
         Some(Ty::Stack(_)) => builtin(&[
             "length",
             "push",

@@ -23,6 +23,8 @@ impl<'a> Checker<'a> {
                     .help("constructs that end in a block take no `;`; remove it"),
             );
         }
+        let initialised: std::collections::HashSet<hir::AttrId> =
+            decls.attrs.iter().filter(|(_, a)| a.value.is_some()).map(|(id, _)| *id).collect();
         for &(attr, a) in &decls.attrs {
             let class = self.prog.attr(attr).class;
             self.cx = BodyCx::new(BodyKind::Initialiser, Some(class));
@@ -68,6 +70,11 @@ impl<'a> Checker<'a> {
         }
         for &(fid, block) in &decls.defaults {
             self.default_body(fid, block);
+        }
+        for &(attr, _) in &decls.attrs {
+            if let Some(e) = self.prog.attr(attr).init.clone() {
+                self.read_before_init(attr, &e, &initialised);
+            }
         }
         if let Some(block) = decls.setups.first() {
             self.cx = BodyCx::new(BodyKind::Setup, None);
@@ -277,6 +284,88 @@ impl<'a> Checker<'a> {
         out
     }
 
+    /// Reports the reads, in the initialiser of `attr`, of attributes of the same object
+    /// whose initialisers run later (declared after `attr` in its class or in a derived
+    /// class, or `attr` itself): they would read a value the game never set. Reads through
+    /// the object's own functions (`this.f()`, `f()`, with their overrides) count too, so
+    /// this runs once every function body is checked.
+    fn read_before_init(
+        &mut self,
+        attr: hir::AttrId,
+        e: &hir::Expr,
+        initialised: &std::collections::HashSet<hir::AttrId>,
+    ) {
+        let a = self.prog.attr(attr);
+        let (class, at) = (a.class, a.span);
+        let prog = &self.prog;
+        let later = |read: hir::AttrId| {
+            let r = prog.attr(read);
+            initialised.contains(&read)
+                && ((r.class == class && r.span.start >= at.start)
+                    || (r.class != class && prog.is_subclass(r.class, class)))
+        };
+        let on_this = |object: &hir::Expr| match object.kind {
+            hir::ExprKind::This => true,
+            hir::ExprKind::Global(c) => c == class,
+            _ => false,
+        };
+        // (where, what is read, through which function)
+        let mut found: Vec<(Span, hir::AttrId, Option<hir::FuncId>)> = Vec::new();
+        e.walk(&mut |x| match &x.kind {
+            hir::ExprKind::Attr { object, attr: read } if on_this(object) && later(*read) => {
+                found.push((x.span, *read, None));
+            }
+            hir::ExprKind::Call { func, receiver, .. }
+                if receiver.as_deref().map_or(prog.func(*func).owner.is_some(), on_this) =>
+            {
+                let mut seen = std::collections::HashSet::new();
+                let mut reads = Vec::new();
+                this_reads(prog, *func, &mut seen, &mut reads);
+                if let Some(read) = reads.into_iter().find(|r| later(*r)) {
+                    found.push((x.span, read, Some(*func)));
+                }
+            }
+            _ => {}
+        });
+        for (span, read, through) in found {
+            let r = self.prog.attr(read);
+            let (name, declared) = (r.name.clone(), r.span);
+            let own = self.prog.attr(attr).name.clone();
+            let label = match through {
+                Some(f) => {
+                    format!("calling `{}` reads `{name}`, initialised after `{own}`", self.prog.func(f).name)
+                }
+                None if read == attr => "the attribute being initialised".to_string(),
+                None => format!("`{name}` is initialised after `{own}`"),
+            };
+            let mut d = Diagnostic::error(span, format!("`{name}` is read before its initialiser runs"))
+                .code(codes::READ_BEFORE_INIT)
+                .label(label);
+            let derived = (r.class != class).then(|| self.prog.class(r.class).name.clone());
+            if let Some(derived) = &derived {
+                let base = self.prog.class(class).name.clone();
+                d = d.secondary(
+                    declared,
+                    format!("an attribute of `{derived}`: initialised after every attribute of `{base}`"),
+                );
+            } else if read != attr {
+                d = d.secondary(declared, format!("`{name}` is declared here, after `{own}`"));
+            }
+            let help = if read == attr {
+                format!(
+                    "an initialiser cannot read its own attribute: give `{own}` its value from the other attributes"
+                )
+            } else if derived.is_some() {
+                format!("compute `{own}` in an effect, once the object is created")
+            } else {
+                format!(
+                    "initialisers run in declaration order (base class first): declare `{name}` before `{own}`, or compute `{own}` in an effect"
+                )
+            };
+            self.error(d.help(help));
+        }
+    }
+
     pub(crate) fn default_body(&mut self, fid: hir::FuncId, block: &ast::Block) {
         let func = self.prog.func(fid).clone();
         let this = match func.kind {
@@ -290,6 +379,7 @@ impl<'a> Checker<'a> {
             None => self.func_ns.get(&fid).cloned().flatten(),
         };
         self.cx.group_default = func.kind == FuncKind::GroupDefault;
+        self.cx.turn_default = func.kind == FuncKind::TurnDefault;
         self.cx.ret = if func.ret == Ty::Void { None } else { Some(func.ret.clone()) };
         if func.kind == FuncKind::TurnDefault {
             let keyword = self.keyword_before(block.span, "default");
@@ -313,4 +403,49 @@ impl<'a> Checker<'a> {
         fm.body = body;
         fm.locals = locals;
     }
+}
+
+/// The attributes of `this` that calling `f` on it may read: its body's `this.x` (and
+/// bare `x`), and those of the functions it calls on `this`, overrides included.
+fn this_reads(
+    prog: &hir::Program,
+    f: hir::FuncId,
+    seen: &mut std::collections::HashSet<hir::FuncId>,
+    out: &mut Vec<hir::AttrId>,
+) {
+    if !seen.insert(f) {
+        return;
+    }
+    let mut calls = Vec::new();
+    prog.func(f).body.walk_exprs(&mut |x| match &x.kind {
+        hir::ExprKind::Attr { object, attr } if matches!(object.kind, hir::ExprKind::This) => out.push(*attr),
+        hir::ExprKind::Call { func, receiver, .. }
+            if receiver
+                .as_deref()
+                .map_or(prog.func(*func).owner.is_some(), |r| matches!(r.kind, hir::ExprKind::This)) =>
+        {
+            calls.push(*func)
+        }
+        _ => {}
+    });
+    // A call on `this` may run an override of the function.
+    let overrides: Vec<hir::FuncId> = (0..prog.funcs.len() as u32)
+        .map(hir::FuncId)
+        .filter(|&g| calls.iter().any(|&c| overrides_chain(prog, g, c)))
+        .collect();
+    for g in calls.into_iter().chain(overrides) {
+        this_reads(prog, g, seen, out);
+    }
+}
+
+/// Whether `g` overrides `base` (directly or through other overrides).
+fn overrides_chain(prog: &hir::Program, g: hir::FuncId, base: hir::FuncId) -> bool {
+    let mut at = prog.func(g).overrides;
+    while let Some(o) = at {
+        if o == base {
+            return true;
+        }
+        at = prog.func(o).overrides;
+    }
+    false
 }

@@ -4,6 +4,7 @@
 
 use super::Checker;
 use super::expr::Ns;
+use super::suggest::Callable;
 use crate::codes;
 use crate::diagnostics::Diagnostic;
 use crate::hir::{Builtin, ClassKind, Expr, ExprKind, Ty, Visibility};
@@ -212,27 +213,43 @@ impl<'a> Checker<'a> {
                 Some(fid) => self.call_user(fid, None, args, span, false),
                 None => {
                     self.skip_args(args);
-                    self.error(
+                    let mut d =
                         Diagnostic::error(name.span, format!("the module `{m}` has no function `{f}`"))
-                            .code(codes::UNKNOWN_NAME),
-                    );
+                            .code(codes::UNKNOWN_NAME)
+                            .label("not found");
+                    let mut funcs: Vec<&str> =
+                        self.funcs.keys().filter(|k| k.0.as_ref() == Some(m)).map(|k| k.1.as_str()).collect();
+                    funcs.sort_unstable();
+                    if let Some(s) = self.suggest(f, funcs.into_iter()) {
+                        d = d.help(format!("a function with a similar name exists: `{m}.{s}`"));
+                    }
+                    self.error(d);
                     Expr::error(span)
                 }
             },
             _ => {
                 self.skip_args(args);
-                let list = match ns {
-                    Ns::Player => "`all()`, `active()`, `count()`",
-                    Ns::Turn => "`active()`, `current()`, `pass(...)`, `use(...)`, `phase.active()`",
-                    Ns::TurnPhase => "`active()`, `set(...)`",
-                    _ => "`use(...)`",
+                let (list, names): (_, &[&str]) = match ns {
+                    Ns::Player => ("`all()`, `active()`, `count()`", &["all", "active", "count"]),
+                    Ns::Turn => (
+                        "`active()`, `current()`, `pass(...)`, `use(...)`, `phase.active()`",
+                        &["active", "current", "pass", "use"],
+                    ),
+                    Ns::TurnPhase => ("`active()`, `set(...)`", &["active", "set"]),
+                    _ => ("`use(...)`", &["use"]),
                 };
-                self.error(
+                let mut d =
                     Diagnostic::error(name.span, format!("{} has no function `{}`", ns_word(&ns), name.name))
                         .code(codes::NO_MEMBER)
-                        .label("not found")
-                        .help(format!("it has {list}")),
-                );
+                        .label("not found");
+                d = match self.suggest(&name.name, names.iter().copied()) {
+                    Some(s) => d.help(format!(
+                        "a built-in function with a similar name exists: `{}.{s}`",
+                        ns_word(&ns).trim_matches('`')
+                    )),
+                    None => d.help(format!("it has {list}")),
+                };
+                self.error(d);
                 Expr::error(span)
             }
         }
@@ -326,6 +343,10 @@ impl<'a> Checker<'a> {
                         self.method(obj, Builtin::Connect, "connect", args, &types, Ty::Void, span)
                     }
                     (ClassKind::Group, "at") => {
+                        if self.graph_group_indexed(&obj, span) {
+                            self.skip_args(args);
+                            return Expr::error(span);
+                        }
                         let cell = self.group_tile_class(&obj);
                         self.method(
                             obj,
@@ -399,20 +420,36 @@ impl<'a> Checker<'a> {
                     "shuffle" => (Builtin::ListShuffle, vec![], Ty::Void),
                     "copy" | "clone" => (Builtin::ListCopy, vec![], l.clone()),
                     _ => {
-                        let known: Vec<String> = LIST_METHODS.iter().map(|s| s.to_string()).collect();
+                        let known = builtin_methods(LIST_METHODS);
                         return self.no_method(&self.ty_name(&l), name, args, span, &known);
                     }
                 };
                 self.method(obj, op, m, args, &types, ret, span)
             }
-            Ty::Table(elem) => {
-                let t = Ty::Table(elem.clone());
+            Ty::Table(elem, key) => {
+                let t = Ty::Table(elem.clone(), key.clone());
+                let (op, ret) = match (m, &key) {
+                    ("keys", Some(k)) => (Builtin::TableKeys, Ty::List(k.clone())),
+                    ("keys", None) => {
+                        self.skip_args(args);
+                        let v = self.ty_name(&elem);
+                        self.error(
+                            Diagnostic::error(name.span, format!("a `Table<{v}>` has keys of any type: it has no `keys()`"))
+                                .code(codes::NO_MEMBER)
+                                .label("the type of the keys is not known")
+                                .help(format!("declare the key type, e.g. `Table<string, {v}>`: then `keys()` is a list of them, in insertion order")),
+                        );
+                        return Expr::error(span);
+                    }
+                    _ => (Builtin::TableLength, Ty::Number),
+                };
                 let (op, ret) = match m {
+                    "keys" => (op, ret),
                     "length" => (Builtin::TableLength, Ty::Number),
                     "clear" => (Builtin::TableClear, Ty::Void),
                     "copy" | "clone" => (Builtin::TableCopy, t.clone()),
                     _ => {
-                        let known: Vec<String> = TABLE_METHODS.iter().map(|s| s.to_string()).collect();
+                        let known = builtin_methods(TABLE_METHODS);
                         return self.no_method(&self.ty_name(&t), name, args, span, &known);
                     }
                 };
@@ -425,7 +462,7 @@ impl<'a> Checker<'a> {
                     None => {
                         // `reshuffle` (last) belongs to decks only.
                         let plain = &STACK_METHODS[..STACK_METHODS.len() - 1];
-                        let known: Vec<String> = plain.iter().map(|s| s.to_string()).collect();
+                        let known = builtin_methods(plain);
                         self.no_method(&self.ty_name(&st), name, args, span, &known)
                     }
                 }
@@ -498,19 +535,19 @@ impl<'a> Checker<'a> {
         name: &ast::Ident,
         args: &[ast::Arg],
         span: Span,
-        known: &[String],
+        known: &[(String, Callable)],
     ) -> Expr {
         self.skip_args(args);
         let mut d =
             Diagnostic::error(name.span, format!("`{owner}` has no function or action `{}`", name.name))
                 .code(codes::NO_MEMBER)
                 .label("not found");
-        if let Some(s) = self.suggest(&name.name, known.iter().map(String::as_str)) {
-            d = d.help(format!("a function with a similar name exists: `{s}`"));
+        if let Some(help) = self.suggest_callable(&name.name, known) {
+            d = d.help(help);
         } else if !known.is_empty() {
             d = d.note(format!(
                 "`{owner}` has: {}",
-                known.iter().map(|k| format!("`{k}`")).collect::<Vec<_>>().join(", ")
+                known.iter().map(|(k, _)| format!("`{k}`")).collect::<Vec<_>>().join(", ")
             ));
         }
         self.error(d);
@@ -518,16 +555,9 @@ impl<'a> Checker<'a> {
     }
 
     /// The functions and actions of a class and its bases, then the built-in methods given.
-    fn class_methods(&self, class: crate::hir::ClassId, builtins: &[&str]) -> Vec<String> {
-        let mut out = Vec::new();
-        let mut cur = Some(class);
-        while let Some(c) = cur {
-            let cl = self.prog.class(c);
-            out.extend(cl.funcs.iter().map(|&f| self.prog.func(f).name.clone()));
-            out.extend(cl.actions.iter().map(|&a| self.prog.action(a).name.clone()));
-            cur = cl.base;
-        }
-        out.extend(builtins.iter().map(|s| s.to_string()));
+    fn class_methods(&self, class: crate::hir::ClassId, builtins: &[&str]) -> Vec<(String, Callable)> {
+        let mut out = self.class_callables(class);
+        out.extend(builtin_methods(builtins));
         out.dedup();
         out
     }
@@ -556,7 +586,7 @@ const LIST_METHODS: &[&str] = &[
     "length", "push", "add", "append", "clear", "contains", "indexOf", "remove", "removeAt", "shuffle",
     "copy", "clone",
 ];
-const TABLE_METHODS: &[&str] = &["length", "clear", "copy", "clone"];
+const TABLE_METHODS: &[&str] = &["length", "clear", "copy", "clone", "keys"];
 const STACK_METHODS: &[&str] = &[
     "length",
     "push",
@@ -575,6 +605,11 @@ const STACK_METHODS: &[&str] = &[
 
 pub(crate) const FREE_BUILTINS: &[&str] =
     &["roll", "random", "log", "tell", "abs", "floor", "ceil", "round", "min", "max", "sqrt", "pow"];
+
+/// Built-in method names as suggestion candidates.
+fn builtin_methods(names: &[&str]) -> Vec<(String, Callable)> {
+    names.iter().map(|s| (s.to_string(), Callable::Builtin)).collect()
+}
 
 pub(crate) fn plural(n: usize) -> &'static str {
     if n == 1 { "" } else { "s" }

@@ -4,6 +4,7 @@
 use super::Checker;
 use super::builtins::{FREE_BUILTINS, THIS_METHODS, plural};
 use super::expr::Val;
+use super::suggest::Callable;
 use crate::codes;
 use crate::diagnostics::Diagnostic;
 use crate::hir::{Expr, ExprKind, FuncId, InputMode, Ty};
@@ -94,24 +95,38 @@ impl<'a> Checker<'a> {
             return e;
         }
         self.skip_args(args);
-        let mut names: Vec<String> =
-            self.funcs.keys().filter(|k| k.0.is_none()).map(|k| k.1.clone()).collect();
-        names.extend(FREE_BUILTINS.iter().map(|s| s.to_string()));
+        // Nearest scope first: on a tie the earlier candidate is suggested.
+        let mut names: Vec<(String, Callable)> = Vec::new();
         if let Some(this) = self.cx.this {
-            let mut cur = Some(this);
-            while let Some(c) = cur {
-                names.extend(self.prog.class(c).funcs.iter().map(|&f| self.prog.func(f).name.clone()));
-                cur = self.prog.class(c).base;
-            }
+            names.extend(self.class_callables(this));
         }
+        let mut funcs: Vec<String> =
+            self.funcs.keys().filter(|k| k.0.is_none() || k.0 == ns).map(|k| k.1.clone()).collect();
+        funcs.sort();
+        names.extend(funcs.into_iter().map(|f| (f, Callable::Function)));
+        names.extend(FREE_BUILTINS.iter().map(|s| (s.to_string(), Callable::Builtin)));
         let mut d = Diagnostic::error(id.span, format!("cannot find function `{}`", id.name))
             .code(codes::UNKNOWN_NAME)
             .label("not found");
-        if let Some(s) = self.suggest(&id.name, names.iter().map(String::as_str)) {
-            d = d.help(format!("a function with a similar name exists: `{s}`"));
+        if let Some(help) = self.suggest_callable(&id.name, &names) {
+            d = d.help(help);
         }
         self.error(d);
         Expr::error(span)
+    }
+
+    /// The functions and actions of `class` and its bases, the class's own first, for
+    /// suggestions.
+    pub(crate) fn class_callables(&self, class: crate::hir::ClassId) -> Vec<(String, Callable)> {
+        let mut out = Vec::new();
+        let mut cur = Some(class);
+        while let Some(c) = cur {
+            let cl = self.prog.class(c);
+            out.extend(cl.funcs.iter().map(|&f| (self.prog.func(f).name.clone(), Callable::Function)));
+            out.extend(cl.actions.iter().map(|&a| (self.prog.action(a).name.clone(), Callable::Action)));
+            cur = cl.base;
+        }
+        out
     }
 
     /// A user function: arguments are named and matched to its `function input`s.
@@ -336,13 +351,20 @@ impl<'a> Checker<'a> {
             return self.call_action(a, recv, args, span);
         }
         self.skip_args(args);
-        self.error(
-            Diagnostic::error(
-                name.span,
-                format!("the base class `{}` has no function `{}`", self.prog.class(base).name, name.name),
-            )
-            .code(codes::NO_MEMBER),
-        );
+        let mut d = Diagnostic::error(
+            name.span,
+            format!(
+                "the base class `{}` has no function or action `{}`",
+                self.prog.class(base).name,
+                name.name
+            ),
+        )
+        .code(codes::NO_MEMBER)
+        .label("not found");
+        if let Some(help) = self.suggest_callable(&name.name, &self.class_callables(base)) {
+            d = d.help(help);
+        }
+        self.error(d);
         Expr::error(span)
     }
 }

@@ -149,7 +149,7 @@ impl<'a> Checker<'a> {
         d = match x.ty {
             Ty::Number | Ty::Player => d.help(format!("compare it: `{} > 0`", self.sources.snippet(x.span))),
             Ty::String => d.help(format!("compare it: `{} != \"\"`", self.sources.snippet(x.span))),
-            Ty::Class(_) | Ty::List(_) | Ty::Table(_) | Ty::Stack(_) => {
+            Ty::Class(_) | Ty::List(_) | Ty::Table(..) | Ty::Stack(_) => {
                 d.help(format!("compare it: `{} != null`", self.sources.snippet(x.span)))
             }
             _ => d,
@@ -419,7 +419,7 @@ impl<'a> Checker<'a> {
                 self.error(d);
                 Expr::error(span)
             }
-            Ty::List(_) | Ty::Stack(_) | Ty::Table(_) if name.name == "length" => {
+            Ty::List(_) | Ty::Stack(_) | Ty::Table(..) if name.name == "length" => {
                 let op = match object.ty {
                     Ty::List(_) => Builtin::ListLength,
                     Ty::Stack(_) => Builtin::StackLength,
@@ -433,7 +433,7 @@ impl<'a> Checker<'a> {
                     format!("a value of type `{}` has no attribute `{}`", self.ty_name(&other), name.name),
                 )
                 .code(codes::NO_MEMBER);
-                if matches!(other, Ty::List(_) | Ty::Stack(_) | Ty::Table(_)) {
+                if matches!(other, Ty::List(_) | Ty::Stack(_) | Ty::Table(..)) {
                     d = d.help(format!("`{}` may be a method: write `{}(...)`", name.name, name.name));
                 }
                 self.error(d);
@@ -450,6 +450,9 @@ impl<'a> Checker<'a> {
             if group.ty == Ty::Class(self.prog.builtins.group) {
                 let i = self.expr_as(first, &Ty::Number);
                 let j = self.expr_as(index, &Ty::Number);
+                if self.graph_group_indexed(&group, span) {
+                    return Expr::error(span);
+                }
                 let tile = self.group_tile_class(&group);
                 return Expr::new(
                     ExprKind::Builtin { op: Builtin::GroupIndex, args: vec![group, i, j] },
@@ -470,6 +473,28 @@ impl<'a> Checker<'a> {
             return Expr::error(span);
         }
         self.index_value(obj, index, span)
+    }
+
+    /// Reports indexing (`G[i][j]`, `G.at(i, j)`) a group known to be a graph group: it
+    /// has no grid (§3.10). Through a group value it is a located rule error instead.
+    pub(crate) fn graph_group_indexed(&mut self, group: &Expr, span: Span) -> bool {
+        let ExprKind::BoardGroup { board, group: g } = &group.kind else { return false };
+        let def = &self.prog.class(*board).groups[*g];
+        if def.geometry != crate::hir::Geometry::Graph {
+            return false;
+        }
+        let name = format!("{}.{}", self.prog.class(*board).name, def.name);
+        let declared = def.span;
+        self.error(
+            Diagnostic::error(span, format!("the graph group `{name}` cannot be indexed"))
+                .code(codes::BAD_OPERANDS)
+                .label("a graph group has no grid")
+                .secondary(declared, "declared with `geometry graph` here")
+                .help(format!(
+                    "reach its tiles through `{name}.tiles` and each tile's `connections`, or keep the ones you need in attributes"
+                )),
+        );
+        true
     }
 
     /// The class of the tiles of a group: for a group of a board named statically, the
@@ -499,8 +524,12 @@ impl<'a> Checker<'a> {
                 let i = self.expr_as(index, &Ty::Number);
                 Expr::new(ExprKind::Index { object: Box::new(obj), index: Box::new(i) }, *elem, span)
             }
-            Ty::Table(elem) => {
-                let k = self.expr(index, None);
+            Ty::Table(elem, key) => {
+                let k = match &key {
+                    // Typed keys (`Table<K, V>`): the index is a `K`.
+                    Some(kt) => self.expr_as(index, kt),
+                    None => self.expr(index, None),
+                };
                 if matches!(k.ty, Ty::Void) {
                     self.mismatch(&k, &Ty::String);
                 }

@@ -3,6 +3,7 @@
 
 use super::Checker;
 use super::declare::{Decls, kind_word};
+use super::suggest::Callable;
 use crate::codes;
 use crate::diagnostics::Diagnostic;
 use crate::hir::{
@@ -89,7 +90,7 @@ impl<'a> Checker<'a> {
                 self.builtin_attr(
                     id,
                     "groups",
-                    Ty::Table(Box::new(Ty::Class(group))),
+                    Ty::Table(Box::new(Ty::Class(group)), None),
                     BuiltinAttr::Groups,
                     false,
                 );
@@ -246,6 +247,31 @@ impl<'a> Checker<'a> {
                     return;
                 }
                 let ty = self.resolve_type(t);
+                // A deck deals pieces and cards: `discard`, `reshuffle` (which clears
+                // `discarded`) and hands are defined for interactables only.
+                let interactable = |c: crate::hir::ClassId| {
+                    let class = self.prog.class(c);
+                    class.kind == ClassKind::Interactable
+                        || self.prog.class(class.root).kind == ClassKind::Interactable
+                };
+                let holds = match &ty {
+                    Ty::Error => None,
+                    Ty::Class(c) if interactable(*c) => None,
+                    Ty::Class(c) => Some(format!(
+                        "`{}` is a {}",
+                        self.prog.class(*c).name,
+                        kind_word(self.prog.class(*c).kind)
+                    )),
+                    other => Some(format!("`{}` is not a class", self.ty_name(other))),
+                };
+                if let Some(what) = holds {
+                    self.error(
+                        Diagnostic::error(t.span, "a stack holds interactables")
+                            .code(codes::MISMATCH)
+                            .label(what)
+                            .help("declare what the stack deals as `interactable Card { ... }`; keep other values in a `Stack<T>` attribute"),
+                    );
+                }
                 if self.prog.class(id).element.is_some() {
                     self.error(
                         Diagnostic::error(*span, "a stack says once what it holds")
@@ -395,9 +421,20 @@ impl<'a> Checker<'a> {
                         .label(format!("`{}` has no base class", self.prog.class(class).name))
                         .help("remove `override`, or derive the class from the one whose member it replaces: `class D : B`");
                 } else {
-                    d = d
-                        .label(format!("no base class has {article} {what} with this name"))
-                        .help("remove `override`, or check the name against the base class");
+                    d = d.label(format!("no base class has {article} {what} with this name"));
+                    let kind = if is_action { Callable::Action } else { Callable::Function };
+                    let same_kind: Vec<(String, Callable)> = base
+                        .map(|b| self.class_callables(b))
+                        .unwrap_or_default()
+                        .into_iter()
+                        .filter(|(_, k)| *k == kind)
+                        .collect();
+                    d = match self.suggest(&name.name, same_kind.iter().map(|(n, _)| n.as_str())) {
+                        Some(s) => d.help(format!(
+                            "the base has {article} {what} with a similar name: `override {what} {s}`"
+                        )),
+                        None => d.help("remove `override`, or check the name against the base class"),
+                    };
                 }
                 self.error(d);
                 Ok(None)

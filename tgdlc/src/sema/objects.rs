@@ -41,11 +41,18 @@ impl<'a> Checker<'a> {
                     Expr::error(span)
                 }
             }
+            // §3.11.1: a list converts element by element into a new list.
+            (Ty::List(a), Ty::List(b))
+                if matches!((&**a, &**b), (Ty::Class(x), Ty::Class(y))
+                    if self.prog.is_subclass(*y, *x) || self.prog.is_subclass(*x, *y)) =>
+            {
+                Expr::new(ExprKind::Builtin { op: hir::Builtin::ListCast, args: vec![operand] }, target, span)
+            }
             (from, to) => {
                 let collections = match (from, to) {
                     (Ty::List(a), Ty::List(b))
                     | (Ty::Stack(a), Ty::Stack(b))
-                    | (Ty::Table(a), Ty::Table(b))
+                    | (Ty::Table(a, _), Ty::Table(b, _))
                         if matches!((&**a, &**b), (Ty::Class(x), Ty::Class(y)) if self.prog.is_subclass(*y, *x)) =>
                     {
                         Some((self.ty_name(a), self.ty_name(b)))
@@ -117,10 +124,11 @@ impl<'a> Checker<'a> {
             self.expr(value, None);
             return Expr::error(span);
         }
-        let value = match op {
+        let (t, value) = match op {
             ast::AssignOp::Assign => {
                 let origin = (t.span, format!("this is a `{}`", self.ty_name(&t.ty)));
-                self.expr_as_because(value, &t.ty, origin)
+                let v = self.expr_as_because(value, &t.ty, origin);
+                (t, v)
             }
             _ => {
                 let bin = match op {
@@ -129,12 +137,80 @@ impl<'a> Checker<'a> {
                     ast::AssignOp::MulAssign => ast::BinaryOp::Mul,
                     _ => ast::BinaryOp::Div,
                 };
+                // The place is evaluated once (notes: "Compound assignment"): its object
+                // and index go to fresh locals first, then the value is read and combined.
                 let rhs = self.expr(value, None);
+                let t = self.place_once(t, !may_change_state(&rhs));
                 let combined = self.binary(bin, t.clone(), rhs, span);
-                self.coerce(combined, &t.ty)
+                let v = self.coerce(combined, &t.ty);
+                (t, v)
             }
         };
         Expr::new(ExprKind::Assign { target: Box::new(t), value: Box::new(value) }, Ty::Void, span)
+    }
+
+    /// The place `t` with its object and index expressions moved into fresh locals
+    /// (`let`s waiting in `cx.hoisted` for the enclosing statement), unless they are
+    /// stable: evaluating them twice gives the same value and does nothing more than
+    /// once. Locals, literals and arithmetic on them always are; reads of attributes and
+    /// elements are too when the assigned value (`quiet`) runs no code of the game that
+    /// could change them.
+    fn place_once(&mut self, t: Expr, quiet: bool) -> Expr {
+        fn stable(e: &Expr) -> bool {
+            match &e.kind {
+                ExprKind::Number(_)
+                | ExprKind::String(_)
+                | ExprKind::Bool(_)
+                | ExprKind::Null
+                | ExprKind::Local(_)
+                | ExprKind::This
+                | ExprKind::Event
+                | ExprKind::Global(_)
+                | ExprKind::BoardGroup { .. } => true,
+                ExprKind::Unary { operand, .. }
+                | ExprKind::ToPlayer(operand)
+                | ExprKind::ToNumber(operand) => stable(operand),
+                ExprKind::Binary { lhs, rhs, .. } => stable(lhs) && stable(rhs),
+                _ => false,
+            }
+        }
+        fn read(e: &Expr) -> bool {
+            match &e.kind {
+                ExprKind::Attr { object, .. } => read(object),
+                ExprKind::Index { object, index } => read(object) && read(index),
+                ExprKind::Unary { operand, .. }
+                | ExprKind::ToPlayer(operand)
+                | ExprKind::ToNumber(operand) => read(operand),
+                ExprKind::Binary { lhs, rhs, .. } => read(lhs) && read(rhs),
+                _ => stable(e),
+            }
+        }
+        let stable: fn(&Expr) -> bool = if quiet { read } else { stable };
+        let Expr { kind, ty, span } = t;
+        let kind = match kind {
+            ExprKind::Attr { object, attr } => {
+                ExprKind::Attr { object: Box::new(self.evaluated_once(*object, stable, "place")), attr }
+            }
+            ExprKind::Index { object, index } => {
+                let object = self.evaluated_once(*object, stable, "place");
+                let index = self.evaluated_once(*index, stable, "index");
+                ExprKind::Index { object: Box::new(object), index: Box::new(index) }
+            }
+            other => other,
+        };
+        Expr { kind, ty, span }
+    }
+
+    /// `e` itself when `stable`, else a fresh local bound to it (a hoisted `let`).
+    fn evaluated_once(&mut self, e: Expr, stable: fn(&Expr) -> bool, name: &str) -> Expr {
+        if stable(&e) || e.ty.is_error() {
+            return e;
+        }
+        let (ty, span) = (e.ty.clone(), e.span);
+        let local = self.cx.locals.add(name, ty.clone(), span);
+        self.cx.used.push(true);
+        self.cx.hoisted.push(hir::Stmt { kind: hir::StmtKind::Let { local, init: Some(e) }, span });
+        Expr::new(ExprKind::Local(local), ty, span)
     }
 
     fn is_place(&self, e: &Expr) -> bool {
@@ -155,7 +231,7 @@ impl<'a> Checker<'a> {
                 }
                 return Expr::error(span);
             }
-            Ty::List(_) | Ty::Table(_) | Ty::Stack(_) if inits.is_empty() => {
+            Ty::List(_) | Ty::Table(..) | Ty::Stack(_) if inits.is_empty() => {
                 let lit = match target {
                     Ty::List(_) => ExprKind::ListLit(Vec::new()),
                     Ty::Stack(_) => ExprKind::StackLit(Vec::new()),
@@ -255,14 +331,18 @@ impl<'a> Checker<'a> {
                 let xs = items.iter().map(|i| self.expr_as(i, &elem)).collect();
                 Expr::new(ExprKind::StackLit(xs), Ty::Stack(Box::new(elem)), span)
             }
-            Some(Ty::Table(elem)) => {
+            Some(Ty::Table(elem, key)) => {
                 let elem = (**elem).clone();
+                let key = key.clone();
                 let mut pairs = Vec::new();
                 let mut reported = false;
                 for item in items {
                     match &item.kind {
                         ast::ExprKind::Brace(kv) if kv.len() == 2 => {
-                            let k = self.expr(&kv[0], None);
+                            let k = match &key {
+                                Some(kt) => self.expr_as(&kv[0], kt),
+                                None => self.expr(&kv[0], None),
+                            };
                             let v = self.expr_as(&kv[1], &elem);
                             pairs.push((k, v));
                         }
@@ -283,7 +363,7 @@ impl<'a> Checker<'a> {
                         }
                     }
                 }
-                Expr::new(ExprKind::TableLit(pairs), Ty::Table(Box::new(elem)), span)
+                Expr::new(ExprKind::TableLit(pairs), Ty::Table(Box::new(elem), key), span)
             }
             Some(Ty::Error) => {
                 for i in items {
@@ -308,4 +388,18 @@ impl<'a> Checker<'a> {
             }
         }
     }
+}
+
+/// Whether evaluating `e` may run code of the game that changes its state: a call of a
+/// function or an action, `new` (initialisers), or an object's text (its `label`).
+fn may_change_state(e: &Expr) -> bool {
+    let mut changes = false;
+    e.walk(&mut |x| {
+        changes |= match &x.kind {
+            ExprKind::Call { .. } | ExprKind::CallAction { .. } | ExprKind::New { .. } => true,
+            ExprKind::ToText(inner) => matches!(inner.ty, Ty::Class(_)),
+            _ => false,
+        }
+    });
+    changes
 }

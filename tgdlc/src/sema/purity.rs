@@ -251,7 +251,12 @@ fn fresh_locals(block: &Block) -> HashSet<LocalId> {
                 | ExprKind::StackLit(_)
                 | ExprKind::TableLit(_)
                 | ExprKind::Builtin {
-                    op: Builtin::ListCopy | Builtin::StackClone | Builtin::TableCopy | Builtin::PlayerAll,
+                    op: Builtin::ListCopy
+                        | Builtin::ListCast
+                        | Builtin::TableKeys
+                        | Builtin::StackClone
+                        | Builtin::TableCopy
+                        | Builtin::PlayerAll,
                     ..
                 }
         )

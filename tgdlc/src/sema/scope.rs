@@ -43,6 +43,11 @@ pub struct BodyCx {
     /// Set while checking the default value of an input of this function (it is computed
     /// where the function is called: no other inputs, no `this`).
     pub default_for: Option<crate::hir::FuncId>,
+    /// `let`s that evaluate the object and index of a compound assignment's place once
+    /// (`xs[roll(6) - 1] += 1`), waiting for the statement that holds the assignment.
+    pub hoisted: Vec<crate::hir::Stmt>,
+    /// Set when the body is a turn's `default` (it must not return null).
+    pub turn_default: bool,
 }
 
 impl BodyCx {

@@ -108,7 +108,16 @@ impl<'a> Checker<'a> {
                     None => Block::default(),
                 };
                 let cond = cond.as_ref().map(|c| self.condition(c));
-                let step = step.as_ref().map(|e| self.expr(e, None));
+                let step = match step {
+                    Some(e) => {
+                        let e = self.expr(e, None);
+                        let span = e.span;
+                        let mut stmts = std::mem::take(&mut self.cx.hoisted);
+                        stmts.push(Stmt { kind: StmtKind::Expr(e), span });
+                        Block { stmts }
+                    }
+                    None => Block::default(),
+                };
                 self.cx.loop_depth += 1;
                 let body = self.body_stmt(body);
                 self.cx.loop_depth -= 1;
@@ -121,13 +130,25 @@ impl<'a> Checker<'a> {
                 let list = self.expr(iter, None);
                 let elem = match &list.ty {
                     Ty::List(t) | Ty::Stack(t) => Some((**t).clone()),
+                    // `for (K k in t)` walks the keys of a `Table<K, V>` in insertion order.
+                    Ty::Table(_, Some(k)) => Some((**k).clone()),
                     Ty::Error => None,
+                    Ty::Table(v, None) => {
+                        let v = self.ty_name(v);
+                        self.error(
+                            Diagnostic::error(iter.span, format!("cannot loop over the keys of a `Table<{v}>`"))
+                                .code(codes::MISMATCH)
+                                .label("its keys may be of any type")
+                                .help(format!("declare the key type, e.g. `Table<string, {v}>`, to loop over the keys: `for (string k in t)`")),
+                        );
+                        None
+                    }
                     other => {
                         let other = self.ty_name(other);
                         self.error(
                             Diagnostic::error(iter.span, format!("cannot loop over a `{other}`"))
                                 .code(codes::MISMATCH)
-                                .help("`for (T x in xs)` loops over a `List` or a `Stack`"),
+                                .help("`for (T x in xs)` loops over a `List`, a `Stack` or the keys of a `Table<K, V>`"),
                         );
                         None
                     }
@@ -243,13 +264,30 @@ impl<'a> Checker<'a> {
                 return None;
             }
         };
-        Some(Stmt { kind, span })
+        // A compound assignment's place, evaluated once before the statement.
+        let mut stmts = std::mem::take(&mut self.cx.hoisted);
+        if stmts.is_empty() {
+            return Some(Stmt { kind, span });
+        }
+        stmts.push(Stmt { kind, span });
+        Some(Stmt { kind: StmtKind::Block(Block { stmts }), span })
     }
 
     fn return_stmt(&mut self, value: Option<&ast::Expr>, span: Span) -> StmtKind {
         match (self.cx.ret.clone(), value) {
             (Some(ty), Some(v)) => {
                 let e = self.expr(v, Some(&ty));
+                if self.cx.turn_default && matches!(e.kind, ExprKind::Null) {
+                    let mut d = Diagnostic::error(e.span, "a turn's `default` cannot return null")
+                        .code(codes::RETURN)
+                        .label("`turn.pass()` needs the next player")
+                        .help("return a player, e.g. `return turn.active() + 1;`");
+                    if let Some((at, why)) = self.cx.ret_origin.clone() {
+                        d = d.secondary(at, why);
+                    }
+                    self.error(d);
+                    return StmtKind::Return(Some(Expr::error(e.span)));
+                }
                 if e.ty.is_error() || self.convertible(&e.ty, &ty) {
                     return StmtKind::Return(Some(self.coerce(e, &ty)));
                 }

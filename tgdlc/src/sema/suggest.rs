@@ -18,6 +18,36 @@ impl<'a> Checker<'a> {
         }
         best.map(|(_, c)| c.to_string())
     }
+
+    /// The help line for a call to an unknown name: the closest of `candidates`, named by
+    /// what it is (`an action with a similar name exists: `advance``). On a tie the
+    /// earlier candidate wins, so callers list the nearest scope first.
+    pub(crate) fn suggest_callable(&self, name: &str, candidates: &[(String, Callable)]) -> Option<String> {
+        let s = self.suggest(name, candidates.iter().map(|(c, _)| c.as_str()))?;
+        let kind = candidates.iter().find(|(c, _)| *c == s).map_or(Callable::Function, |&(_, k)| k);
+        Some(format!("{} with a similar name exists: `{s}`", kind.described()))
+    }
+}
+
+/// What a callable name is, for the wording of a suggestion.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub(crate) enum Callable {
+    /// A function written in the game.
+    Function,
+    /// An action (called like a function: it runs its `require` and `effect`).
+    Action,
+    /// A built-in function or method (`roll`, `log`, `push`, `player.active`).
+    Builtin,
+}
+
+impl Callable {
+    fn described(self) -> &'static str {
+        match self {
+            Callable::Function => "a function",
+            Callable::Action => "an action",
+            Callable::Builtin => "a built-in function",
+        }
+    }
 }
 
 /// Edit distance counting a swap of two neighbouring letters as one edit (`scroe` is one

@@ -15,7 +15,10 @@ impl<'a> Checker<'a> {
             ast::TypeKind::Bool => Ty::Bool,
             ast::TypeKind::Player => Ty::Player,
             ast::TypeKind::List(e) => Ty::List(Box::new(self.resolve_elem(e))),
-            ast::TypeKind::Table(e) => Ty::Table(Box::new(self.resolve_elem(e))),
+            ast::TypeKind::Table { key, value } => {
+                let key = key.as_ref().map(|k| Box::new(self.resolve_elem(k)));
+                Ty::Table(Box::new(self.resolve_elem(value)), key)
+            }
             ast::TypeKind::Stack(e) => Ty::Stack(Box::new(self.resolve_elem(e))),
             ast::TypeKind::Named(path) => {
                 let ns = self.cx.namespace.clone();
@@ -58,9 +61,8 @@ impl<'a> Checker<'a> {
             (Ty::Null, t) => *t != Ty::Void,
             (Ty::Number, Ty::Player) | (Ty::Player, Ty::Number) => true,
             (Ty::Class(a), Ty::Class(b)) => self.prog.is_subclass(*a, *b),
-            (Ty::List(a), Ty::List(b)) | (Ty::Stack(a), Ty::Stack(b)) | (Ty::Table(a), Ty::Table(b)) => {
-                self.same_representation(a, b)
-            }
+            (Ty::List(a), Ty::List(b)) | (Ty::Stack(a), Ty::Stack(b)) => self.same_representation(a, b),
+            (Ty::Table(a, ka), Ty::Table(b, kb)) => ka == kb && self.same_representation(a, b),
             _ => false,
         }
     }
@@ -71,9 +73,8 @@ impl<'a> Checker<'a> {
         match (a, b) {
             (x, y) if x == y => true,
             (Ty::Class(x), Ty::Class(y)) => self.prog.is_subclass(*x, *y),
-            (Ty::List(x), Ty::List(y)) | (Ty::Stack(x), Ty::Stack(y)) | (Ty::Table(x), Ty::Table(y)) => {
-                self.same_representation(x, y)
-            }
+            (Ty::List(x), Ty::List(y)) | (Ty::Stack(x), Ty::Stack(y)) => self.same_representation(x, y),
+            (Ty::Table(x, kx), Ty::Table(y, ky)) => kx == ky && self.same_representation(x, y),
             _ => false,
         }
     }
@@ -164,7 +165,7 @@ impl<'a> Checker<'a> {
             (Ty::Error, _) | (_, Ty::Error) | (Ty::Null, _) | (_, Ty::Null) => true,
             (Ty::Number, Ty::Player) | (Ty::Player, Ty::Number) => true,
             (Ty::Class(x), Ty::Class(y)) => self.prog.is_subclass(*x, *y) || self.prog.is_subclass(*y, *x),
-            (Ty::List(_), Ty::List(_)) | (Ty::Stack(_), Ty::Stack(_)) | (Ty::Table(_), Ty::Table(_)) => {
+            (Ty::List(_), Ty::List(_)) | (Ty::Stack(_), Ty::Stack(_)) | (Ty::Table(..), Ty::Table(..)) => {
                 self.same_representation(a, b) || self.same_representation(b, a)
             }
             _ => false,

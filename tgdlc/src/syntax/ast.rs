@@ -272,7 +272,11 @@ pub enum TypeKind {
     Bool,
     Player,
     List(Box<TypeExpr>),
-    Table(Box<TypeExpr>),
+    /// `Table<V>` (keys of any type) or `Table<K, V>` (typed keys, an extension).
+    Table {
+        key: Option<Box<TypeExpr>>,
+        value: Box<TypeExpr>,
+    },
     Stack(Box<TypeExpr>),
     /// A user or built-in class name (`Cell`, `cards.Deck`, `tile`, `connection`, `event`).
     Named(Path),

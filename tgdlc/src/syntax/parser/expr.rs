@@ -286,12 +286,18 @@ impl Builder<'_> {
                 let mut it = children(inner);
                 let collection = it.next().expect("grammar: collection keyword").as_rule();
                 let element = it.next().expect("grammar: element type");
+                let second = it.find(|p| p.as_rule() == Rule::type_expr);
                 self.enter(1, span)?;
                 let element = Box::new(self.type_expr(element)?);
+                let second = match second {
+                    Some(v) => Some(Box::new(self.type_expr(v)?)),
+                    None => None,
+                };
                 self.leave(1);
-                match collection {
-                    Rule::kw_List => TypeKind::List(element),
-                    Rule::kw_Table => TypeKind::Table(element),
+                match (collection, second) {
+                    (Rule::kw_List, _) => TypeKind::List(element),
+                    (Rule::kw_Table, None) => TypeKind::Table { key: None, value: element },
+                    (Rule::kw_Table, Some(value)) => TypeKind::Table { key: Some(element), value },
                     _ => TypeKind::Stack(element),
                 }
             }
