@@ -315,12 +315,16 @@ impl<'a> Checker<'a> {
             hir::ExprKind::Attr { object, attr: read } if on_this(object) && later(*read) => {
                 found.push((x.span, *read, None));
             }
-            hir::ExprKind::Call { func, receiver, .. }
-                if receiver.as_deref().map_or(prog.func(*func).owner.is_some(), on_this) =>
-            {
-                let mut seen = std::collections::HashSet::new();
+            hir::ExprKind::Call { func, receiver, args, .. } => {
                 let mut reads = Vec::new();
-                this_reads(prog, *func, &mut seen, &mut reads);
+                if receiver.as_deref().map_or(prog.func(*func).owner.is_some(), on_this) {
+                    this_reads(prog, *func, &mut std::collections::HashSet::new(), &mut reads);
+                }
+                // `this` handed to a function: what it reads through that input.
+                let mut seen = std::collections::HashSet::new();
+                for (k, _) in args.iter().enumerate().filter(|(_, a)| matches!(a.kind, hir::ExprKind::This)) {
+                    param_reads(prog, *func, k, &mut seen, &mut reads);
+                }
                 if let Some(read) = reads.into_iter().find(|r| later(*r)) {
                     found.push((x.span, read, Some(*func)));
                 }
@@ -435,6 +439,56 @@ fn this_reads(
         .collect();
     for g in calls.into_iter().chain(overrides) {
         this_reads(prog, g, seen, out);
+    }
+}
+
+/// The attributes a call of `f` may read of the object passed as its `k`-th argument:
+/// through that input directly (`a.y`), through its functions (`a.f()`), or handed on to
+/// another function. For `this` passed by an initialiser (see `read_before_init`).
+fn param_reads(
+    prog: &hir::Program,
+    f: hir::FuncId,
+    k: usize,
+    seen: &mut std::collections::HashSet<(hir::FuncId, usize)>,
+    out: &mut Vec<hir::AttrId>,
+) {
+    // The call may run an override of `f`, which takes the same inputs.
+    let candidates: Vec<hir::FuncId> = std::iter::once(f)
+        .chain((0..prog.funcs.len() as u32).map(hir::FuncId).filter(|&g| overrides_chain(prog, g, f)))
+        .collect();
+    for g in candidates {
+        if !seen.insert((g, k)) {
+            continue;
+        }
+        let func = prog.func(g);
+        let Some(param) = func
+            .inputs
+            .iter()
+            .filter(|i| matches!(i.mode, hir::InputMode::Function { .. }))
+            .nth(k)
+            .map(|i| i.local)
+        else {
+            continue;
+        };
+        let is_param = |e: &hir::Expr| matches!(e.kind, hir::ExprKind::Local(l) if l == param);
+        let mut methods = Vec::new();
+        let mut handed = Vec::new();
+        func.body.walk_exprs(&mut |x| match &x.kind {
+            hir::ExprKind::Attr { object, attr } if is_param(object) => out.push(*attr),
+            hir::ExprKind::Call { func, receiver, args, .. } => {
+                if receiver.as_deref().is_some_and(is_param) {
+                    methods.push(*func);
+                }
+                handed.extend(args.iter().enumerate().filter(|(_, a)| is_param(a)).map(|(j, _)| (*func, j)));
+            }
+            _ => {}
+        });
+        for m in methods {
+            this_reads(prog, m, &mut std::collections::HashSet::new(), out);
+        }
+        for (h, j) in handed {
+            param_reads(prog, h, j, seen, out);
+        }
     }
 }
 
