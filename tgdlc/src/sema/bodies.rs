@@ -295,15 +295,9 @@ impl<'a> Checker<'a> {
         e: &hir::Expr,
         initialised: &std::collections::HashSet<hir::AttrId>,
     ) {
-        let a = self.prog.attr(attr);
-        let (class, at) = (a.class, a.span);
+        let class = self.prog.attr(attr).class;
         let prog = &self.prog;
-        let later = |read: hir::AttrId| {
-            let r = prog.attr(read);
-            initialised.contains(&read)
-                && ((r.class == class && r.span.start >= at.start)
-                    || (r.class != class && prog.is_subclass(r.class, class)))
-        };
+        let later = |read: hir::AttrId| is_later(prog, attr, read, initialised);
         let on_this = |object: &hir::Expr| match object.kind {
             hir::ExprKind::This => true,
             hir::ExprKind::Global(c) => c == class,
@@ -311,6 +305,8 @@ impl<'a> Checker<'a> {
         };
         // (where, what is read, through which function)
         let mut found: Vec<(Span, hir::AttrId, Option<hir::FuncId>)> = Vec::new();
+        // A function `this` was handed to that lets it go where reads are not followed.
+        let mut escaped: Option<hir::FuncId> = None;
         e.walk(&mut |x| match &x.kind {
             hir::ExprKind::Attr { object, attr: read } if on_this(object) && later(*read) => {
                 found.push((x.span, *read, None));
@@ -318,12 +314,18 @@ impl<'a> Checker<'a> {
             hir::ExprKind::Call { func, receiver, args, .. } => {
                 let mut reads = Vec::new();
                 if receiver.as_deref().map_or(prog.func(*func).owner.is_some(), on_this) {
-                    this_reads(prog, *func, &mut std::collections::HashSet::new(), &mut reads);
+                    let mut run = std::collections::HashSet::new();
+                    this_reads(prog, *func, &mut run, &mut reads);
+                    if let Some(f) = this_escapes_in(prog, &run) {
+                        escaped = Some(f);
+                    }
                 }
                 // `this` handed to a function: what it reads through that input.
                 let mut seen = std::collections::HashSet::new();
                 for (k, _) in args.iter().enumerate().filter(|(_, a)| matches!(a.kind, hir::ExprKind::This)) {
-                    param_reads(prog, *func, k, &mut seen, &mut reads);
+                    if param_reads(prog, *func, k, &mut seen, &mut reads) {
+                        escaped = Some(*func);
+                    }
                 }
                 if let Some(read) = reads.into_iter().find(|r| later(*r)) {
                     found.push((x.span, read, Some(*func)));
@@ -331,6 +333,7 @@ impl<'a> Checker<'a> {
             }
             _ => {}
         });
+        self.this_escapes(attr, e, escaped, &later_attrs(&self.prog, attr, initialised));
         for (span, read, through) in found {
             let r = self.prog.attr(read);
             let (name, declared) = (r.name.clone(), r.span);
@@ -368,6 +371,39 @@ impl<'a> Checker<'a> {
             };
             self.error(d.help(help));
         }
+    }
+
+    /// Reports an initialiser of `attr` that lets `this` go where the reads of
+    /// [`Self::read_before_init`] are not followed (stored, copied, put in a list, turned
+    /// into text), directly or through a function it is `handed` to, while attributes of
+    /// the object are still to be initialised (`later`): a read there would find a value
+    /// the game never set.
+    fn this_escapes(
+        &mut self,
+        attr: hir::AttrId,
+        e: &hir::Expr,
+        handed: Option<hir::FuncId>,
+        later: &[hir::AttrId],
+    ) {
+        let Some(&first) = later.first() else { return };
+        let is_this = |x: &hir::Expr| matches!(x.kind, hir::ExprKind::This);
+        let label = if escaping_uses(|f| e.walk(&mut |x| f(x)), is_this) {
+            "`this` is stored, copied or turned into text here".to_string()
+        } else if let Some(f) = handed {
+            format!("`{}` stores, copies or turns into text the object", self.prog.func(f).name)
+        } else {
+            return;
+        };
+        let own = self.prog.attr(attr).name.clone();
+        let name = self.prog.attr(first).name.clone();
+        let d = Diagnostic::error(e.span, format!("`this` is used before `{name}` is initialised"))
+            .code(codes::READ_BEFORE_INIT)
+            .label(label)
+            .secondary(self.prog.attr(first).span, format!("`{name}` is initialised after `{own}`"))
+            .help(format!(
+                "compute `{own}` in an effect, once the object is created, or declare it after every attribute of the object"
+            ));
+        self.error(d);
     }
 
     pub(crate) fn default_body(&mut self, fid: hir::FuncId, block: &ast::Block) {
@@ -451,7 +487,8 @@ fn param_reads(
     k: usize,
     seen: &mut std::collections::HashSet<(hir::FuncId, usize)>,
     out: &mut Vec<hir::AttrId>,
-) {
+) -> bool {
+    let mut escapes = false;
     // The call may run an override of `f`, which takes the same inputs.
     let candidates: Vec<hir::FuncId> = std::iter::once(f)
         .chain((0..prog.funcs.len() as u32).map(hir::FuncId).filter(|&g| overrides_chain(prog, g, f)))
@@ -483,12 +520,87 @@ fn param_reads(
             }
             _ => {}
         });
+        escapes |= escaping_uses(|f| func.body.walk_exprs(&mut |x| f(x)), is_param);
         for m in methods {
-            this_reads(prog, m, &mut std::collections::HashSet::new(), out);
+            let mut run = std::collections::HashSet::new();
+            this_reads(prog, m, &mut run, out);
+            escapes |= this_escapes_in(prog, &run).is_some();
         }
         for (h, j) in handed {
-            param_reads(prog, h, j, seen, out);
+            escapes |= param_reads(prog, h, j, seen, out);
         }
+    }
+    escapes
+}
+
+/// Whether `read` is initialised after `attr` on the same object: declared after it in its
+/// class or in a derived class, or `attr` itself.
+fn is_later(
+    prog: &hir::Program,
+    attr: hir::AttrId,
+    read: hir::AttrId,
+    initialised: &std::collections::HashSet<hir::AttrId>,
+) -> bool {
+    let (a, r) = (prog.attr(attr), prog.attr(read));
+    initialised.contains(&read)
+        && ((r.class == a.class && r.span.start >= a.span.start)
+            || (r.class != a.class && prog.is_subclass(r.class, a.class)))
+}
+
+/// The attributes initialised after `attr` on the same object, in declaration order.
+fn later_attrs(
+    prog: &hir::Program,
+    attr: hir::AttrId,
+    initialised: &std::collections::HashSet<hir::AttrId>,
+) -> Vec<hir::AttrId> {
+    let mut later: Vec<hir::AttrId> = (0..prog.attrs.len() as u32)
+        .map(hir::AttrId)
+        .filter(|&r| r != attr && is_later(prog, attr, r, initialised))
+        .collect();
+    later.sort_by_key(|&r| prog.attr(r).span.start);
+    later
+}
+
+/// The first of the object's functions `run` (a call on `this` may run them) that lets
+/// `this` go where reads are not followed.
+fn this_escapes_in(prog: &hir::Program, run: &std::collections::HashSet<hir::FuncId>) -> Option<hir::FuncId> {
+    let mut run: Vec<hir::FuncId> = run.iter().copied().collect();
+    run.sort_by_key(|f| f.index());
+    run.into_iter().find(|&f| {
+        escaping_uses(
+            |w| prog.func(f).body.walk_exprs(&mut |x| w(x)),
+            |x| matches!(x.kind, hir::ExprKind::This),
+        )
+    })
+}
+
+/// Whether an object (the expressions `is_it` picks: `this`, or the input holding it) is
+/// used in `block` other than in the ways the initialiser check follows — an attribute
+/// read, a function called on it, handed to a function, compared with `==` or `!=` —
+/// such as stored, copied into a local, put in a list or turned into text (which runs
+/// its `label`).
+fn escaping_uses(walk: impl FnOnce(&mut dyn FnMut(&hir::Expr)), is_it: impl Fn(&hir::Expr) -> bool) -> bool {
+    let (mut uses, mut followed) = (0usize, 0usize);
+    walk(&mut |x| {
+        if is_it(x) {
+            uses += 1;
+        }
+        followed += followed_uses(x, &is_it);
+    });
+    uses > followed
+}
+
+/// The uses of the object directly under `x` that the initialiser check follows.
+fn followed_uses(x: &hir::Expr, is_it: &impl Fn(&hir::Expr) -> bool) -> usize {
+    match &x.kind {
+        hir::ExprKind::Attr { object, .. } => usize::from(is_it(object)),
+        hir::ExprKind::Call { receiver, args, .. } => {
+            usize::from(receiver.as_deref().is_some_and(is_it)) + args.iter().filter(|a| is_it(a)).count()
+        }
+        hir::ExprKind::Binary { op: hir::BinaryOp::Eq | hir::BinaryOp::Ne, lhs, rhs } => {
+            usize::from(is_it(lhs)) + usize::from(is_it(rhs))
+        }
+        _ => 0,
     }
 }
 
