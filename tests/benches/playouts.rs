@@ -5,6 +5,9 @@
 //! `cargo bench -p tgdl-tests --bench playouts` measures with criterion (a batch of
 //! [`BATCH`] games per iteration; the throughput is in games).
 //!
+//! `TGDL_PERFT=<game>/<engine>:<depth>` (Breakthrough, Reversi, chess) times one perft walk
+//! from the start on one thread instead, for the perft table of `cargo xtask bench`.
+//!
 //! With the environment variable `TGDL_PLAYOUTS=<game>/<engine>:<games>` (e.g.
 //! `connect_four/generated:10000`) it instead plays that many games — the batch over and
 //! over — prints the time of the fastest batch, and exits. That is a fixed workload for
@@ -14,6 +17,7 @@
 
 use criterion::{BenchmarkId, Criterion, Throughput};
 use tgdl_runtime::reference::{Breakthrough, ConnectFour, Reversi, TicTacToe};
+use tgdl_runtime::{Game, Status, perft};
 
 /// Games per measured iteration: game `i` has seed `Rng::derive_seed(0, i)`.
 const BATCH: u64 = 1000;
@@ -58,7 +62,66 @@ const ENGINES: &[Engine] = &[
         run: tgdl_tests::benchmark_playouts::<tgdl_tests::reversi::Game>,
     },
     Engine { game: "reversi", engine: "hand_written", run: tgdl_tests::benchmark_playouts::<Reversi> },
+    // No hand-written chess: its generated engine is measured alone (fixed workload only).
+    Engine {
+        game: "chess",
+        engine: "generated",
+        run: tgdl_tests::benchmark_playouts::<tgdl_tests::chess::Game>,
+    },
 ];
+
+/// One engine's perft from the start (two players, seed 0), on one thread: `game/engine`
+/// and the walk, giving the sequences of the last length.
+struct PerftEngine {
+    name: &'static str,
+    leaves: fn(u32) -> u64,
+}
+
+const PERFTS: &[PerftEngine] = &[
+    PerftEngine {
+        name: "breakthrough/generated",
+        leaves: leaves_from_start::<tgdl_tests::breakthrough::Game>,
+    },
+    PerftEngine { name: "breakthrough/hand_written", leaves: leaves_from_start::<Breakthrough> },
+    PerftEngine { name: "reversi/generated", leaves: leaves_from_start::<tgdl_tests::reversi::Game> },
+    PerftEngine { name: "reversi/hand_written", leaves: leaves_from_start::<Reversi> },
+    PerftEngine { name: "chess/generated", leaves: leaves_from_start::<tgdl_tests::chess::Game> },
+];
+
+fn leaves_from_start<G: Game>(depth: u32) -> u64 {
+    leaves(&G::start(2, 0).expect("two players"), depth)
+}
+
+/// The decision sequences of length `depth` from `game`, on this thread:
+/// `tgdl_runtime::perft` is parallel from depth 4, so deeper walks are split here first.
+fn leaves<G: Game>(game: &G, depth: u32) -> u64 {
+    if depth <= 3 {
+        return perft(game, depth).last().copied().unwrap_or(0);
+    }
+    (0..game.options().len())
+        .map(|i| {
+            let mut next = game.clone();
+            match (next.apply(i), next.status()) {
+                (Ok(()), Status::Decide(_)) => leaves(&next, depth - 1),
+                _ => 0,
+            }
+        })
+        .sum()
+}
+
+/// `TGDL_PERFT=<game>/<engine>:<depth>`: one perft walk from the start on this thread;
+/// prints `<game>/<engine>: depth <d>, <n> leaves in <seconds> s`.
+fn fixed_perft(spec: &str) {
+    let (name, depth) = spec.split_once(':').unwrap_or((spec, "4"));
+    let depth: u32 = depth.parse().unwrap_or_else(|_| panic!("TGDL_PERFT: `{depth}` is not a depth"));
+    let Some(e) = PERFTS.iter().find(|e| e.name == name) else {
+        let known: Vec<&str> = PERFTS.iter().map(|e| e.name).collect();
+        panic!("TGDL_PERFT: unknown engine `{name}`; one of {}", known.join(", "));
+    };
+    let started = std::time::Instant::now();
+    let n = (e.leaves)(depth);
+    println!("{name}: depth {depth}, {n} leaves in {:.9} s", started.elapsed().as_secs_f64());
+}
 
 fn bench(c: &mut Criterion) {
     for game in ["tic_tac_toe", "connect_four", "breakthrough", "reversi"] {
@@ -106,6 +169,10 @@ fn fixed_workload(spec: &str) {
 fn main() {
     if let Ok(spec) = std::env::var("TGDL_PLAYOUTS") {
         fixed_workload(&spec);
+        return;
+    }
+    if let Ok(spec) = std::env::var("TGDL_PERFT") {
+        fixed_perft(&spec);
         return;
     }
     let mut c = Criterion::default().configure_from_args();

@@ -13,6 +13,10 @@
 //! machine, where criterion's medians of one engine after the other do not. Compiler:
 //! the criterion medians of the compiler benchmark.
 //!
+//! Chess has no hand-written engine: its playouts are measured alone. Perft: one walk from
+//! the start on one thread (`TGDL_PERFT`), leaves a second, generated beside hand-written
+//! for Breakthrough and Reversi.
+//!
 //! Search: the search benchmark's fixed workloads — MCTS iterations from the start of
 //! connect four and hex (searches of 2,000 iterations), and random playouts of the same
 //! engines — alternating, fastest batch counted; the table gives iterations per second and
@@ -40,6 +44,17 @@ const GAMES: &[(&str, &str)] = &[
     ("Reversi", "reversi"),
 ];
 
+/// Engines measured without a hand-written counterpart: name in the table, benchmark id.
+const GENERATED_ONLY: &[(&str, &str)] = &[("chess", "chess")];
+
+/// Perft from the start on one thread: name in the table, benchmark id, depth, and whether
+/// a hand-written engine is measured beside the generated one.
+const PERFT: &[(&str, &str, u32, bool)] = &[
+    ("Breakthrough", "breakthrough", 4, true),
+    ("Reversi", "reversi", 7, true),
+    ("chess", "chess", 4, false),
+];
+
 /// The programs compiled: benchmark id and path from the workspace root.
 const PROGRAMS: &[(&str, &str)] =
     &[("large", "tests/data/large.tgdl"), ("connect_four", "examples/connect_four.tgdl")];
@@ -58,8 +73,14 @@ const ROUNDS: usize = 11;
 const QUICK_ROUNDS: usize = 3;
 
 /// Games of one timed playout run, per game: about a quarter of a second each.
-const RUN_GAMES: &[(&str, u64)] =
-    &[("tic_tac_toe", 300_000), ("connect_four", 100_000), ("breakthrough", 4_000), ("reversi", 2_000)];
+const RUN_GAMES: &[(&str, u64)] = &[
+    ("tic_tac_toe", 300_000),
+    ("connect_four", 100_000),
+    ("breakthrough", 4_000),
+    ("reversi", 2_000),
+    // A batch of 1,000 chess games takes seconds: one batch a run.
+    ("chess", 1_000),
+];
 
 /// Games in a batch of the playouts benchmark (`BATCH` there).
 const BATCH: f64 = 1000.0;
@@ -112,6 +133,8 @@ fn measure(opts: &Options) -> Result<(), String> {
     let about = provenance(&root, opts.quick);
     let rounds = if opts.quick { QUICK_ROUNDS } else { ROUNDS };
     let rates = playout_rates(&playouts, rounds)?;
+    let alone = generated_only_rates(&playouts, rounds)?;
+    let perfts = perft_rates(&playouts, rounds)?;
     let search = search_rates(&search, rounds)?;
     let mut cmd = cargo(&root);
     cmd.args(["bench", "-p", "tgdl-tests", "--bench", "compiler", "--", "--noplot"]);
@@ -152,6 +175,30 @@ fn measure(opts: &Options) -> Result<(), String> {
             thousands(generated),
             thousands(hand),
             generated / hand
+        );
+    }
+    for (name, rate) in &alone {
+        let _ = writeln!(table, "| {name} | {} | — | — |", thousands(*rate));
+    }
+    let _ = writeln!(
+        table,
+        "\nPerft from the start on one thread (leaves of the given depth a second, fastest of {rounds} alternating runs):\n"
+    );
+    let _ =
+        writeln!(table, "| game | depth | leaves | generated (leaves/s) | hand-written (leaves/s) | ratio |");
+    let _ = writeln!(table, "|---|---:|---:|---:|---:|---:|");
+    for p in &perfts {
+        let (hand, ratio) = match p.hand_written {
+            Some(h) => (thousands(h), format!("{:.2}×", p.generated / h)),
+            None => ("—".to_string(), "—".to_string()),
+        };
+        let _ = writeln!(
+            table,
+            "| {} | {} | {} | {} | {hand} | {ratio} |",
+            p.name,
+            p.depth,
+            thousands(p.leaves as f64),
+            thousands(p.generated)
         );
     }
     if opts.callgrind {
@@ -311,6 +358,77 @@ fn playout_rates(bench: &Path, rounds: usize) -> Result<Vec<(String, f64)>, Stri
         for (engine, seconds) in engines.into_iter().zip(best) {
             rates.push((engine, BATCH / seconds));
         }
+    }
+    Ok(rates)
+}
+
+/// Games per second of the engines without a hand-written counterpart ([`GENERATED_ONLY`]).
+fn generated_only_rates(bench: &Path, rounds: usize) -> Result<Vec<(&'static str, f64)>, String> {
+    let mut rates = Vec::new();
+    for &(name, id) in GENERATED_ONLY {
+        let games = RUN_GAMES.iter().find(|(g, _)| *g == id).map_or(1_000, |&(_, n)| n);
+        eprintln!("playouts: {id}, {rounds} rounds of {games} games");
+        let mut best = f64::INFINITY;
+        for round in 0..=rounds {
+            let seconds = timed_run(bench, &format!("{id}/generated"), games)?;
+            if round > 0 {
+                best = best.min(seconds);
+            }
+        }
+        rates.push((name, BATCH / best));
+    }
+    Ok(rates)
+}
+
+/// One row of the perft table.
+struct PerftRate {
+    name: &'static str,
+    depth: u32,
+    leaves: u64,
+    generated: f64,
+    hand_written: Option<f64>,
+}
+
+/// Leaves a second of a perft walk from the start of each game of [`PERFT`], fastest of
+/// `rounds` runs after a warm-up, the engines of a game alternating; both engines must
+/// count the same leaves.
+fn perft_rates(bench: &Path, rounds: usize) -> Result<Vec<PerftRate>, String> {
+    let mut rates = Vec::new();
+    for &(name, id, depth, hand) in PERFT {
+        let engines: Vec<String> = std::iter::once(format!("{id}/generated"))
+            .chain(hand.then(|| format!("{id}/hand_written")))
+            .collect();
+        eprintln!("perft: {id} to depth {depth}, {rounds} rounds");
+        let mut best = vec![f64::INFINITY; engines.len()];
+        let mut leaves = Vec::new();
+        for round in 0..=rounds {
+            for (engine, best) in engines.iter().zip(&mut best) {
+                let spec = format!("{engine}:{depth}");
+                let out = run_output(Command::new(bench).env("TGDL_PERFT", &spec))?;
+                // `<game>/<engine>: depth <d>, <n> leaves in <seconds> s`
+                let read = || -> Option<(u64, f64)> {
+                    let rest = out.split(", ").nth(1)?;
+                    let (n, time) = rest.split_once(" leaves in ")?;
+                    Some((n.parse().ok()?, time.trim().strip_suffix(" s")?.parse().ok()?))
+                };
+                let (n, seconds) =
+                    read().ok_or_else(|| format!("cannot read the perft of `{spec}` from: {out}"))?;
+                leaves.push(n);
+                if round > 0 {
+                    *best = best.min(seconds);
+                }
+            }
+        }
+        if leaves.iter().any(|&n| n != leaves[0]) {
+            return Err(format!("{id}: the engines count different perft leaves: {leaves:?}"));
+        }
+        rates.push(PerftRate {
+            name,
+            depth,
+            leaves: leaves[0],
+            generated: leaves[0] as f64 / best[0],
+            hand_written: best.get(1).map(|s| leaves[0] as f64 / s),
+        });
     }
     Ok(rates)
 }
