@@ -486,5 +486,16 @@ fn rename_follows_overrides_and_completion_knows_the_built_in_namespaces() {
         let items = c.at("textDocument/completion", &game, at, json!({}));
         assert_eq!(labels(&items), expected, "after `{typed}`");
     }
+    // After a table: the methods the checker accepts (it once offered `contains`, which
+    // tables do not have).
+    let typing = text.replacen(
+        "knight.assign(0);",
+        "knight.assign(0);\n    Table<string, number> tab = {};\n    tab.",
+        1,
+    );
+    c.change(&game, 2, &typing);
+    c.diagnostics(&game);
+    let items = c.at("textDocument/completion", &game, pos(&typing, "    tab.", "tab.", 4), json!({}));
+    assert_eq!(labels(&items), ["clear", "clone", "copy", "keys", "length"]);
     c.stop();
 }

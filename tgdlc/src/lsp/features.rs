@@ -584,24 +584,10 @@ fn members(a: &Analysis, p: &Program, ty: Option<Ty>) -> Vec<CompletionItem> {
         names.iter().map(|n| item(n, CompletionItemKind::METHOD, "built-in".into())).collect()
     };
     match ty {
-        Some(Ty::List(_)) => builtin(&[
-            "length", "push", "append", "clear", "contains", "indexOf", "remove", "removeAt", "shuffle",
-            "copy",
-        ]),
-        Some(Ty::Table(..)) => builtin(&["length", "clear", "copy", "keys", "contains"]),
-        Some(Ty::Stack(_)) => builtin(&[
-            "length",
-            "push",
-            "push_front",
-            "pop",
-            "pop_front",
-            "peek",
-            "peek_front",
-            "clone",
-            "shuffle",
-            "clear",
-            "contains",
-        ]),
+        // The checker's own lists: completion offers exactly what `check` accepts.
+        Some(Ty::List(_)) => builtin(crate::sema::LIST_METHODS),
+        Some(Ty::Table(..)) => builtin(crate::sema::TABLE_METHODS),
+        Some(Ty::Stack(_)) => builtin(crate::sema::STACK_METHODS),
         Some(Ty::Class(c)) => {
             let mut out = Vec::new();
             let mut seen = std::collections::HashSet::new();

@@ -581,13 +581,14 @@ pub(crate) const THIS_METHODS: &[&str] = &[
     "reshuffle",
 ];
 
-/// The methods of each collection (for suggestions; the spellings the checker accepts).
-const LIST_METHODS: &[&str] = &[
+/// The methods of each collection (for suggestions and the editor's completions; the
+/// spellings the checker accepts).
+pub(crate) const LIST_METHODS: &[&str] = &[
     "length", "push", "add", "append", "clear", "contains", "indexOf", "remove", "removeAt", "shuffle",
     "copy", "clone",
 ];
-const TABLE_METHODS: &[&str] = &["length", "clear", "copy", "clone", "keys"];
-const STACK_METHODS: &[&str] = &[
+pub(crate) const TABLE_METHODS: &[&str] = &["length", "clear", "copy", "clone", "keys"];
+pub(crate) const STACK_METHODS: &[&str] = &[
     "length",
     "push",
     "push_front",

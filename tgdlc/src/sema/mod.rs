@@ -35,6 +35,7 @@ use crate::source::{FileId, SourceMap, Span};
 use crate::syntax::ast;
 use std::collections::HashMap;
 
+pub(crate) use builtins::{LIST_METHODS, STACK_METHODS, TABLE_METHODS};
 pub use scope::BodyKind;
 pub use stmt::always_returns;
 
