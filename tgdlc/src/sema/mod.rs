@@ -35,6 +35,8 @@ use crate::source::{FileId, SourceMap, Span};
 use crate::syntax::ast;
 use std::collections::HashMap;
 
+// The language server's completions offer the checker's own method lists.
+#[cfg(feature = "lsp")]
 pub(crate) use builtins::{LIST_METHODS, STACK_METHODS, TABLE_METHODS};
 pub use scope::BodyKind;
 pub use stmt::always_returns;
