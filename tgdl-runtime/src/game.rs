@@ -119,6 +119,9 @@ pub enum Pick {
     Object(u32, u32),
     Player(u32),
     Bool(bool),
+    /// A number from an input's `in` list, as the bits of its `f64` (see
+    /// [`Pick::of_number`]: equal numbers give equal picks).
+    Number(u64),
     /// No value (an `optional` input left empty).
     Null,
     /// End of a list input.
@@ -289,11 +292,38 @@ impl Pick {
         }
     }
 
+    /// The answer naming a number; `-0` is named as `0`, which it equals.
+    pub fn of_number(x: f64) -> Pick {
+        Pick::Number((x + 0.0).to_bits())
+    }
+
+    /// The number an answer names.
+    pub fn number(self) -> crate::error::Flow<f64> {
+        match self {
+            Pick::Number(bits) => Ok(f64::from_bits(bits)),
+            _ => Err(crate::error::wrong_answer()),
+        }
+    }
+
     /// The bool an answer names.
     pub fn boolean(self) -> crate::error::Flow<bool> {
         match self {
             Pick::Bool(b) => Ok(b),
             _ => Err(crate::error::wrong_answer()),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Pick;
+
+    #[test]
+    fn numbers_are_picked_by_value() {
+        assert_eq!(Pick::of_number(2.5).number(), Ok(2.5));
+        assert_eq!(Pick::of_number(-0.0), Pick::of_number(0.0));
+        assert_ne!(Pick::of_number(1.0), Pick::of_number(2.0));
+        assert!(Pick::Bool(true).number().is_err());
+        assert!(Pick::of_number(1.0).boolean().is_err());
     }
 }

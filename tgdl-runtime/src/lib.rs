@@ -7,6 +7,8 @@
 //!   generated state and the semantics of TGDL values.
 //! - [`view`]: what a player sees, for front ends.
 //! - [`hidden`]: hidden information: who sees what, observations, determinization.
+//! - [`domain`], [`owners`]: what generated menus walk instead of every candidate (the
+//!   cells an input's coordinate guards leave; the tiles each player owns).
 //!
 //! With the `driver` feature (on by default):
 //! - [`agent`]: who chooses for a seat (random, scripted, a person at a console).
@@ -32,6 +34,7 @@ pub mod error;
 pub mod game;
 pub mod hidden;
 pub mod limits;
+pub mod owners;
 pub mod rng;
 pub mod value;
 pub mod view;

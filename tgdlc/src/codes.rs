@@ -308,8 +308,9 @@ Fix: mark the replacement `override` and keep only its effect:
 "#;
     INPUT_DOMAIN = "E0016", "input has no finite domain",
 r#"Inputs are chosen from candidates: the instances of a class (and its subclasses), the
-players, or `true`/`false`. A `number` or `string` input has no finite set of candidates
-a player could be offered, and events are never candidates.
+players, or `true`/`false`. A `number` input has no finite set of candidates a player
+could be offered unless an `in` list gives them; a `string` input has none even then,
+and events are never candidates.
 
 Example:
 
@@ -320,16 +321,16 @@ Example:
         }
     }
 
-Fix: make the choices objects (one per possible value) and choose one of them, or write
-one action per value:
+Fix: list the numbers that may be chosen after the input's name:
 
-    class Bid { number amount = 0; }
     global class Auction {
         action bid {
-            input Bid choice;
-            effect { log(choice.amount); }
+            input number amount in {1, 2, 5};
+            effect { log(amount); }
         }
     }
+
+For text, make the choices objects (one per possible value) and choose one of them.
 "#;
     BOARD = "E0017", "invalid board",
 r#"A board group is malformed: an unknown geometry (`square`, `hex`, `graph`) or

@@ -239,6 +239,9 @@ pub struct Input {
     pub ty: Ty,
     pub mode: InputMode,
     pub optional: bool,
+    /// `in EXPR`: a `List` whose elements, in order, are the candidates (nulls, repeats
+    /// and objects not of the candidate class skipped), instead of every value of the type.
+    pub domain: Option<Expr>,
     /// Filters, ANDed; each binds the candidate to its own local.
     pub filters: Vec<Filter>,
     pub span: Span,
@@ -764,7 +767,7 @@ impl Block {
     }
 
     /// Calls `f` on every expression of the block (statements' own expressions, nested
-    /// blocks, input targets and filters).
+    /// blocks, input targets, domains and filters).
     pub fn walk_exprs(&self, f: &mut impl FnMut(&Expr)) {
         self.walk_stmts(&mut |s| match &s.kind {
             StmtKind::Let { init: Some(e), .. }
@@ -779,6 +782,9 @@ impl Block {
                 if let InputMode::Player { target: Some(t) } = &input.mode {
                     t.walk(f);
                 }
+                if let Some(d) = &input.domain {
+                    d.walk(f);
+                }
             }
             _ => {}
         });
@@ -787,13 +793,16 @@ impl Block {
 
 impl Program {
     /// Calls `f` on every expression of the program: bodies of functions and actions
-    /// (triggers, requires, filters, input targets), `setup`, attribute initialisers and
+    /// (triggers, requires, filters, input targets and domains), `setup`, attribute initialisers and
     /// argument defaults.
     pub fn walk_exprs(&self, f: &mut impl FnMut(&Expr)) {
         fn inputs(inputs: &[Input], f: &mut impl FnMut(&Expr)) {
             for i in inputs {
                 for fl in &i.filters {
                     fl.body.walk_exprs(f);
+                }
+                if let Some(d) = &i.domain {
+                    d.walk(f);
                 }
                 match &i.mode {
                     InputMode::Player { target: Some(t) } => t.walk(f),

@@ -499,3 +499,44 @@ fn rename_follows_overrides_and_completion_knows_the_built_in_namespaces() {
     assert_eq!(labels(&items), ["clear", "clone", "copy", "keys", "length"]);
     c.stop();
 }
+
+#[test]
+fn hover_definition_and_rename_reach_into_an_inputs_in_list() {
+    let main = program("input_domains.tgdl");
+    let game = uri(&main);
+    let text = std::fs::read_to_string(&main).unwrap();
+    let mut c = Client::start();
+    c.open(&game, &text);
+    assert_eq!(c.diagnostics(&game), Vec::<Value>::new());
+    let in_list = "input Cell to in piece.tile.connections";
+    let calling = "auto input List<Cell> around in next_to(t: to);";
+
+    // Hover over an earlier input read by the list.
+    let hover = c.at("textDocument/hover", &game, pos(&text, in_list, "piece", 1), json!({}));
+    assert!(hover["contents"]["value"].as_str().unwrap().contains("Piece piece"), "{hover}");
+    // The function a list calls: its definition.
+    let def = c.at("textDocument/definition", &game, pos(&text, calling, "next_to", 2), json!({}));
+    let line = text.lines().position(|l| l.contains("function next_to {")).unwrap() as u64;
+    assert_eq!(def["range"]["start"]["line"], json!(line), "{def}");
+    // Renaming the function from the list renames its definition and the call.
+    let edit = c.at(
+        "textDocument/rename",
+        &game,
+        pos(&text, calling, "next_to", 0),
+        json!({ "newName": "around_of" }),
+    );
+    let renamed = apply(&edit, &main);
+    assert!(renamed.contains("function around_of {"), "{renamed}");
+    assert!(renamed.contains("auto input List<Cell> around in around_of(t: to);"), "{renamed}");
+    // Renaming the earlier input from the list renames it everywhere.
+    let edit =
+        c.at("textDocument/rename", &game, pos(&text, in_list, "piece", 0), json!({ "newName": "stone" }));
+    let renamed = apply(&edit, &main);
+    assert!(renamed.contains("input Piece stone { return stone.owner == player.active(); }"), "{renamed}");
+    assert!(
+        renamed.contains("input Cell to in stone.tile.connections { return to != stone.tile; }"),
+        "{renamed}"
+    );
+    assert!(renamed.contains("stone.move_to(to);"), "{renamed}");
+    c.stop();
+}

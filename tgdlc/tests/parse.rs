@@ -342,6 +342,11 @@ impl SpanCheck<'_> {
         }
         self.ty(&i.ty);
         self.ident(&i.name);
+        if let Some((keyword, e)) = &i.domain {
+            assert_eq!(self.text(*keyword, "in"), "in");
+            assert!(i.name.span.end <= keyword.start && keyword.end <= e.span.start);
+            self.expr(e);
+        }
         i.default.iter().for_each(|e| self.expr(e));
         for f in &i.filters {
             match f.keyword_span {
@@ -988,6 +993,34 @@ fn input_statements() {
     assert!(
         matches!(&stmts[4].kind, StmtKind::Input(i) if i.optional.is_some() && matches!(i.mode, InputMode::Auto(_)))
     );
+}
+
+#[test]
+fn an_in_list_leaves_the_filter_block_alone() {
+    let stmts = setup_stmts(
+        "setup { input number n in {1, 2} { return n > 1; } auto input Card c in xs; input bool b in f(x: {true}) { filter y { return y; } } }",
+    );
+    let inputs: Vec<&InputDecl> = stmts
+        .iter()
+        .map(|s| match &s.kind {
+            StmtKind::Input(i) => i,
+            other => panic!("an input, got {other:?}"),
+        })
+        .collect();
+    let domain = |i: &InputDecl| sexpr(&i.domain.as_ref().expect("an `in` list").1);
+    assert_eq!(domain(inputs[0]), "{1 2}");
+    assert_eq!(inputs[0].filters.len(), 1);
+    assert_eq!(
+        inputs[0].filters[0].body.stmts.iter().map(stmt_sexpr).collect::<Vec<_>>(),
+        ["(return (> n 1))"]
+    );
+    assert_eq!(domain(inputs[1]), "xs");
+    assert!(inputs[1].filters.is_empty());
+    assert!(domain(inputs[2]).starts_with("(call f"), "{}", domain(inputs[2]));
+    assert_eq!(inputs[2].filters[0].name.as_ref().map(|n| n.name.as_str()), Some("y"));
+    // An `in` with nothing after it is a syntax error, located at the `;`.
+    let (d, _) = parse_err("setup { input Card c in; }");
+    assert!(d.message.contains("expected an expression"), "{}", d.message);
 }
 
 fn grid_rows(group_body: &str) -> Vec<Vec<String>> {

@@ -3,7 +3,8 @@
 //! events (`throw`) and the queue of triggered runs (§3.3.3, §3.4, notes).
 
 use super::Gen;
-use super::body::{BodyGen, InputFailure, Ret, This, uses_event, uses_this};
+use super::body::{BodyGen, InputFailure, Ret, This, count_event_reads, uses_event, uses_this};
+use super::domain::Domain;
 use super::names::{ident, snake};
 use super::repr::Owner;
 use crate::hir::{
@@ -173,7 +174,7 @@ impl<'p> Gen<'p> {
                 self.this_of(owner),
                 Ret::Value(Ty::Bool, false),
             );
-            let ev_used = uses_event(body);
+            let ev_used = uses_event(self.prog, body);
             b.event = Some((ident("event"), false));
             let (code, ends) = b.body(body, &action.locals);
             let code = if ends { code } else { quote!(#code Err(rt::error::missing_return(loc(1, 1)))) };
@@ -209,7 +210,7 @@ impl<'p> Gen<'p> {
                 tests.push(super::expr::group(quote!(#label: { #code })));
             }
             let used_this = action.requires.iter().any(uses_this);
-            let used_event = action.requires.iter().any(uses_event);
+            let used_event = action.requires.iter().any(|r| uses_event(self.prog, r));
             let f = self.allowed_fn(a);
             let tp = self.this_param(owner, used_this);
             let ep = if used_event {
@@ -266,7 +267,7 @@ impl<'p> Gen<'p> {
         let used_this = !dispatch.is_empty()
             || all_blocks.iter().any(|bl| uses_this(bl))
             || action.inputs.iter().any(input_uses_this);
-        let used_event = all_blocks.iter().any(|bl| uses_event(bl));
+        let used_event = all_blocks.iter().any(|bl| uses_event(self.prog, bl));
         let tp = self.this_param(
             owner,
             used_this
@@ -411,7 +412,7 @@ impl<'p> Gen<'p> {
         let (effect, ends) = b.body(&action.effect, &action.locals);
         let done = if ends { quote!() } else { quote!(Ok(())) };
         let tp = self.this_param(owner, uses_this(&action.effect));
-        let ep = if uses_event(&action.effect) {
+        let ep = if uses_event(self.prog, &action.effect) {
             quote!(event: Option<rt::Id<Event>>)
         } else {
             quote!(_event: Option<rt::Id<Event>>)
@@ -476,8 +477,13 @@ impl<'p> Gen<'p> {
                 (Some(t), false) => quote!(if !#t { continue; }),
                 (Some(t), true) => quote!(if !#t { break 'action; }),
             };
-            let event_binding =
-                if blocks.iter().any(|bl| uses_event(bl)) { quote!(let event = #event;) } else { quote!() };
+            let event_binding = if blocks.iter().any(|bl| uses_event(self.prog, bl))
+                || action.inputs.iter().any(|i| domain_uses_event(self.prog, i))
+            {
+                quote!(let event = #event;)
+            } else {
+                quote!()
+            };
             let body = if self.is_global(owner) {
                 let allowed_test = if self.prog.action(a).requires.is_empty() {
                     quote!()
@@ -968,7 +974,21 @@ fn input_uses_this(i: &Input) -> bool {
     if let InputMode::Player { target: Some(t) } = &i.mode {
         t.walk(&mut |e| found |= matches!(e.kind, ExprKind::This));
     }
+    if let Some(d) = &i.domain {
+        d.walk(&mut |e| found |= matches!(e.kind, ExprKind::This));
+    }
     found || i.filters.iter().any(|f| uses_this(&f.body))
+}
+
+/// Whether an input's `in` list reads `event` other than as `event.active` (which is
+/// read from the core, so binding `event` for it would leave the binding unused).
+/// Whether an input's `in` list reads `event` (see [`uses_event`]).
+fn domain_uses_event(prog: &crate::hir::Program, i: &Input) -> bool {
+    let (mut events, mut actives) = (0, 0);
+    if let Some(d) = &i.domain {
+        d.walk(&mut |e| count_event_reads(prog, e, &mut events, &mut actives));
+    }
+    events > actives
 }
 
 impl<'g, 'p> BodyGen<'g, 'p> {
@@ -981,20 +1001,125 @@ impl<'g, 'p> BodyGen<'g, 'p> {
         inner: TokenStream,
     ) -> TokenStream {
         let name = self.local_name(input.local);
-        let (iter, class_test) = match self.domain_candidates(input) {
-            Some(cells) => (cells, None),
-            None => self.candidates(input.candidate_ty(), &quote!(#name)),
+        let domain = if input.domain.is_some() { None } else { self.domain_candidates(input) };
+        let (prelude, iter, class_test) = match &domain {
+            Some(d) => (d.prelude.clone(), d.cells.clone(), None),
+            None => {
+                let (iter, test) = self.input_candidates(input, &quote!(#name));
+                // A filter opening with `to == E`: only E can pass.
+                let known = if input.domain.is_none() { self.known_candidate(input, &iter) } else { None };
+                (quote!(), known.unwrap_or(iter), test)
+            }
         };
+        let saved = self.redundant_guards.take();
+        if let (Some(Domain { redundant: Some((flag, indices)), .. }), Some(first)) =
+            (&domain, input.filters.first())
+        {
+            let stmts = indices.iter().map(|&i| &first.body.stmts[i] as *const crate::hir::Stmt).collect();
+            self.redundant_guards = Some((flag.clone(), stmts));
+        }
         let filters = self.filter_test(input, locals, quote!(#name));
+        self.redundant_guards = saved;
         let optional = if input.optional { quote!({ let #name = None; #inner }) } else { quote!() };
         let bind = if input.optional { quote!(let #name = Some(#name);) } else { quote!() };
         let body = guarded(all_of(class_test, filters), quote!(#bind #inner));
-        quote! {
-            for #name in #iter {
-                #body
+        let owners = self
+            .g
+            .owner_index_of(input)
+            .filter(|_| domain.is_none() && input.domain.is_none())
+            .map(|(_, i)| i.field.clone());
+        let walk = match owners {
+            // The tiles whose owner is the active player, in creation order.
+            Some(sets) => {
+                let cursor = self.temp("cursor");
+                quote!({
+                    let mut #cursor = rt::owners::Cursor::new(self.core.active);
+                    while let Some(#name) = #cursor.next(&self.#sets).map(rt::Id::from_index) {
+                        #body
+                    }
+                    #optional
+                })
             }
-            #optional
+            None => quote! {
+                for #name in #iter {
+                    #body
+                }
+                #optional
+            },
+        };
+        if prelude.is_empty() { walk } else { quote!({ #prelude #walk }) }
+    }
+
+    /// An input's candidates before its filters: the elements of its `in` list, else every
+    /// value of its candidate type ([`Self::candidates`]).
+    fn input_candidates(&mut self, input: &Input, var: &TokenStream) -> (TokenStream, Option<TokenStream>) {
+        match &input.domain {
+            Some(list) => self.domain_list_candidates(input, list, var),
+            None => self.candidates(input.candidate_ty(), var),
         }
+    }
+
+    /// The candidates an `in` list gives: its elements in list order, the list evaluated
+    /// once, without nulls and without repeats (an option is offered once); and a test
+    /// on the candidate in `var` that keeps, for objects, those of the input's class (the
+    /// list may hold a base class) that are not discarded, as [`Self::candidates`] does.
+    fn domain_list_candidates(
+        &mut self,
+        input: &Input,
+        list: &crate::hir::Expr,
+        var: &TokenStream,
+    ) -> (TokenStream, Option<TokenStream>) {
+        let g = self.g;
+        let mut tests = Vec::new();
+        if let Ty::Class(c) = input.candidate_ty()
+            && let Some(h) = g.hierarchy(*c)
+        {
+            let arena = &h.arena;
+            if !g.covers_hierarchy(*c) {
+                let vs = g.variants_of(*c);
+                tests.push(if vs.is_empty() {
+                    quote!(false)
+                } else {
+                    quote!(matches!(self.#arena[#var].kind, #(#vs)|*))
+                });
+            }
+            let root = g.prog.class(*c).root;
+            if g.prog.class(root).kind == crate::hir::ClassKind::Interactable {
+                let d = g.builtin_field(root, crate::hir::BuiltinAttr::Discarded);
+                tests.push(quote!(!self.#arena[#var].#d));
+            }
+        }
+        let class_test = if tests.is_empty() { None } else { Some(quote!(#(#tests)&&*)) };
+        // The list is computed first (it may call functions), then read in place: the
+        // candidates are copied out before the loop runs.
+        let h = self.value(list);
+        let (lets, h) =
+            if super::expr::needs_mut(list) { (quote!(let list = #h;), quote!(list)) } else { (quote!(), h) };
+        let arena = g.collection_arena(&list.ty);
+        let present = if g.null.elem(g.prog, &list.ty) { quote!(.flatten()) } else { quote!() };
+        // Connections for a tile input: the tiles they lead to.
+        let leads_to = match (list.ty.element(), input.candidate_ty()) {
+            (Some(Ty::Class(k)), Ty::Class(c))
+                if g.prog.class(*k).kind == crate::hir::ClassKind::Connection
+                    && g.prog.class(*c).kind == crate::hir::ClassKind::Tile =>
+            {
+                let ca = &g.hierarchy(g.prog.builtins.connection).expect("connections are used").arena;
+                let to = g.builtin_field(g.prog.builtins.connection, crate::hir::BuiltinAttr::To);
+                quote!(.filter_map(|c| self.#ca[c].#to))
+            }
+            _ => quote!(),
+        };
+        let iter = quote!({
+            #lets
+            let mut listed = Vec::new();
+            for item in self.#arena[#h].items.iter().copied()#present #leads_to {
+                if !listed.contains(&item) {
+                    listed.push(item);
+                }
+            }
+            listed.into_iter()
+        });
+        (iter, class_test)
     }
 
     /// The candidates of a type in creation order: an iterator, and a test on the
@@ -1096,7 +1221,7 @@ impl<'g, 'p> BodyGen<'g, 'p> {
         let cand_ty = input.candidate_ty().clone();
         let name = self.local_name(input.local);
         let cand = self.temp("candidate");
-        let (iter, class_test) = self.candidates(&cand_ty, &quote!(#cand));
+        let (iter, class_test) = self.input_candidates(input, &quote!(#cand));
         let filters = self.filter_test(input, locals, quote!(#cand));
         let accept = all_of(class_test, filters);
         let pick = pick_of(g, &cand_ty, quote!(#cand));
@@ -1271,6 +1396,7 @@ fn pick_of(g: &Gen<'_>, ty: &Ty, v: TokenStream) -> TokenStream {
     match ty {
         Ty::Player => quote!(rt::Pick::Player(#v.0)),
         Ty::Bool => quote!(rt::Pick::Bool(#v)),
+        Ty::Number => quote!(rt::Pick::of_number(#v)),
         Ty::Class(c) => {
             let tag = g.hierarchy(*c).map_or(u32::MAX, |h| h.tag);
             quote!(rt::Pick::Object(#tag, #v.index() as u32))
@@ -1284,6 +1410,7 @@ fn unpick(g: &Gen<'_>, ty: &Ty) -> TokenStream {
     match ty {
         Ty::Player => quote!(player()),
         Ty::Bool => quote!(boolean()),
+        Ty::Number => quote!(number()),
         Ty::Class(c) => {
             let tag = g.hierarchy(*c).map_or(u32::MAX, |h| h.tag);
             quote!(object(#tag))
@@ -1293,7 +1420,7 @@ fn unpick(g: &Gen<'_>, ty: &Ty) -> TokenStream {
 }
 
 /// Handles known at compile time: a range when they are consecutive, else a list.
-fn static_candidates(indices: &[usize]) -> TokenStream {
+pub(super) fn static_candidates(indices: &[usize]) -> TokenStream {
     match (indices.first(), indices.last()) {
         (Some(&first), Some(&last)) if last - first + 1 == indices.len() => {
             let end = last + 1;

@@ -54,6 +54,9 @@ pub(super) struct BodyGen<'g, 'p> {
     /// Narrowed locals read under another name: the value bound by a `while` condition,
     /// while the loop body may still assign the variable itself.
     pub aliases: HashMap<LocalId, Ident>,
+    /// Guard statements of a filter that a candidate domain made redundant while the
+    /// flag is true (`codegen::domain`): they run only when it is false.
+    pub redundant_guards: Option<(Ident, Vec<*const crate::hir::Stmt>)>,
     labels: usize,
 }
 
@@ -134,6 +137,7 @@ impl<'g, 'p> BodyGen<'g, 'p> {
             break_with: None,
             narrowed: HashSet::new(),
             aliases: HashMap::new(),
+            redundant_guards: None,
             labels: 0,
         }
     }
@@ -381,6 +385,32 @@ impl<'g, 'p> BodyGen<'g, 'p> {
     }
 
     fn stmt(&mut self, s: &crate::hir::Stmt, locals: &Locals) -> TokenStream {
+        if let Some((flag, stmts)) = &self.redundant_guards
+            && stmts.iter().any(|&r| std::ptr::eq(r, s))
+        {
+            let flag = flag.clone();
+            let saved = self.redundant_guards.take();
+            // A guard is `if (cond) { return false; }`: it runs only while the flag is off.
+            let code = match &s.kind {
+                StmtKind::If { cond, then_branch, else_branch } if else_branch.stmts.is_empty() => {
+                    let c = self.value(cond);
+                    let t = self.block(then_branch, locals);
+                    if super::expr::has_block(&c) {
+                        let condition = self.temp("condition");
+                        quote!(if !#flag { let #condition = #c; if #condition { #t } })
+                    } else {
+                        let c = super::expr::group(c);
+                        quote!(if !#flag && #c { #t })
+                    }
+                }
+                _ => {
+                    let code = self.stmt(s, locals);
+                    quote!(if !#flag { #code })
+                }
+            };
+            self.redundant_guards = saved;
+            return code;
+        }
         match &s.kind {
             StmtKind::Let { local, init } => {
                 let name = self.local_name(*local);
@@ -951,7 +981,8 @@ impl<'p> Gen<'p> {
         let mut params = Vec::new();
         if let This::Instance(c) = &this {
             let h = self.handle_ty(*c);
-            let uses = uses_this(&f.body) || f.inputs.iter().any(|i| !i.filters.is_empty());
+            let uses =
+                uses_this(&f.body) || f.inputs.iter().any(|i| !i.filters.is_empty() || i.domain.is_some());
             let n = if uses || f.kind == crate::hir::FuncKind::DeckDefault {
                 quote!(this)
             } else {
@@ -1236,12 +1267,30 @@ pub(super) fn uses_this(b: &Block) -> bool {
 }
 
 /// Whether a block mentions `event`.
-pub(super) fn uses_event(b: &Block) -> bool {
-    let mut found = false;
-    b.walk_exprs(&mut |e| {
-        if matches!(e.kind, ExprKind::Event) {
-            found = true;
+/// Whether a block reads `event` other than as `event.active`, which is the engine's
+/// active player (the generated code reads no `event` for it, so binding one would leave
+/// an unused variable).
+pub(super) fn uses_event(prog: &crate::hir::Program, b: &Block) -> bool {
+    let (mut events, mut actives) = (0, 0);
+    b.walk_exprs(&mut |e| count_event_reads(prog, e, &mut events, &mut actives));
+    events > actives
+}
+
+/// Counts `event` reads in one expression node, and among them those of `event.active`.
+pub(super) fn count_event_reads(
+    prog: &crate::hir::Program,
+    e: &crate::hir::Expr,
+    events: &mut usize,
+    actives: &mut usize,
+) {
+    match &e.kind {
+        ExprKind::Event => *events += 1,
+        ExprKind::Attr { object, attr }
+            if matches!(object.kind, ExprKind::Event)
+                && prog.attr(*attr).builtin == Some(crate::hir::BuiltinAttr::Active) =>
+        {
+            *actives += 1
         }
-    });
-    found
+        _ => {}
+    }
 }

@@ -141,8 +141,18 @@ impl<'e> Reader<'e> {
     }
 }
 
-/// The guards at the top of the input's first filter (empty: none usable).
-fn leading_guards<'e>(prog: &'e Program, input: &'e Input) -> Vec<Guard<'e>> {
+/// A leading guard statement of the first filter: its index among the filter's
+/// statements and the comparisons it rejects on.
+struct GuardStmt<'e> {
+    index: usize,
+    guards: Vec<Guard<'e>>,
+    /// Whether every comparison is one bounds express (none is `==`), so that on the cells
+    /// kept the whole statement can be redundant.
+    bounding: bool,
+}
+
+/// The guard statements at the top of the input's first filter (empty: none usable).
+fn leading_guards<'e>(prog: &'e Program, input: &'e Input) -> Vec<GuardStmt<'e>> {
     let Some(filter) = input.filters.first() else { return Vec::new() };
     let mut declared = HashSet::new();
     filter.body.walk_stmts(&mut |s| {
@@ -151,8 +161,8 @@ fn leading_guards<'e>(prog: &'e Program, input: &'e Input) -> Vec<Guard<'e>> {
         }
     });
     let mut reader = Reader { prog, binder: filter.binder, declared, terms: HashMap::new() };
-    let mut guards = Vec::new();
-    for stmt in &filter.body.stmts {
+    let mut stmts = Vec::new();
+    for (index, stmt) in filter.body.stmts.iter().enumerate() {
         match &stmt.kind {
             StmtKind::Let { local, init: Some(init) } => match reader.term(init) {
                 Some(t) => {
@@ -169,14 +179,45 @@ fn leading_guards<'e>(prog: &'e Program, input: &'e Input) -> Vec<Guard<'e>> {
                 if !rejects || reader.disjuncts(cond, &mut found).is_none() {
                     break;
                 }
-                guards.extend(found);
+                let bounding = found.iter().all(|g| g.cmp != BinaryOp::Eq);
+                // `==` guards leave holes, not bounds.
+                found.retain(|g| g.cmp != BinaryOp::Eq);
+                stmts.push(GuardStmt { index, guards: found, bounding });
             }
             _ => break,
         }
     }
-    // `==` guards leave holes, not bounds.
-    guards.retain(|g| g.cmp != BinaryOp::Eq);
-    guards
+    stmts.retain(|s| !s.guards.is_empty());
+    stmts
+}
+
+/// The additive leaves of a number, `a + b - c` giving `(1, a), (1, b), (-1, c)`, when
+/// each is a literal below 2^40 or a value read without arithmetic (a local, an attribute,
+/// a call, an element): summing a few such values once each is exact in doubles when each
+/// is small (checked as the menu runs), so the filter and the bounds agree. `None` for
+/// anything else, or too many leaves.
+fn leaves<'e>(e: &'e Expr, sign: i64, out: &mut Vec<(i64, &'e Expr)>) -> Option<()> {
+    match &e.kind {
+        ExprKind::Binary { op: op @ (BinaryOp::Add | BinaryOp::Sub), lhs, rhs } => {
+            leaves(lhs, sign, out)?;
+            leaves(rhs, if *op == BinaryOp::Add { sign } else { -sign }, out)
+        }
+        ExprKind::Unary { op: UnaryOp::Neg, operand } => leaves(operand, -sign, out),
+        ExprKind::Number(n) if n.fract() == 0.0 && n.abs() < (1u64 << 40) as f64 => {
+            out.push((sign, e));
+            Some(())
+        }
+        ExprKind::Local(_)
+        | ExprKind::Attr { .. }
+        | ExprKind::Call { .. }
+        | ExprKind::Builtin { .. }
+        | ExprKind::ToNumber(_)
+        | ExprKind::Index { .. } => {
+            out.push((sign, e));
+            (out.len() <= 8).then_some(())
+        }
+        _ => None,
+    }
 }
 
 /// The group whose tiles are exactly the static tiles `indices`, when it is regular and
@@ -201,68 +242,205 @@ pub(super) fn full_group(prog: &Program, indices: &[usize]) -> Option<(usize, us
     None
 }
 
+/// The walk of an input's candidates bounded by its filter's leading guards.
+pub(super) struct Domain {
+    /// Computes the bounds before the loop (and the flag of `redundant`).
+    pub prelude: TokenStream,
+    /// The cells within the bounds: tile handles in creation order.
+    pub cells: TokenStream,
+    /// A flag, and the guard statements of the first filter (by index) that reject no cell
+    /// walked while it is true: the filter then skips them.
+    pub redundant: Option<(proc_macro2::Ident, Vec<usize>)>,
+}
+
 impl BodyGen<'_, '_> {
     /// The candidates of a menu input bounded by its filter's leading guards, when it has
-    /// any: an iterator of tile handles in creation order.
-    pub(super) fn domain_candidates(&mut self, input: &Input) -> Option<TokenStream> {
+    /// any.
+    pub(super) fn domain_candidates(&mut self, input: &Input) -> Option<Domain> {
         let g = self.g;
         let Ty::Class(c) = input.candidate_ty() else { return None };
         let indices: &Vec<usize> = g.static_tiles.get::<ClassId>(c)?;
         let (base, columns, rows) = full_group(g.prog, indices)?;
-        let guards = leading_guards(g.prog, input);
-        if guards.is_empty() {
+        let stmts = leading_guards(g.prog, input);
+        if stmts.is_empty() {
             return None;
         }
-        let (xs, ys, full) = (self.temp("xs"), self.temp("ys"), self.temp("full"));
+        let (xs, ys, full, proven) =
+            (self.temp("xs"), self.temp("ys"), self.temp("full"), self.temp("proven"));
         let mut steps = Vec::new();
-        for guard in &guards {
-            let axis = if guard.term.coord == Coord::X { &xs } else { &ys };
-            let offsets: Vec<TokenStream> = guard
-                .term
-                .offsets
+        let mut redundant = Vec::new();
+        for stmt in &stmts {
+            // Each guard of the statement as additive leaves, when all can be checked.
+            let exact: Option<Vec<_>> = stmt
+                .guards
                 .iter()
-                .map(|&(s, e)| match literal(e) {
-                    // A literal folds its sign in: `+ 1.0`, never `- -1.0`.
-                    Some(n) => {
-                        let lit = proc_macro2::Literal::f64_unsuffixed(n.abs());
-                        if (s > 0) == (n >= 0.0) { quote!(+ #lit) } else { quote!(- #lit) }
+                .map(|guard| {
+                    let mut offsets = Vec::new();
+                    for &(s, e) in &guard.term.offsets {
+                        leaves(e, s, &mut offsets)?;
                     }
-                    None => {
-                        let v = self.number(e);
-                        if s > 0 { quote!(+ #v) } else { quote!(- #v) }
-                    }
+                    let mut value = Vec::new();
+                    leaves(guard.value, 1, &mut value)?;
+                    Some((offsets, value))
                 })
                 .collect();
-            let value = self.number(guard.value);
-            let sign = guard.term.sign;
-            let cmp = match guard.cmp {
-                BinaryOp::Lt => quote!(Lt),
-                BinaryOp::Le => quote!(Le),
-                BinaryOp::Gt => quote!(Gt),
-                BinaryOp::Ge => quote!(Ge),
-                _ => quote!(Ne),
-            };
-            steps.push(quote!(#axis.unless(#sign, 0.0 #(#offsets)*, rt::domain::Cmp::#cmp, #value);));
+            let exact = exact.filter(|_| stmt.bounding);
+            if exact.is_some() {
+                redundant.push(stmt.index);
+            }
+            for (k, guard) in stmt.guards.iter().enumerate() {
+                let axis = if guard.term.coord == Coord::X { &xs } else { &ys };
+                let sign = guard.term.sign;
+                let cmp = cmp_name(guard.cmp);
+                // Every part a small whole number known at compile time: integer bounds,
+                // exact by construction.
+                if let Some(parts) = &exact
+                    && parts[k].0.iter().chain(&parts[k].1).all(|&(_, e)| self.small_whole(e))
+                {
+                    let (offset, value) = (self.whole_sum(&parts[k].0), self.whole_sum(&parts[k].1));
+                    steps.push(quote!(#axis.unless_whole(#sign, #offset, rt::domain::Cmp::#cmp, #value);));
+                    continue;
+                }
+                let (offset, value) = match &exact {
+                    Some(parts) => {
+                        let (offsets, value) = &parts[k];
+                        (self.checked_sum(offsets, &proven), self.checked_sum(value, &proven))
+                    }
+                    None => {
+                        let offsets: Vec<TokenStream> =
+                            guard.term.offsets.iter().map(|&(s, e)| self.signed(s, e)).collect();
+                        (quote!(0.0 #(#offsets)*), self.number(guard.value))
+                    }
+                };
+                let narrow = quote!(#axis.unless(#sign, #offset, rt::domain::Cmp::#cmp, #value));
+                steps.push(if exact.is_some() {
+                    quote!(if !#narrow { #proven = false; })
+                } else {
+                    quote!(#narrow;)
+                });
+            }
         }
         let bind = |axis: &proc_macro2::Ident, coord: Coord, i: TokenStream| {
-            if guards.iter().any(|g| g.term.coord == coord) {
+            if stmts.iter().flat_map(|s| &s.guards).any(|g| g.term.coord == coord) {
                 quote!(let mut #axis = #full.#i;)
             } else {
                 quote!(let #axis = #full.#i;)
             }
         };
         let (bind_x, bind_y) = (bind(&xs, Coord::X, quote!(0)), bind(&ys, Coord::Y, quote!(1)));
+        let full_bounds = quote!((rt::domain::Bounds::new(#columns), rt::domain::Bounds::new(#rows)));
+        let prelude = if redundant.is_empty() {
+            quote! {
+                let #full = #full_bounds;
+                let (#xs, #ys) = rt::domain::attempt(|| -> rt::Flow<(rt::domain::Bounds, rt::domain::Bounds)> {
+                    #bind_x
+                    #bind_y
+                    #(#steps)*
+                    Ok((#xs, #ys))
+                })
+                .unwrap_or(#full);
+            }
+        } else {
+            quote! {
+                let #full = #full_bounds;
+                let (#xs, #ys, #proven) =
+                    rt::domain::attempt(|| -> rt::Flow<(rt::domain::Bounds, rt::domain::Bounds, bool)> {
+                        #bind_x
+                        #bind_y
+                        let mut #proven = true;
+                        #(#steps)*
+                        Ok((#xs, #ys, #proven))
+                    })
+                    .unwrap_or((#full.0, #full.1, false));
+            }
+        };
+        Some(Domain {
+            prelude,
+            cells: quote!(rt::domain::cells(#base, #columns, #xs, #ys)),
+            redundant: (!redundant.is_empty()).then_some((proven, redundant)),
+        })
+    }
+
+    /// The candidates of an input whose filter opens by requiring one known object (see
+    /// [`known_object`]): that object alone, computed once before the walk, when it is
+    /// not null; if computing it stops on an error, every candidate, so the filter meets
+    /// the error where it always did. `all` is the walk of every candidate.
+    pub(super) fn known_candidate(&mut self, input: &Input, all: &TokenStream) -> Option<TokenStream> {
+        let known = known_object(self.g.prog, input)?;
+        let value = self.repr(known, true);
+        let h = self.g.handle_ty(match known.ty {
+            Ty::Class(d) => d,
+            _ => return None,
+        });
+        let k = self.temp("known");
         Some(quote!({
-            let #full = (rt::domain::Bounds::new(#columns), rt::domain::Bounds::new(#rows));
-            let (#xs, #ys) = rt::domain::attempt(|| -> rt::Flow<(rt::domain::Bounds, rt::domain::Bounds)> {
-                #bind_x
-                #bind_y
-                #(#steps)*
-                Ok((#xs, #ys))
-            })
-            .unwrap_or(#full);
-            rt::domain::cells(#base, #columns, #xs, #ys)
+            let #k = rt::domain::attempt(|| -> rt::Flow<Option<#h>> { Ok(#value) });
+            #k.flatten().into_iter().chain(#k.is_none().then(|| #all).into_iter().flatten())
         }))
+    }
+
+    /// `+ v` or `- v`, a literal's sign folded in (`+ 1.0`, never `- -1.0`).
+    fn signed(&mut self, s: i64, e: &Expr) -> TokenStream {
+        match literal(e) {
+            Some(n) => {
+                let lit = proc_macro2::Literal::f64_unsuffixed(n.abs());
+                if (s > 0) == (n >= 0.0) { quote!(+ #lit) } else { quote!(- #lit) }
+            }
+            None => {
+                let v = self.number(e);
+                if s > 0 { quote!(+ #v) } else { quote!(- #v) }
+            }
+        }
+    }
+
+    /// A whole number whose every value lies within ±2^40, known at compile time.
+    fn small_whole(&self, e: &Expr) -> bool {
+        const SMALL: i64 = 1 << 40;
+        self.g
+            .whole
+            .range(self.g.prog, &self.g.null, self.owner, e)
+            .is_some_and(|r| -SMALL < r.lo && r.hi < SMALL)
+    }
+
+    /// The sum of additive leaves that are all [`Self::small_whole`], as an `i64`.
+    fn whole_sum(&mut self, parts: &[(i64, &Expr)]) -> TokenStream {
+        let mut sum = TokenStream::new();
+        for (k, &(s, e)) in parts.iter().enumerate() {
+            let w = self.whole(e);
+            sum.extend(match (k, s > 0) {
+                (0, true) => quote!(#w),
+                (0, false) => quote!(-#w),
+                (_, true) => quote!(+ #w),
+                (_, false) => quote!(- #w),
+            });
+        }
+        if sum.is_empty() { quote!(0) } else { super::expr::group(sum) }
+    }
+
+    /// The sum of additive leaves (see [`leaves`]), each value that is not a literal
+    /// checked small into the flag `proven`.
+    fn checked_sum(&mut self, parts: &[(i64, &Expr)], proven: &proc_macro2::Ident) -> TokenStream {
+        let terms: Vec<TokenStream> = parts
+            .iter()
+            .map(|&(s, e)| {
+                if literal(e).is_some() {
+                    return self.signed(s, e);
+                }
+                if self.small_whole(e) {
+                    let w = self.whole(e);
+                    return if s > 0 { quote!(+ (#w as f64)) } else { quote!(- (#w as f64)) };
+                }
+                let v = if self.is_whole(e) {
+                    let w = self.whole(e);
+                    quote!(#w as f64)
+                } else {
+                    self.value(e)
+                };
+                let v = quote!(rt::domain::term(#v, &mut #proven));
+                if s > 0 { quote!(+ #v) } else { quote!(- #v) }
+            })
+            .collect();
+        quote!(0.0 #(#terms)*)
     }
 
     /// A number as an `f64`, whole or not.
@@ -277,6 +455,68 @@ impl BodyGen<'_, '_> {
         } else {
             self.value(e)
         }
+    }
+}
+
+/// The object an input's first filter opens by requiring: `return to == E && ...;` or
+/// `if (to != E || ...) { return false; }`, where `E` does not read the candidate and is
+/// of the input's class or a subclass. Only that object can pass, so the menu tries it
+/// alone (see `BodyGen::known_candidate`).
+fn known_object<'e>(prog: &Program, input: &'e Input) -> Option<&'e Expr> {
+    if input.is_list() || input.domain.is_some() {
+        return None;
+    }
+    let Ty::Class(class) = *input.candidate_ty() else { return None };
+    let filter = input.filters.first()?;
+    let (test, want) = match &filter.body.stmts.first()?.kind {
+        StmtKind::Return(Some(e)) => (leftmost(e, BinaryOp::And), BinaryOp::Eq),
+        StmtKind::If { cond, then_branch, else_branch }
+            if else_branch.stmts.is_empty()
+                && matches!(
+                    then_branch.stmts.as_slice(),
+                    [s] if matches!(&s.kind, StmtKind::Return(Some(e)) if matches!(e.kind, ExprKind::Bool(false)))
+                ) =>
+        {
+            (leftmost(cond, BinaryOp::Or), BinaryOp::Ne)
+        }
+        _ => return None,
+    };
+    let ExprKind::Binary { op, lhs, rhs } = &test.kind else { return None };
+    if *op != want {
+        return None;
+    }
+    let is_binder = |e: &Expr| matches!(e.kind, ExprKind::Local(l) if l == filter.binder);
+    let known = match (is_binder(lhs), is_binder(rhs)) {
+        (true, false) => rhs.as_ref(),
+        (false, true) => lhs.as_ref(),
+        _ => return None,
+    };
+    let mut independent = true;
+    known.walk(&mut |x| match &x.kind {
+        ExprKind::Local(l) if *l == filter.binder => independent = false,
+        ExprKind::Assign { .. } | ExprKind::New { .. } => independent = false,
+        _ => {}
+    });
+    let fits = matches!(known.ty, Ty::Class(d) if prog.is_subclass(d, class));
+    (independent && fits).then_some(known)
+}
+
+/// The leftmost operand of a chain of `op` (`a && b && c` → `a`).
+fn leftmost(e: &Expr, op: BinaryOp) -> &Expr {
+    match &e.kind {
+        ExprKind::Binary { op: o, lhs, .. } if *o == op => leftmost(lhs, op),
+        _ => e,
+    }
+}
+
+/// The name of a comparison in `rt::domain::Cmp` (`==` never reaches here).
+fn cmp_name(op: BinaryOp) -> TokenStream {
+    match op {
+        BinaryOp::Lt => quote!(Lt),
+        BinaryOp::Le => quote!(Le),
+        BinaryOp::Gt => quote!(Gt),
+        BinaryOp::Ge => quote!(Ge),
+        _ => quote!(Ne),
     }
 }
 

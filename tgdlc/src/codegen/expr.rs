@@ -458,6 +458,30 @@ impl<'g, 'p> BodyGen<'g, 'p> {
                 // Rust evaluates the value before the place, as TGDL does.
                 let (lets, vals) = self.hoist(vec![(v, needs_mut(value)), (o, needs_mut(object))], false);
                 let (v, o) = (&vals[0], &vals[1]);
+                if let Some(index) = g.owner_indexes.get(attr) {
+                    // An indexed owner: its sets follow the write (`codegen::owners`).
+                    let sets = &index.field;
+                    let (value, target, before) =
+                        (self.temp("value"), self.temp("target"), self.temp("before"));
+                    let owner = |t: &proc_macro2::Ident| {
+                        if g.null.attr(prog, *attr) {
+                            quote!(self.#arena[#t].#field)
+                        } else {
+                            quote!(Some(self.#arena[#t].#field))
+                        }
+                    };
+                    let read = owner(&target);
+                    return wrap_unit(
+                        lets,
+                        quote!({
+                            let #value = #v;
+                            let #target = #o;
+                            let #before = #read;
+                            self.#arena[#target].#field = #value;
+                            self.#sets.moved(#target.index(), #before, #read);
+                        }),
+                    );
+                }
                 let place = if g.attr_on_root(*attr) {
                     quote!(self.#arena[#o].#field = #v)
                 } else {

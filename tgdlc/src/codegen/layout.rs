@@ -356,6 +356,7 @@ impl<'p> Gen<'p> {
         for (s, f) in self.globals.values() {
             fields.push(quote! { pub #f: #s, });
         }
+        fields.extend(self.owner_fields());
         if self.has_queue() {
             fields.push(quote! {
                 /// Triggered actions waiting to run, in order (§3.4, breadth first).
@@ -378,6 +379,7 @@ impl<'p> Gen<'p> {
         }
         out.extend(self.collections.values().map(|(f, _)| f.clone()));
         out.extend(self.globals.values().map(|(_, f)| f.clone()));
+        out.extend(self.owner_indexes.values().map(|i| i.field.clone()));
         if self.has_queue() {
             out.push(format_ident!("queue"));
         }
@@ -476,7 +478,13 @@ impl<'p> Gen<'p> {
         action
             .inputs
             .iter()
-            .take_while(|i| !i.is_list() && matches!(i.mode, crate::hir::InputMode::Player { target: None }))
+            // A number (from an `in` list) is asked once the move is chosen: moves are
+            // compared and hashed, which `f64`s are not.
+            .take_while(|i| {
+                !i.is_list()
+                    && i.ty != Ty::Number
+                    && matches!(i.mode, crate::hir::InputMode::Player { target: None })
+            })
             .enumerate()
             .map(|(k, _)| k)
             .collect()
@@ -509,6 +517,11 @@ impl<'p> Gen<'p> {
         for (s, f) in self.globals.values() {
             fields.push(quote!(#f: #s::default()));
         }
+        let players = self.prog.max_players as usize;
+        for index in self.owner_indexes.values() {
+            let f = &index.field;
+            fields.push(quote!(#f: rt::owners::Owners::new(#players, #tiles)));
+        }
         if self.has_queue() {
             fields.push(quote!(queue: std::collections::VecDeque::new()));
         }
@@ -519,7 +532,8 @@ impl<'p> Gen<'p> {
                 h.kind_enum.clone().map(|k| quote!(Event { #flat kind: #k::PlayerChoice }))
             })
             .unwrap_or_else(|| quote!(Event {}));
-        let boards = if self.uses_tiles { quote!(world.build_boards();) } else { quote!() };
+        let owners = self.rebuild_owners(quote!(world));
+        let boards = if self.uses_tiles { quote!(world.build_boards(); #owners) } else { quote!() };
         let build = self.build_boards();
         let blanks = self.blank_constructors();
         let marks = if self.menu_allocates() { self.marks() } else { quote!() };

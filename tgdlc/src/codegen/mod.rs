@@ -17,6 +17,8 @@ mod expr;
 mod hidden;
 mod layout;
 pub mod names;
+mod owners;
+mod parens;
 mod repr;
 mod rules;
 mod whole;
@@ -52,6 +54,7 @@ pub fn generate(prog: &Program, sources: &crate::source::SourceMap) -> String {
     );
     match syn::parse2::<syn::File>(tokens.clone()) {
         Ok(mut file) => {
+            parens::ungroup(&mut file);
             let text = prettyplease::unparse(&file);
             if drop_unused_helpers(&mut file, &text) {
                 header + &prettyplease::unparse(&file)
@@ -163,6 +166,8 @@ pub(crate) struct Gen<'p> {
     /// blank object (`blank_card`).
     pub init_fn: HashMap<ClassId, Ident>,
     pub blank_fn: HashMap<ClassId, Ident>,
+    /// Attributes whose owners the world indexes for menus (`owners`).
+    pub owner_indexes: BTreeMap<AttrId, owners::OwnerIndex>,
     /// The generator's own names, for the namers of bodies.
     pub fixed: names::Fixed,
 }
@@ -369,6 +374,7 @@ impl<'p> Gen<'p> {
             }
         }
         let static_tiles = static_tiles(prog);
+        let owner_indexes = owners::owner_indexes(prog, &static_tiles, &mut |n| ident(&fields.fresh(n)));
         let mut created: std::collections::HashSet<ClassId> = prog
             .classes
             .iter()
@@ -400,9 +406,10 @@ impl<'p> Gen<'p> {
                 grid_consts.insert((*board, *group), ident(&consts.fresh(&name.to_uppercase())));
             }
         });
-        Gen {
+        let mut built = Gen {
             prog,
             sources,
+            owner_indexes,
             init_fn,
             blank_fn,
             fixed,
@@ -425,7 +432,12 @@ impl<'p> Gen<'p> {
             input_field,
             recursive: std::cell::OnceCell::new(),
             uses_tiles,
-        }
+        };
+        // The sets are read and updated as plain fields of the tile struct.
+        let on_root: Vec<AttrId> =
+            built.owner_indexes.keys().copied().filter(|&a| built.attr_on_root(a)).collect();
+        built.owner_indexes.retain(|a, _| on_root.contains(a));
+        built
     }
 
     /// The hierarchy (arena) holding instances of `class`.

@@ -7,8 +7,8 @@
 //! (an object exists before its initialisers run).
 
 use crate::hir::{
-    ActionId, AttrId, Block, Builtin, BuiltinAttr, Expr, ExprKind, FuncId, InputMode, LocalId, Program,
-    StmtKind, Ty,
+    ActionId, AttrId, Block, Builtin, BuiltinAttr, ClassId, Expr, ExprKind, FuncId, InputMode, LocalId,
+    Program, StmtKind, Ty,
 };
 use std::collections::{BTreeMap, HashSet};
 
@@ -36,6 +36,9 @@ pub struct Nullability {
     family: Vec<FuncId>,
     /// The same for actions: an overriding action shares the inputs of the one it overrides.
     action_family: Vec<ActionId>,
+    /// The classes a tile can be (the variants of `TileKind`, as `Gen` makes them): a
+    /// cast to a class all of them derive from cannot fail.
+    tile_classes: Vec<ClassId>,
 }
 
 impl Nullability {
@@ -50,7 +53,19 @@ impl Nullability {
             })
             .collect();
         let action_family = (0..prog.actions.len() as u32).map(|i| root_action(prog, ActionId(i))).collect();
-        let mut n = Nullability { nullable: HashSet::new(), family, action_family };
+        let blank = prog.builtins.blank_tile;
+        let mut creates_blank_tiles = false;
+        prog.walk_exprs(&mut |e| {
+            if let ExprKind::New { class, .. } = &e.kind {
+                creates_blank_tiles |= *class == blank;
+            }
+        });
+        let tile_classes = prog
+            .descendants(prog.builtins.tile)
+            .into_iter()
+            .filter(|&d| !prog.class(d).builtin || (d == blank && creates_blank_tiles))
+            .collect();
+        let mut n = Nullability { nullable: HashSet::new(), family, action_family, tile_classes };
         // Seeds: object attributes, optional inputs, declarations without a value.
         for (i, a) in prog.attrs.iter().enumerate() {
             if a.builtin.is_none() && !a.ty.is_value() {
@@ -139,7 +154,12 @@ impl Nullability {
                 Builtin::ListRemoveAt => args.first().is_some_and(|l| self.elem(prog, &l.ty)),
                 _ => false,
             },
-            ExprKind::As { .. } => true,
+            // A cast every tile passes keeps its operand (`Gen::covers_hierarchy`).
+            ExprKind::As { operand, class } => {
+                let covers = prog.class(*class).root == prog.builtins.tile
+                    && self.tile_classes.iter().all(|&c| prog.is_subclass(c, *class));
+                !covers || self.expr(prog, owner, operand)
+            }
             // `event` is null when an action is called like a function.
             ExprKind::Event => true,
             _ => false,
@@ -200,6 +220,9 @@ impl Nullability {
             }
             if let InputMode::Player { target: Some(t) } = &i.mode {
                 t.walk(&mut |x| self.flow(prog, owner, x));
+            }
+            if let Some(d) = &i.domain {
+                d.walk(&mut |x| self.flow(prog, owner, x));
             }
         }
     }
@@ -332,12 +355,14 @@ pub fn collection_types(prog: &Program, unused: &dyn Fn(BuiltinAttr) -> bool) ->
     let mut visit = |e: &Expr| add_collection(prog, &e.ty, &mut out);
     for f in &prog.funcs {
         f.body.walk_exprs(&mut visit);
+        f.inputs.iter().filter_map(|i| i.domain.as_ref()).for_each(|d| d.walk(&mut visit));
     }
     for a in &prog.actions {
         a.effect.walk_exprs(&mut visit);
         a.requires.iter().for_each(|b| b.walk_exprs(&mut visit));
         a.triggers.iter().filter_map(|t| t.body.as_ref()).for_each(|b| b.walk_exprs(&mut visit));
         a.inputs.iter().flat_map(|i| &i.filters).for_each(|f| f.body.walk_exprs(&mut visit));
+        a.inputs.iter().filter_map(|i| i.domain.as_ref()).for_each(|d| d.walk(&mut visit));
     }
     prog.setup.body.walk_exprs(&mut visit);
     for a in &prog.attrs {

@@ -217,6 +217,7 @@ impl<'p> Gen<'p> {
                         rt::Pick::Object(tag, index) => self.object_label(tag, index),
                         rt::Pick::Player(p) => format!("player {p}"),
                         rt::Pick::Bool(b) => b.to_string(),
+                        rt::Pick::Number(bits) => rt::value::fmt_number(f64::from_bits(bits)),
                         rt::Pick::Null => String::from("none"),
                         rt::Pick::Done => String::from("done"),
                     }
@@ -260,6 +261,10 @@ impl<'p> Gen<'p> {
             work.extend(action.triggers.iter().filter_map(|t| t.body.clone()));
             work.extend(action.requires.iter().cloned());
             work.extend(action.inputs.iter().flat_map(|i| i.filters.iter().map(|f| f.body.clone())));
+            // An input's `in` list is evaluated by the menu too (a list literal allocates).
+            work.extend(action.inputs.iter().filter_map(|i| i.domain.as_ref()).map(|d| crate::hir::Block {
+                stmts: vec![crate::hir::Stmt { kind: crate::hir::StmtKind::Expr(d.clone()), span: d.span }],
+            }));
         }
         while let Some(b) = work.pop() {
             let mut found = false;
@@ -346,10 +351,13 @@ impl<'p> Gen<'p> {
                 steps.push(quote!(self.#f()?;));
             }
         }
+        // Tile initialisers write attributes directly: the owner indexes are built again.
+        let owners = self.rebuild_owners(quote!(self));
         quote! {
             /// Creates the global classes and boards (before `setup`).
             fn create_globals(&mut self) -> rt::Flow<()> {
                 #(#steps)*
+                #owners
                 Ok(())
             }
         }

@@ -233,6 +233,9 @@ impl WholeNumbers {
                 if let InputMode::Player { target: Some(t) } = &i.mode {
                     t.walk(&mut |e| w.flows_in(prog, null, b.owner, e, &mut flows));
                 }
+                if let Some(d) = &i.domain {
+                    d.walk(&mut |e| w.flows_in(prog, null, b.owner, e, &mut flows));
+                }
             }
         }
         for a in &prog.attrs {

@@ -419,6 +419,9 @@ impl Builder<'_> {
                 | hir::InputMode::Player { target: Some(e) } => e.walk(&mut |e| self.expr(e, locals)),
                 _ => {}
             }
+            if let Some(d) = &i.domain {
+                d.walk(&mut |e| self.expr(e, locals));
+            }
             for f in &i.filters {
                 self.block(&f.body, locals);
             }

@@ -254,6 +254,8 @@ impl<'a> Checker<'a> {
                 let target = self.expr_as(t, &Ty::Player);
                 inputs[k].mode = InputMode::Player { target: Some(target) };
             }
+            let domain = self.input_domain(&inputs[k], decl);
+            inputs[k].domain = domain;
             let filters = self.filters(&inputs[k], decl);
             inputs[k].filters = filters;
             self.cx.pop_scope();
@@ -261,6 +263,35 @@ impl<'a> Checker<'a> {
         self.cx.kind = saved_kind;
         self.cx.ret = saved_ret;
         self.cx.ret_origin = saved_origin;
+    }
+
+    /// The list after `in`: a `List` of values that can stand for the candidate type (for
+    /// a list input, its element type). It sees what the filters see (but not the input)
+    /// and, like them, must be pure (checked with them in `check_purity`).
+    pub(crate) fn input_domain(&mut self, input: &Input, decl: &ast::InputDecl) -> Option<hir::Expr> {
+        let (_, e) = decl.domain.as_ref()?;
+        if matches!(input.mode, InputMode::Function { .. }) {
+            // Reported by `declare_inputs`.
+            return None;
+        }
+        self.cx.kind = BodyKind::Pure;
+        let cand = input.candidate_ty().clone();
+        let list = Ty::List(Box::new(cand.clone()));
+        let x = self.expr(e, Some(&list));
+        // Objects of a base class are accepted too: those not of the input's class are
+        // skipped, like the discarded ones. Connections stand for the tiles they lead to
+        // (`input Cell to in from.connections`).
+        if let (Ty::List(elem), Ty::Class(want)) = (&x.ty, &cand)
+            && let Ty::Class(have) = elem.as_ref()
+            && (self.prog.is_subclass(*want, *have)
+                || (self.prog.class(*have).kind == hir::ClassKind::Connection
+                    && self.prog.class(*want).kind == hir::ClassKind::Tile))
+        {
+            return Some(x);
+        }
+        let origin =
+            (decl.name.span, format!("the candidates of `{}` are `{}`s", input.name, self.ty_name(&cand)));
+        Some(self.coerce_because(x, &list, origin))
     }
 
     pub(crate) fn filters(&mut self, input: &Input, decl: &ast::InputDecl) -> Vec<hir::Filter> {

@@ -20,6 +20,9 @@ pub(crate) struct Impurity {
     pub(crate) chain: Vec<(Span, String)>,
 }
 
+/// What an input's `in` list is called in purity diagnostics.
+const DOMAIN: &str = "an input's `in` list";
+
 impl<'a> Checker<'a> {
     pub(crate) fn check_purity(&mut self) {
         let mut memo: HashMap<FuncId, Option<Impurity>> = HashMap::new();
@@ -37,18 +40,23 @@ impl<'a> Checker<'a> {
                 for f in &i.filters {
                     roots.push((f.body.clone(), "filter", Vec::new()));
                 }
+                if let Some(d) = &i.domain {
+                    roots.push((Block::default(), DOMAIN, vec![d.clone()]));
+                }
                 if let InputMode::Player { target: Some(t) } = &i.mode {
                     roots.push((Block::default(), "input target", vec![t.clone()]));
                 }
             }
         }
         let mut inner_filters = Vec::new();
+        let mut inner_domains = Vec::new();
         let mut collect = |b: &Block| {
             b.walk_stmts(&mut |s| {
                 if let StmtKind::Input(i) = &s.kind {
                     for f in &i.filters {
                         inner_filters.push(f.body.clone());
                     }
+                    inner_domains.extend(i.domain.clone());
                 }
             })
         };
@@ -56,6 +64,9 @@ impl<'a> Checker<'a> {
             for i in &f.inputs {
                 for fl in &i.filters {
                     roots.push((fl.body.clone(), "filter", Vec::new()));
+                }
+                if let Some(d) = &i.domain {
+                    roots.push((Block::default(), DOMAIN, vec![d.clone()]));
                 }
             }
             collect(&f.body);
@@ -65,6 +76,7 @@ impl<'a> Checker<'a> {
         }
         collect(&self.prog.setup.body);
         roots.extend(inner_filters.into_iter().map(|b| (b, "filter", Vec::new())));
+        roots.extend(inner_domains.into_iter().map(|d| (Block::default(), DOMAIN, vec![d])));
 
         let mut reported = HashSet::new();
         for (block, what, exprs) in roots {
@@ -73,14 +85,17 @@ impl<'a> Checker<'a> {
                 if !reported.insert(imp.span) {
                     continue;
                 }
-                let mut d = Diagnostic::error(imp.span, format!("{} in a {what} block", imp.what))
+                // An input's `in` list is an expression, not a block.
+                let place = if what == DOMAIN { what.to_string() } else { format!("a {what} block") };
+                let mut d = Diagnostic::error(imp.span, format!("{} in {place}", imp.what))
                     .code(codes::IMPURE)
                     .label(imp.label);
                 for (site, name) in &imp.chain {
                     d = d.secondary(*site, format!("called here, through `{name}`"));
                 }
+                let subject = if what == DOMAIN { what.to_string() } else { format!("a {what}") };
                 d = d.help(format!(
-                    "a {what} is evaluated speculatively while menus are built: it may only read the state and return a value"
+                    "{subject} is evaluated speculatively while menus are built: it may only read the state and return a value"
                 ));
                 self.error(d);
             }

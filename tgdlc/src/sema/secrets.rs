@@ -631,11 +631,14 @@ fn contains(outer: Span, inner: Span) -> bool {
     outer.file == inner.file && outer.start <= inner.start && inner.end <= outer.end
 }
 
-/// Calls `f` on the expressions of a callable's inputs: filters and defaults.
+/// Calls `f` on the expressions of a callable's inputs: filters, `in` lists and defaults.
 fn walk_inputs(inputs: &[Input], f: &mut impl FnMut(&Expr)) {
     for i in inputs {
         for fl in &i.filters {
             fl.body.walk_exprs(f);
+        }
+        if let Some(d) = &i.domain {
+            d.walk(f);
         }
         if let InputMode::Function { default: Some(d) } = &i.mode {
             d.walk(f);
@@ -802,6 +805,35 @@ mod tests {
         assert_eq!(found.len(), 2, "{found:?}");
         assert!(found[0].contains("`Riddle.answer`"), "{found:?}");
         assert!(found[1].contains("`Note.text`"), "{found:?}");
+    }
+
+    #[test]
+    fn an_in_list_reading_a_secret_counts_like_a_filter_reading_it() {
+        let found = reveals(
+            r#"
+            game Suspects players 2;
+            global class Case {
+                secret List<player> suspects = {1};
+                function accused {
+                    auto input player p in suspects;
+                    returns string;
+                    effect { return "" + p; }
+                }
+                function anyone {
+                    auto input player p in {0, 1};
+                    returns string;
+                    effect { return "" + p; }
+                }
+            }
+            setup {
+                log(Case.anyone());
+                log(Case.accused());
+            }
+            "#,
+        );
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert!(found[0].starts_with("game.tgdl:18:"), "{found:?}");
+        assert!(found[0].contains("`Case.suspects`"), "{found:?}");
     }
 
     #[test]

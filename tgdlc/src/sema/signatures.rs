@@ -108,6 +108,7 @@ impl<'a> Checker<'a> {
                 ty,
                 mode,
                 optional: i.optional.is_some(),
+                domain: None,
                 filters: Vec::new(),
                 span: i.span,
             });
@@ -154,6 +155,17 @@ impl<'a> Checker<'a> {
                     .help("remove `= ...`; a player chooses this input"),
                 );
             }
+            if let (ast::InputMode::Function(_), Some((keyword, _))) = (&i.mode, &i.domain) {
+                self.error(
+                    Diagnostic::error(
+                        *keyword,
+                        "a `function input` is passed by the caller and has no `in` list",
+                    )
+                    .code(codes::MISPLACED)
+                    .label("only inputs chosen by a player or computed have candidates")
+                    .help("remove `in ...`; check the argument inside the effect instead"),
+                );
+            }
             if matches!(i.mode, ast::InputMode::Function(_)) && !i.filters.is_empty() {
                 self.error(
                     Diagnostic::error(
@@ -176,6 +188,8 @@ impl<'a> Checker<'a> {
         };
         let finite = match elem {
             Ty::Player | Ty::Bool | Ty::Error => true,
+            // Numbers are offered from the list after `in`.
+            Ty::Number => i.domain.is_some(),
             // Instances are candidates, except events, which are never candidates.
             Ty::Class(c) => self.prog.class(*c).kind != ClassKind::Event,
             _ => false,
@@ -192,9 +206,12 @@ impl<'a> Checker<'a> {
                     d.label("events are never candidates")
                         .help(format!("an action reacts to an event by watching it: `trigger {name};`, then reads it as `event`"))
                 }
+                Ty::Number => d
+                    .label("a player cannot choose from every possible number")
+                    .help(format!("list the choices after the name: `input number {} in {{1, 2, 3}};`", i.name.name)),
                 _ => d
                     .label("a player cannot choose from every possible value")
-                    .help("choose among objects, players or bools; for numbers, put the choices in a `List` of objects, or write one action per value"),
+                    .help("choose among objects, players, bools or numbers listed with `in`; for text, put the choices in a `List` of objects"),
             };
             self.error(d);
         }
@@ -285,6 +302,7 @@ impl<'a> Checker<'a> {
                     ty,
                     mode,
                     optional: i.optional.is_some(),
+                    domain: None,
                     filters: Vec::new(),
                     span: i.span,
                 });

@@ -364,12 +364,14 @@ impl<'a> Checker<'a> {
             ty: ty.clone(),
             mode,
             optional: decl.optional.is_some(),
+            domain: None,
             filters: Vec::new(),
             span: decl.span,
         };
         let kind = self.cx.kind;
         let ret = self.cx.ret.clone();
         let origin = self.cx.ret_origin.clone();
+        input.domain = self.input_domain(&input, decl);
         input.filters = self.filters(&input, decl);
         self.cx.kind = kind;
         self.cx.ret = ret;

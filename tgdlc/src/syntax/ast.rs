@@ -209,7 +209,7 @@ pub enum InputMode {
     Function(Span),
 }
 
-/// `[optional] [player [target] | auto | function] input T name [= default] (; | { filters })`
+/// `[optional] [player [target] | auto | function] input T name [in list] [= default] (; | { filters })`
 /// — as an action/function part and as a statement.
 #[derive(Clone, Debug, PartialEq)]
 pub struct InputDecl {
@@ -217,6 +217,8 @@ pub struct InputDecl {
     pub mode: InputMode,
     pub ty: TypeExpr,
     pub name: Ident,
+    /// `in EXPR`: the list the candidates come from, with the span of `in`.
+    pub domain: Option<(Span, Box<Expr>)>,
     pub default: Option<Expr>,
     pub filters: Vec<Filter>,
     pub span: Span,

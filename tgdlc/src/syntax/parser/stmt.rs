@@ -141,7 +141,7 @@ impl Builder<'_> {
         Ok(StmtKind::Decl { ty, name, init })
     }
 
-    /// `[optional] [player [target] | auto | function] input T name [= default] (; | {..})`
+    /// `[optional] [player [target] | auto | function] input T name [in list] [= default] (; | {..})`
     pub(super) fn input_decl(&mut self, pair: Pair<'_>) -> PResult<InputDecl> {
         let span = self.span(&pair);
         let mut it = children(pair);
@@ -153,12 +153,20 @@ impl Builder<'_> {
         it.next(); // `input`
         let ty = self.type_expr(it.next().expect("grammar: input type"))?;
         let name = self.ident(it.next().expect("grammar: input name"));
+        let domain = match take_if(&mut it, Rule::input_domain) {
+            Some(d) => {
+                let mut parts = children(d);
+                let keyword = self.span(&parts.next().expect("grammar: `in`"));
+                Some((keyword, Box::new(self.expr(parts.next().expect("grammar: input domain"))?)))
+            }
+            None => None,
+        };
         let default = take_if(&mut it, Rule::expr).map(|e| self.expr(e)).transpose()?;
         let filters = match it.next() {
             Some(block) => self.filters(block)?,
             None => Vec::new(),
         };
-        Ok(InputDecl { optional, mode, ty, name, default, filters, span })
+        Ok(InputDecl { optional, mode, ty, name, domain, default, filters, span })
     }
 
     fn input_mode(&mut self, pair: Pair<'_>) -> PResult<InputMode> {

@@ -1,0 +1,159 @@
+//! Owner indexes (issue 16): a menu input whose filter opens with an ownership test,
+//! `input Square from { return from.pawn == player.active() && ...; }` or
+//! `if (from.pawn != player.active() || ...) { return false; }`, walks only the tiles whose
+//! attribute names the active player, from sets the world keeps up to date
+//! (`tgdl_runtime::owners`), instead of every tile of the class.
+//!
+//! The sets are exact: every assignment to the attribute updates them, and they are built
+//! again from the tiles after the board is made and after the global classes are created
+//! (the only other writes, by initialisers). They list tiles in creation order, and the
+//! filter still runs on each tile walked, so the menu is the same; the tiles skipped are
+//! those whose test, the filter's first evaluation, which reads an attribute and cannot
+//! fail, is false.
+
+use super::Gen;
+use crate::hir::{AttrId, BinaryOp, Builtin, ClassId, Expr, ExprKind, Input, Program, StmtKind, Ty};
+use proc_macro2::{Ident, TokenStream};
+use quote::quote;
+use std::collections::{BTreeMap, HashMap};
+
+/// The sets kept for one attribute.
+pub(crate) struct OwnerIndex {
+    /// The `World` field holding them.
+    pub field: Ident,
+    /// The creation indices of the class's tiles.
+    pub tiles: Vec<usize>,
+}
+
+/// The attribute of an input's ownership test, when its first filter opens with one and
+/// the attribute can be indexed: a writable, not secret `player` attribute declared by a
+/// tile class without subclasses whose tiles all come from boards.
+pub(super) fn ownership_test(
+    prog: &Program,
+    static_tiles: &HashMap<ClassId, Vec<usize>>,
+    input: &Input,
+) -> Option<AttrId> {
+    // An input with an `in` list walks its list, not the class's tiles.
+    if input.is_list() || input.domain.is_some() {
+        return None;
+    }
+    let Ty::Class(class) = *input.candidate_ty() else { return None };
+    let filter = input.filters.first()?;
+    let (test, want) = match &filter.body.stmts.first()?.kind {
+        StmtKind::Return(Some(e)) => (leftmost(e, BinaryOp::And), BinaryOp::Eq),
+        StmtKind::If { cond, then_branch, else_branch }
+            if else_branch.stmts.is_empty()
+                && matches!(
+                    then_branch.stmts.as_slice(),
+                    [s] if matches!(&s.kind, StmtKind::Return(Some(e)) if matches!(e.kind, ExprKind::Bool(false)))
+                ) =>
+        {
+            (leftmost(cond, BinaryOp::Or), BinaryOp::Ne)
+        }
+        _ => return None,
+    };
+    let ExprKind::Binary { op, lhs, rhs } = &test.kind else { return None };
+    if *op != want {
+        return None;
+    }
+    let is_active = |e: &Expr| matches!(&e.kind, ExprKind::Builtin { op: Builtin::PlayerActive, args } if args.is_empty());
+    let attr_of = |e: &Expr| match &e.kind {
+        ExprKind::Attr { object, attr } if matches!(object.kind, ExprKind::Local(l) if l == filter.binder) => {
+            Some(*attr)
+        }
+        _ => None,
+    };
+    let attr = match (attr_of(lhs), attr_of(rhs)) {
+        (Some(a), None) if is_active(rhs) => a,
+        (None, Some(a)) if is_active(lhs) => a,
+        _ => return None,
+    };
+    let a = prog.attr(attr);
+    let indexable = a.ty == Ty::Player
+        && a.builtin.is_none()
+        && a.writable
+        && !a.secret
+        && a.class == class
+        && prog.descendants(class) == [class]
+        && static_tiles.contains_key(&class);
+    indexable.then_some(attr)
+}
+
+/// The leftmost operand of a chain of `op` (`a && b && c` → `a`).
+fn leftmost(e: &Expr, op: BinaryOp) -> &Expr {
+    match &e.kind {
+        ExprKind::Binary { op: o, lhs, .. } if *o == op => leftmost(lhs, op),
+        _ => e,
+    }
+}
+
+/// The attributes some menu input's ownership test reads, each with a fresh `World` field.
+pub(super) fn owner_indexes(
+    prog: &Program,
+    static_tiles: &HashMap<ClassId, Vec<usize>>,
+    fresh: &mut dyn FnMut(&str) -> Ident,
+) -> BTreeMap<AttrId, OwnerIndex> {
+    let mut out = BTreeMap::new();
+    for action in &prog.actions {
+        for input in &action.inputs {
+            let Some(attr) = ownership_test(prog, static_tiles, input) else { continue };
+            out.entry(attr).or_insert_with(|| {
+                let a = prog.attr(attr);
+                let name = format!(
+                    "owners_{}_{}",
+                    super::names::snake(&prog.class(a.class).name),
+                    super::names::snake(&a.name)
+                );
+                OwnerIndex { field: fresh(&name), tiles: static_tiles[&a.class].clone() }
+            });
+        }
+    }
+    out
+}
+
+impl Gen<'_> {
+    /// The `World` fields of the owner indexes, with their docs.
+    pub(super) fn owner_fields(&self) -> Vec<TokenStream> {
+        self.owner_indexes
+            .iter()
+            .map(|(attr, index)| {
+                let a = self.prog.attr(*attr);
+                let doc = format!(
+                    " Per player, the `{}` tiles whose `{}` names them (`tgdl_runtime::owners`).",
+                    self.prog.class(a.class).name,
+                    a.name
+                );
+                let f = &index.field;
+                quote! { #[doc = #doc] pub #f: rt::owners::Owners, }
+            })
+            .collect()
+    }
+
+    /// Fills every owner index from the tiles (after the board is built, and after the
+    /// global classes' initialisers).
+    pub(super) fn rebuild_owners(&self, world: TokenStream) -> TokenStream {
+        let steps = self.owner_indexes.iter().map(|(attr, index)| {
+            let (f, tiles) = (&index.field, &index.tiles);
+            let field = &self.attr_field[attr];
+            let arena = &self.hierarchy(self.prog.attr(*attr).class).expect("a tile class").arena;
+            let value =
+                if self.null.attr(self.prog, *attr) { quote!(t.#field) } else { quote!(Some(t.#field)) };
+            let tiles = super::actions::static_candidates(tiles);
+            quote! {
+                #world.#f.clear();
+                for id in #tiles {
+                    let t = &#world.#arena[id];
+                    let owner = #value;
+                    #world.#f.moved(id.index(), None, owner);
+                }
+            }
+        });
+        quote!(#(#steps)*)
+    }
+
+    /// The owner index an input's candidates come from, if any.
+    pub(super) fn owner_index_of(&self, input: &Input) -> Option<(AttrId, &OwnerIndex)> {
+        let attr = ownership_test(self.prog, &self.static_tiles, input)?;
+        self.owner_indexes.get(&attr).map(|i| (attr, i))
+    }
+}
