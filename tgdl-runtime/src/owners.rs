@@ -6,25 +6,26 @@
 
 use crate::value::Player;
 
-/// Per player, a set of tiles by creation index: one bit each.
-#[derive(Clone, Debug, PartialEq, Eq, Default)]
-pub struct Owners {
+/// Per player, a set of tiles by creation index: one bit each. `N` is the number of
+/// words of all the sets together (players × words of one set), known when the game is
+/// compiled: the sets are a plain array, copied with the world without an allocation.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Owners<const N: usize> {
     /// Words of one player's set.
     words: usize,
     /// Player `p`'s set is `bits[p * words..(p + 1) * words]`.
-    bits: Vec<u64>,
+    bits: [u64; N],
 }
 
-impl Owners {
-    /// Empty sets for `players` players over tiles `0..tiles`.
-    pub fn new(players: usize, tiles: usize) -> Owners {
-        let words = tiles.div_ceil(64);
-        Owners { words, bits: vec![0; players * words] }
+impl<const N: usize> Owners<N> {
+    /// Empty sets over tiles `0..tiles`, for as many players as `N` words hold.
+    pub fn new(tiles: usize) -> Owners<N> {
+        Owners { words: tiles.div_ceil(64), bits: [0; N] }
     }
 
     /// Empties every set.
     pub fn clear(&mut self) {
-        self.bits.fill(0);
+        self.bits = [0; N];
     }
 
     /// The attribute of tile `index` changed from `before` to `after`.
@@ -67,7 +68,7 @@ impl Cursor {
 
     /// The next tile index of the player's set.
     #[inline]
-    pub fn next(&mut self, owners: &Owners) -> Option<usize> {
+    pub fn next<const N: usize>(&mut self, owners: &Owners<N>) -> Option<usize> {
         if !self.started {
             self.started = true;
             self.left = owners.word(self.player, 0);
@@ -89,14 +90,15 @@ impl Cursor {
 mod tests {
     use super::*;
 
-    fn walk(owners: &Owners, p: u32) -> Vec<usize> {
+    fn walk<const N: usize>(owners: &Owners<N>, p: u32) -> Vec<usize> {
         let mut cursor = Cursor::new(Player(p));
         std::iter::from_fn(|| cursor.next(owners)).collect()
     }
 
     #[test]
     fn sets_follow_every_change_in_creation_order() {
-        let mut o = Owners::new(2, 130);
+        // Two players, three words each.
+        let mut o = Owners::<6>::new(130);
         for i in [129, 3, 64, 0, 70] {
             o.moved(i, None, Some(Player(1)));
         }
@@ -116,7 +118,7 @@ mod tests {
 
     #[test]
     fn no_tiles_no_walk() {
-        let o = Owners::new(2, 0);
+        let o = Owners::<0>::new(0);
         assert!(walk(&o, 0).is_empty());
     }
 }

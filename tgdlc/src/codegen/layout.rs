@@ -517,10 +517,10 @@ impl<'p> Gen<'p> {
         for (s, f) in self.globals.values() {
             fields.push(quote!(#f: #s::default()));
         }
-        let players = self.prog.max_players as usize;
         for index in self.owner_indexes.values() {
             let f = &index.field;
-            fields.push(quote!(#f: rt::owners::Owners::new(#players, #tiles)));
+            let sets = index.tiles.last().map_or(0, |&t| t + 1);
+            fields.push(quote!(#f: rt::owners::Owners::new(#sets)));
         }
         if self.has_queue() {
             fields.push(quote!(queue: std::collections::VecDeque::new()));

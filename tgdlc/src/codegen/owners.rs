@@ -123,10 +123,16 @@ impl Gen<'_> {
                     self.prog.class(a.class).name,
                     a.name
                 );
-                let f = &index.field;
-                quote! { #[doc = #doc] pub #f: rt::owners::Owners, }
+                let (f, n) = (&index.field, self.owner_words(index));
+                quote! { #[doc = #doc] pub #f: rt::owners::Owners<#n>, }
             })
             .collect()
+    }
+
+    /// The words of an index's sets: one set per player the game allows, one bit per tile.
+    pub(super) fn owner_words(&self, index: &OwnerIndex) -> usize {
+        let tiles = index.tiles.last().map_or(0, |&t| t + 1);
+        self.prog.max_players as usize * tiles.div_ceil(64)
     }
 
     /// Fills every owner index from the tiles (after the board is built, and after the

@@ -308,7 +308,11 @@ impl<'a> Checker<'a> {
                 return;
             }
         }
-        if let Some(s) = self.suggest(&id.name, candidates.iter().map(String::as_str)) {
+        if candidates.contains(&id.name) {
+            // Known by this very spelling, but not here (another filter's binder, an input
+            // read in its own `in` list): suggesting the same name would not help.
+            d = d.help(format!("`{}` is declared, but not where this expression can see it", id.name));
+        } else if let Some(s) = self.suggest(&id.name, candidates.iter().map(String::as_str)) {
             // The misspelt read was meant for it: do not also call it unused.
             self.cx.lookup(&s);
             d = d.help(format!("a name with a similar spelling exists: `{s}`"));
