@@ -1070,26 +1070,10 @@ impl<'g, 'p> BodyGen<'g, 'p> {
         var: &TokenStream,
     ) -> (TokenStream, Option<TokenStream>) {
         let g = self.g;
-        let mut tests = Vec::new();
-        if let Ty::Class(c) = input.candidate_ty()
-            && let Some(h) = g.hierarchy(*c)
-        {
-            let arena = &h.arena;
-            if !g.covers_hierarchy(*c) {
-                let vs = g.variants_of(*c);
-                tests.push(if vs.is_empty() {
-                    quote!(false)
-                } else {
-                    quote!(matches!(self.#arena[#var].kind, #(#vs)|*))
-                });
-            }
-            let root = g.prog.class(*c).root;
-            if g.prog.class(root).kind == crate::hir::ClassKind::Interactable {
-                let d = g.builtin_field(root, crate::hir::BuiltinAttr::Discarded);
-                tests.push(quote!(!self.#arena[#var].#d));
-            }
-        }
-        let class_test = if tests.is_empty() { None } else { Some(quote!(#(#tests)&&*)) };
+        let class_test = match input.candidate_ty() {
+            Ty::Class(c) => self.class_test(*c, var),
+            _ => None,
+        };
         // The list is computed first (it may call functions), then read in place: the
         // candidates are copied out before the loop runs.
         let h = self.value(list);
@@ -1122,6 +1106,31 @@ impl<'g, 'p> BodyGen<'g, 'p> {
         (iter, class_test)
     }
 
+    /// A test on the object in `var` that keeps those of class `c` that are not discarded
+    /// (`None`: every object of its arena passes).
+    fn class_test(&self, c: ClassId, var: &TokenStream) -> Option<TokenStream> {
+        let g = self.g;
+        let h = g.hierarchy(c)?;
+        let arena = &h.arena;
+        let mut tests = Vec::new();
+        if !g.covers_hierarchy(c) {
+            let vs = g.variants_of(c);
+            // No object of the class is ever created (`BlankTile` in a game without any):
+            // no candidate.
+            tests.push(if vs.is_empty() {
+                quote!(false)
+            } else {
+                quote!(matches!(self.#arena[#var].kind, #(#vs)|*))
+            });
+        }
+        let root = g.prog.class(c).root;
+        if g.prog.class(root).kind == crate::hir::ClassKind::Interactable {
+            let d = g.builtin_field(root, crate::hir::BuiltinAttr::Discarded);
+            tests.push(quote!(!self.#arena[#var].#d));
+        }
+        if tests.is_empty() { None } else { Some(quote!(#(#tests)&&*)) }
+    }
+
     /// The candidates of a type in creation order: an iterator, and a test on the
     /// candidate in `var` that keeps only objects of the class that are not discarded.
     fn candidates(&mut self, ty: &Ty, var: &TokenStream) -> (TokenStream, Option<TokenStream>) {
@@ -1137,24 +1146,7 @@ impl<'g, 'p> BodyGen<'g, 'p> {
             Ty::Class(c) => match g.hierarchy(*c) {
                 Some(h) => {
                     let arena = &h.arena;
-                    let mut tests = Vec::new();
-                    if !g.covers_hierarchy(*c) {
-                        let vs = g.variants_of(*c);
-                        // No object of the class is ever created (`BlankTile` in a game
-                        // without any): no candidate.
-                        tests.push(if vs.is_empty() {
-                            quote!(false)
-                        } else {
-                            quote!(matches!(self.#arena[#var].kind, #(#vs)|*))
-                        });
-                    }
-                    let root = g.prog.class(*c).root;
-                    if g.prog.class(root).kind == crate::hir::ClassKind::Interactable {
-                        let d = g.builtin_field(root, crate::hir::BuiltinAttr::Discarded);
-                        tests.push(quote!(!self.#arena[#var].#d));
-                    }
-                    let test = if tests.is_empty() { None } else { Some(quote!(#(#tests)&&*)) };
-                    (quote!(self.#arena.ids()), test)
+                    (quote!(self.#arena.ids()), self.class_test(*c, var))
                 }
                 None if *c == g.prog.builtins.group => (quote!(self.groups.ids()), None),
                 None => (quote!(std::iter::empty()), None),

@@ -458,15 +458,14 @@ impl BodyGen<'_, '_> {
     }
 }
 
-/// The object an input's first filter opens by requiring: `return to == E && ...;` or
-/// `if (to != E || ...) { return false; }`, where `E` does not read the candidate and is
-/// of the input's class or a subclass. Only that object can pass, so the menu tries it
-/// alone (see `BodyGen::known_candidate`).
-fn known_object<'e>(prog: &Program, input: &'e Input) -> Option<&'e Expr> {
+/// The comparison an input's first filter opens with, when its truth decides: the leftmost
+/// operand of `return A && ...;` when it is an `==`, or of the `||` in
+/// `if (A || ...) { return false; }` when it is a `!=`. Only candidates for which it holds
+/// (or fails to reject) can pass. Returns the two sides and the filter's binder.
+pub(super) fn opening_test(input: &Input) -> Option<(&Expr, &Expr, LocalId)> {
     if input.is_list() || input.domain.is_some() {
         return None;
     }
-    let Ty::Class(class) = *input.candidate_ty() else { return None };
     let filter = input.filters.first()?;
     let (test, want) = match &filter.body.stmts.first()?.kind {
         StmtKind::Return(Some(e)) => (leftmost(e, BinaryOp::And), BinaryOp::Eq),
@@ -481,19 +480,28 @@ fn known_object<'e>(prog: &Program, input: &'e Input) -> Option<&'e Expr> {
         }
         _ => return None,
     };
-    let ExprKind::Binary { op, lhs, rhs } = &test.kind else { return None };
-    if *op != want {
-        return None;
+    match &test.kind {
+        ExprKind::Binary { op, lhs, rhs } if *op == want => Some((lhs, rhs, filter.binder)),
+        _ => None,
     }
-    let is_binder = |e: &Expr| matches!(e.kind, ExprKind::Local(l) if l == filter.binder);
+}
+
+/// The object an input's first filter opens by requiring (`to == E`, see
+/// [`opening_test`]), where `E` does not read the candidate and is of the input's class or
+/// a subclass. Only that object can pass, so the menu tries it alone (see
+/// `BodyGen::known_candidate`).
+fn known_object<'e>(prog: &Program, input: &'e Input) -> Option<&'e Expr> {
+    let Ty::Class(class) = *input.candidate_ty() else { return None };
+    let (lhs, rhs, binder) = opening_test(input)?;
+    let is_binder = |e: &Expr| matches!(e.kind, ExprKind::Local(l) if l == binder);
     let known = match (is_binder(lhs), is_binder(rhs)) {
-        (true, false) => rhs.as_ref(),
-        (false, true) => lhs.as_ref(),
+        (true, false) => rhs,
+        (false, true) => lhs,
         _ => return None,
     };
     let mut independent = true;
     known.walk(&mut |x| match &x.kind {
-        ExprKind::Local(l) if *l == filter.binder => independent = false,
+        ExprKind::Local(l) if *l == binder => independent = false,
         ExprKind::Assign { .. } | ExprKind::New { .. } => independent = false,
         _ => {}
     });

@@ -12,7 +12,7 @@
 //! fail, is false.
 
 use super::Gen;
-use crate::hir::{AttrId, BinaryOp, Builtin, ClassId, Expr, ExprKind, Input, Program, StmtKind, Ty};
+use crate::hir::{AttrId, Builtin, ClassId, Expr, ExprKind, Input, Program, Ty};
 use proc_macro2::{Ident, TokenStream};
 use quote::quote;
 use std::collections::{BTreeMap, HashMap};
@@ -34,31 +34,11 @@ pub(super) fn ownership_test(
     input: &Input,
 ) -> Option<AttrId> {
     // An input with an `in` list walks its list, not the class's tiles.
-    if input.is_list() || input.domain.is_some() {
-        return None;
-    }
     let Ty::Class(class) = *input.candidate_ty() else { return None };
-    let filter = input.filters.first()?;
-    let (test, want) = match &filter.body.stmts.first()?.kind {
-        StmtKind::Return(Some(e)) => (leftmost(e, BinaryOp::And), BinaryOp::Eq),
-        StmtKind::If { cond, then_branch, else_branch }
-            if else_branch.stmts.is_empty()
-                && matches!(
-                    then_branch.stmts.as_slice(),
-                    [s] if matches!(&s.kind, StmtKind::Return(Some(e)) if matches!(e.kind, ExprKind::Bool(false)))
-                ) =>
-        {
-            (leftmost(cond, BinaryOp::Or), BinaryOp::Ne)
-        }
-        _ => return None,
-    };
-    let ExprKind::Binary { op, lhs, rhs } = &test.kind else { return None };
-    if *op != want {
-        return None;
-    }
+    let (lhs, rhs, binder) = super::domain::opening_test(input)?;
     let is_active = |e: &Expr| matches!(&e.kind, ExprKind::Builtin { op: Builtin::PlayerActive, args } if args.is_empty());
     let attr_of = |e: &Expr| match &e.kind {
-        ExprKind::Attr { object, attr } if matches!(object.kind, ExprKind::Local(l) if l == filter.binder) => {
+        ExprKind::Attr { object, attr } if matches!(object.kind, ExprKind::Local(l) if l == binder) => {
             Some(*attr)
         }
         _ => None,
@@ -77,14 +57,6 @@ pub(super) fn ownership_test(
         && prog.descendants(class) == [class]
         && static_tiles.contains_key(&class);
     indexable.then_some(attr)
-}
-
-/// The leftmost operand of a chain of `op` (`a && b && c` → `a`).
-fn leftmost(e: &Expr, op: BinaryOp) -> &Expr {
-    match &e.kind {
-        ExprKind::Binary { op: o, lhs, .. } if *o == op => leftmost(lhs, op),
-        _ => e,
-    }
 }
 
 /// The attributes some menu input's ownership test reads, each with a fresh `World` field.
