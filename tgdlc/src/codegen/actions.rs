@@ -1006,9 +1006,15 @@ impl<'g, 'p> BodyGen<'g, 'p> {
             Some(d) => (d.prelude.clone(), d.cells.clone(), None),
             None => {
                 let (iter, test) = self.input_candidates(input, &quote!(#name));
-                // A filter opening with `to == E`: only E can pass.
-                let known = if input.domain.is_none() { self.known_candidate(input, &iter) } else { None };
-                (quote!(), known.unwrap_or(iter), test)
+                if let Some(known) = self.known_candidate(input, &iter) {
+                    // A filter opening with `to == E`: only E can pass.
+                    (quote!(), known, test)
+                } else if let Some((members, test)) = self.member_candidates(input, &iter, &quote!(#name)) {
+                    // A filter opening with `L.contains(c)`: only L's objects can pass.
+                    (quote!(), members, test)
+                } else {
+                    (quote!(), iter, test)
+                }
             }
         };
         let saved = self.redundant_guards.take();
@@ -1108,7 +1114,7 @@ impl<'g, 'p> BodyGen<'g, 'p> {
 
     /// A test on the object in `var` that keeps those of class `c` that are not discarded
     /// (`None`: every object of its arena passes).
-    fn class_test(&self, c: ClassId, var: &TokenStream) -> Option<TokenStream> {
+    pub(super) fn class_test(&self, c: ClassId, var: &TokenStream) -> Option<TokenStream> {
         let g = self.g;
         let h = g.hierarchy(c)?;
         let arena = &h.arena;

@@ -15,7 +15,8 @@
 
 use super::body::BodyGen;
 use crate::hir::{
-    BinaryOp, BuiltinAttr, ClassId, Expr, ExprKind, Geometry, Input, LocalId, Program, StmtKind, Ty, UnaryOp,
+    BinaryOp, Builtin, BuiltinAttr, ClassId, Expr, ExprKind, Geometry, Input, LocalId, Program, StmtKind, Ty,
+    UnaryOp,
 };
 use proc_macro2::TokenStream;
 use quote::quote;
@@ -379,6 +380,40 @@ impl BodyGen<'_, '_> {
         }))
     }
 
+    /// The candidates of an input whose filter opens by requiring membership of a list
+    /// (see [`membership_list`]): the list's objects in creation order (their handles'
+    /// order), without nulls or repeats, the list computed once before the walk; if
+    /// computing it stops on an error, every candidate, so the filter meets the error where
+    /// it always did. `all` is the walk of every candidate. Also the test keeping the
+    /// objects of the input's class that are not discarded: the list may hold others.
+    pub(super) fn member_candidates(
+        &mut self,
+        input: &Input,
+        all: &TokenStream,
+        var: &TokenStream,
+    ) -> Option<(TokenStream, Option<TokenStream>)> {
+        let list = membership_list(input)?;
+        let Ty::Class(c) = *input.candidate_ty() else { return None };
+        let g = self.g;
+        g.hierarchy(c)?;
+        let h = self.value(list);
+        let arena = g.collection_arena(&list.ty);
+        let present = if g.null.elem(g.prog, &list.ty) { quote!(.flatten()) } else { quote!() };
+        let k = self.temp("members");
+        let iter = quote!({
+            let #k = rt::domain::attempt(|| -> rt::Flow<Vec<_>> {
+                let list = #h;
+                let mut members: Vec<_> = self.#arena[list].items.iter().copied()#present.collect();
+                members.sort_unstable_by_key(|m| m.index());
+                members.dedup();
+                Ok(members)
+            });
+            let every = #k.is_none();
+            #k.into_iter().flatten().chain(every.then(|| #all).into_iter().flatten())
+        });
+        Some((iter, self.class_test(c, var)))
+    }
+
     /// `+ v` or `- v`, a literal's sign folded in (`+ 1.0`, never `- -1.0`).
     fn signed(&mut self, s: i64, e: &Expr) -> TokenStream {
         match literal(e) {
@@ -458,17 +493,17 @@ impl BodyGen<'_, '_> {
     }
 }
 
-/// The comparison an input's first filter opens with, when its truth decides: the leftmost
-/// operand of `return A && ...;` when it is an `==`, or of the `||` in
-/// `if (A || ...) { return false; }` when it is a `!=`. Only candidates for which it holds
-/// (or fails to reject) can pass. Returns the two sides and the filter's binder.
-pub(super) fn opening_test(input: &Input) -> Option<(&Expr, &Expr, LocalId)> {
+/// The test an input's first filter opens with, when its truth decides: the leftmost
+/// operand of `return A && ...;` (a candidate passes only where A holds) or of the `||` in
+/// `if (A || ...) { return false; }` (only where A fails). Returns A, whether A must fail
+/// (the second form), and the filter's binder.
+fn opening(input: &Input) -> Option<(&Expr, bool, LocalId)> {
     if input.is_list() || input.domain.is_some() {
         return None;
     }
     let filter = input.filters.first()?;
-    let (test, want) = match &filter.body.stmts.first()?.kind {
-        StmtKind::Return(Some(e)) => (leftmost(e, BinaryOp::And), BinaryOp::Eq),
+    match &filter.body.stmts.first()?.kind {
+        StmtKind::Return(Some(e)) => Some((leftmost(e, BinaryOp::And), false, filter.binder)),
         StmtKind::If { cond, then_branch, else_branch }
             if else_branch.stmts.is_empty()
                 && matches!(
@@ -476,14 +511,34 @@ pub(super) fn opening_test(input: &Input) -> Option<(&Expr, &Expr, LocalId)> {
                     [s] if matches!(&s.kind, StmtKind::Return(Some(e)) if matches!(e.kind, ExprKind::Bool(false)))
                 ) =>
         {
-            (leftmost(cond, BinaryOp::Or), BinaryOp::Ne)
+            Some((leftmost(cond, BinaryOp::Or), true, filter.binder))
         }
-        _ => return None,
-    };
-    match &test.kind {
-        ExprKind::Binary { op, lhs, rhs } if *op == want => Some((lhs, rhs, filter.binder)),
         _ => None,
     }
+}
+
+/// The comparison an input's first filter opens with (see [`opening`]): `A == B` where it
+/// must hold, `A != B` where it must fail. Only candidates for which it holds (or fails to
+/// reject) can pass. Returns the two sides and the filter's binder.
+pub(super) fn opening_test(input: &Input) -> Option<(&Expr, &Expr, LocalId)> {
+    let (test, rejects, binder) = opening(input)?;
+    let want = if rejects { BinaryOp::Ne } else { BinaryOp::Eq };
+    match &test.kind {
+        ExprKind::Binary { op, lhs, rhs } if *op == want => Some((lhs, rhs, binder)),
+        _ => None,
+    }
+}
+
+/// Whether `e` can be computed once for every candidate: it does not read the filter's
+/// binder, and changes nothing.
+fn independent(e: &Expr, binder: LocalId) -> bool {
+    let mut independent = true;
+    e.walk(&mut |x| match &x.kind {
+        ExprKind::Local(l) if *l == binder => independent = false,
+        ExprKind::Assign { .. } | ExprKind::New { .. } => independent = false,
+        _ => {}
+    });
+    independent
 }
 
 /// The object an input's first filter opens by requiring (`to == E`, see
@@ -499,14 +554,36 @@ fn known_object<'e>(prog: &Program, input: &'e Input) -> Option<&'e Expr> {
         (false, true) => lhs,
         _ => return None,
     };
-    let mut independent = true;
-    known.walk(&mut |x| match &x.kind {
-        ExprKind::Local(l) if *l == binder => independent = false,
-        ExprKind::Assign { .. } | ExprKind::New { .. } => independent = false,
-        _ => {}
-    });
     let fits = matches!(known.ty, Ty::Class(d) if prog.is_subclass(d, class));
-    (independent && fits).then_some(known)
+    (independent(known, binder) && fits).then_some(known)
+}
+
+/// The list an input's first filter opens by requiring the candidate to be in
+/// (`return L.contains(c) && ...;`, or `if (!L.contains(c) || ...) { return false; }`),
+/// where `L` does not read the candidate. Only the list's elements can pass, so the menu
+/// tries them alone (see `BodyGen::member_candidates`). Objects only: their creation
+/// order is their handles' order.
+pub(super) fn membership_list(input: &Input) -> Option<&Expr> {
+    if !matches!(input.candidate_ty(), Ty::Class(_)) {
+        return None;
+    }
+    let (test, rejects, binder) = opening(input)?;
+    let call = match (&test.kind, rejects) {
+        (_, false) => test,
+        (ExprKind::Unary { op: UnaryOp::Not, operand }, true) => operand,
+        _ => return None,
+    };
+    match &call.kind {
+        ExprKind::Builtin { op: Builtin::ListContains, args } => match args.as_slice() {
+            [list, elem]
+                if matches!(elem.kind, ExprKind::Local(l) if l == binder) && independent(list, binder) =>
+            {
+                Some(list)
+            }
+            _ => None,
+        },
+        _ => None,
+    }
 }
 
 /// The leftmost operand of a chain of `op` (`a && b && c` → `a`).
