@@ -27,8 +27,9 @@ pub struct Core {
     /// `turn.phase.active()`; `""` before any is set.
     pub phase: Str,
     /// Where the active player, phase or turn definition was last changed (`turn.pass`,
-    /// `turn.phase.set`, `turns.use`): an empty menu after it is reported there.
-    pub turn_changed_at: Option<Loc>,
+    /// `turn.phase.set`, `turns.use`): an empty menu after it is reported there. A
+    /// pointer to the place, which generated code keeps in the binary: one store a move.
+    pub turn_changed_at: Option<&'static Loc>,
     pub rng: Rng,
     pub log: Vec<String>,
     /// The lines of `log` written by `tell(p, ..)`: (line index, the one player who sees
@@ -267,9 +268,9 @@ impl Core {
 
     /// Counts one loop iteration; a loop that never ends becomes a located error.
     #[inline]
-    pub fn tick(&mut self, loc: Loc) -> Flow<()> {
+    pub fn tick(&mut self, loc: impl Into<Loc>) -> Flow<()> {
         if self.steps_left == 0 {
-            return self.endless(loc);
+            return self.endless(loc.into());
         }
         self.steps_left -= 1;
         Ok(())
@@ -533,7 +534,7 @@ impl<R: Rules> Engine<R> {
                 // Point at the rule that made this player active (or set the phase): the
                 // last `turn.pass`, `turn.phase.set` or `turns.use`, else the turn itself.
                 let (at, why) = match core.turn_changed_at {
-                    Some(at) => (at, ", after the turn changed here"),
+                    Some(at) => (*at, ", after the turn changed here"),
                     None => (self.world.turn_location(), ""),
                 };
                 let msg = format!("no legal action for player {}{phase}{why}", core.active.0);

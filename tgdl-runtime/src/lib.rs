@@ -33,6 +33,7 @@ pub mod engine;
 pub mod error;
 pub mod game;
 pub mod hidden;
+pub mod instances;
 pub mod limits;
 pub mod owners;
 pub mod rng;

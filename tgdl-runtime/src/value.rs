@@ -54,11 +54,11 @@ pub fn fmt_number(x: f64) -> String {
 /// `a + b` on strings, bounded by the string budget ([`crate::limits`]): past it, a
 /// located error.
 #[inline]
-pub fn concat_at(a: &str, b: &str, loc: Loc) -> Flow<Str> {
+pub fn concat_at(a: &str, b: &str, loc: impl Into<Loc>) -> Flow<Str> {
     let limit = crate::limits::string_bytes();
     if a.len() + b.len() > limit {
         return fail(
-            loc,
+            loc.into(),
             format!("this string would be {} bytes long, over the limit of {limit}", a.len() + b.len()),
         );
     }
@@ -86,24 +86,30 @@ pub fn concat(a: &str, b: &str) -> Str {
 
 /// Checks that arithmetic produced a finite number.
 #[inline]
-pub fn finite(x: f64, loc: Loc) -> Flow<f64> {
-    if x.is_finite() { Ok(x) } else { fail(loc, format!("arithmetic result is not a finite number ({x})")) }
+pub fn finite(x: f64, loc: impl Into<Loc>) -> Flow<f64> {
+    if x.is_finite() { Ok(x) } else { not_finite(x, loc.into()) }
+}
+
+#[cold]
+#[inline(never)]
+fn not_finite(x: f64, loc: Loc) -> Flow<f64> {
+    fail(loc, format!("arithmetic result is not a finite number ({x})"))
 }
 
 #[inline]
-pub fn div(a: f64, b: f64, loc: Loc) -> Flow<f64> {
-    if b == 0.0 { fail(loc, "division by zero") } else { finite(a / b, loc) }
+pub fn div(a: f64, b: f64, loc: impl Into<Loc>) -> Flow<f64> {
+    if b == 0.0 { fail(loc.into(), "division by zero") } else { finite(a / b, loc) }
 }
 
 /// `%`: the truncated remainder (sign of the left operand).
 #[inline]
-pub fn rem(a: f64, b: f64, loc: Loc) -> Flow<f64> {
-    if b == 0.0 { fail(loc, "modulo by zero") } else { Ok(a % b) }
+pub fn rem(a: f64, b: f64, loc: impl Into<Loc>) -> Flow<f64> {
+    if b == 0.0 { fail(loc.into(), "modulo by zero") } else { Ok(a % b) }
 }
 
 /// `^` on numbers. Whole exponents use exact repeated squaring; others use `libm`'s portable
 /// `pow`, so results are the same on every platform.
-pub fn pow(base: f64, exp: f64, loc: Loc) -> Flow<f64> {
+pub fn pow(base: f64, exp: f64, loc: impl Into<Loc>) -> Flow<f64> {
     let r = if exp.fract() == 0.0 && exp.abs() <= 1024.0 {
         let mut n = exp.abs() as u32;
         let mut acc = 1.0f64;

@@ -848,6 +848,20 @@ impl<'p> Gen<'p> {
         let backward = self.blank_connection(self.prog.builtins.connection, quote!(Some(from)));
         let ch = self.hierarchy(self.prog.builtins.connection).expect("connections are used");
         let copy = if self.hierarchy_is_copy(ch) { quote!(self.#ca[c]) } else { quote!(self.#ca[c].clone()) };
+        let record_f = self.record_created(self.prog.builtins.connection, quote!(self), quote!(f));
+        let record_b = self.record_created(self.prog.builtins.connection, quote!(self), quote!(b));
+        // New connections are listed at once when a class of them is (`instances`).
+        let (copied, made) = if record_b.is_empty() {
+            (
+                quote!((c, self.#ca.alloc(copy))),
+                quote!(let f = self.#ca.alloc(#forward); (f, self.#ca.alloc(#backward))),
+            )
+        } else {
+            (
+                quote!(let b = self.#ca.alloc(copy); #record_b (c, b)),
+                quote!(let f = self.#ca.alloc(#forward); #record_f let b = self.#ca.alloc(#backward); #record_b (f, b)),
+            )
+        };
         quote! {
             /// `from.connect(to[, with])`: links two tiles both ways; `with` is used for
             /// `from → to` and a copy of it for `to → from`.
@@ -858,11 +872,10 @@ impl<'p> Gen<'p> {
                         self.#ca[c].#to = Some(to);
                         let mut copy = #copy;
                         copy.#to = Some(from);
-                        (c, self.#ca.alloc(copy))
+                        #copied
                     }
                     None => {
-                        let f = self.#ca.alloc(#forward);
-                        (f, self.#ca.alloc(#backward))
+                        #made
                     }
                 };
                 let list = self.#ta[from].connections;
@@ -1129,12 +1142,20 @@ impl<'g, 'p> BodyGen<'g, 'p> {
                 quote!(matches!(self.#arena[#var].kind, #(#vs)|*))
             });
         }
-        let root = g.prog.class(c).root;
-        if g.prog.class(root).kind == crate::hir::ClassKind::Interactable {
-            let d = g.builtin_field(root, crate::hir::BuiltinAttr::Discarded);
-            tests.push(quote!(!self.#arena[#var].#d));
-        }
+        tests.extend(self.discarded_test(c, var));
         if tests.is_empty() { None } else { Some(quote!(#(#tests)&&*)) }
+    }
+
+    /// A test on the object in `var`, of class `c`, that keeps it when it is not
+    /// discarded (`None`: objects of the class are never discarded).
+    fn discarded_test(&self, c: ClassId, var: &TokenStream) -> Option<TokenStream> {
+        let g = self.g;
+        let arena = &g.hierarchy(c)?.arena;
+        let root = g.prog.class(c).root;
+        (g.prog.class(root).kind == crate::hir::ClassKind::Interactable).then(|| {
+            let d = g.builtin_field(root, crate::hir::BuiltinAttr::Discarded);
+            quote!(!self.#arena[#var].#d)
+        })
     }
 
     /// The candidates of a type in creation order: an iterator, and a test on the
@@ -1149,13 +1170,15 @@ impl<'g, 'p> BodyGen<'g, 'p> {
                 (quote!([<#h>::from_index(0)]), None)
             }
             Ty::Class(c) if g.static_tiles.contains_key(c) => (static_candidates(&g.static_tiles[c]), None),
-            Ty::Class(c) => match g.hierarchy(*c) {
-                Some(h) => {
+            Ty::Class(c) => match (g.hierarchy(*c), g.instance_list(*c)) {
+                // The class's own instances: no test of their kind.
+                (Some(_), Some(list)) => (quote!(self.#list.ids()), self.discarded_test(*c, var)),
+                (Some(h), None) => {
                     let arena = &h.arena;
                     (quote!(self.#arena.ids()), self.class_test(*c, var))
                 }
-                None if *c == g.prog.builtins.group => (quote!(self.groups.ids()), None),
-                None => (quote!(std::iter::empty()), None),
+                (None, _) if *c == g.prog.builtins.group => (quote!(self.groups.ids()), None),
+                (None, _) => (quote!(std::iter::empty()), None),
             },
             _ => (quote!(std::iter::empty()), None),
         }

@@ -169,6 +169,11 @@ impl<'g, 'p> BodyGen<'g, 'p> {
         self.g.loc_of(span)
     }
 
+    /// The place of a check on a hot path, as a `&'static Loc` (see `Gen::at_of`).
+    pub fn at(&self, span: Span) -> TokenStream {
+        self.g.at_of(span)
+    }
+
     /// The value of `return v;`. A turn's `default` that returns null is a located rule
     /// error at that `return` naming the turn, not a generic null error.
     fn returned(&mut self, v: &Expr, nullable: bool) -> TokenStream {
@@ -268,7 +273,7 @@ impl<'g, 'p> BodyGen<'g, 'p> {
         let h = self.value(list);
         let l = self.temp("list");
         let k = self.temp("k");
-        let tick = self.loc(s.span);
+        let tick = self.at(s.span);
         let label = self.label("loop");
         self.loops.push(LoopInfo::plain(label));
         let b = self.block(body, locals);
@@ -327,7 +332,7 @@ impl<'g, 'p> BodyGen<'g, 'p> {
         let l = self.while_null_test(cond).expect("checked by the caller");
         let name = self.local_name(l);
         let alias = self.temp(&format!("{}_value", name.to_string().trim_start_matches("r#")));
-        let tick = self.loc(s.span);
+        let tick = self.at(s.span);
         let label = self.label("loop");
         self.loops.push(LoopInfo::plain(label));
         self.narrowed.insert(l);
@@ -478,7 +483,7 @@ impl<'g, 'p> BodyGen<'g, 'p> {
                 self.narrowing_while(s, cond, body, locals)
             }
             StmtKind::While { cond, body } => {
-                let tick = self.loc(s.span);
+                let tick = self.at(s.span);
                 let label = self.label("loop");
                 self.loops.push(LoopInfo::plain(label));
                 let b = self.block(body, locals);
@@ -519,7 +524,7 @@ impl<'g, 'p> BodyGen<'g, 'p> {
                 let i = self.block(init, locals);
                 let c = cond.as_ref().map(|c| self.value(c));
                 let st = self.block(step, locals);
-                let tick = self.loc(s.span);
+                let tick = self.at(s.span);
                 let label = self.label("loop");
                 // `continue` leaves a labelled body so that the step still runs.
                 let step_label = if contains_continue(body) { Some(self.label("step")) } else { None };
@@ -563,7 +568,7 @@ impl<'g, 'p> BodyGen<'g, 'p> {
                 let nullable = self.local_nullable(*local);
                 let elem_nullable = self.g.null.elem(self.g.prog, &list.ty);
                 let items = self.list_items(list);
-                let tick = self.loc(s.span);
+                let tick = self.at(s.span);
                 let label = self.label("loop");
                 self.loops.push(LoopInfo::plain(label));
                 let b = self.block(body, locals);
@@ -678,6 +683,7 @@ impl<'g, 'p> BodyGen<'g, 'p> {
         let h = self.value(table);
         let arena = self.g.collection_arena(&table.ty);
         let l = self.loc(s.span);
+        let tick = self.at(s.span);
         let (t, keys, i, k) = (self.temp("table"), self.temp("keys"), self.temp("i"), self.temp("key"));
         let conv = self.key_back(quote!(#k), &key_ty, l.clone());
         let label = self.label("loop");
@@ -697,7 +703,7 @@ impl<'g, 'p> BodyGen<'g, 'p> {
                 }
                 let #m #name = #conv?;
                 #bind
-                self.core.tick(#l)?;
+                self.core.tick(#tick)?;
                 #b
             }
             if !self.#arena[#t].entries.iter().map(|(k, _)| k).eq(#keys.iter()) {
@@ -910,6 +916,18 @@ impl<'p> Gen<'p> {
         } else {
             let f = span.file.0 as usize;
             quote!(loc_in(#f, #line, #column))
+        }
+    }
+
+    /// `loc_ref::<line, column>()` (or `loc_ref_in::<file, ..>()`) for a span: a `&'static Loc`,
+    /// for the checks on hot paths (loop ticks, nulls, finite arithmetic).
+    pub(super) fn at_of(&self, span: Span) -> TokenStream {
+        let (line, column) = self.line_col(span);
+        if span.file.0 == 0 {
+            quote!(loc_ref::<#line, #column>())
+        } else {
+            let f = span.file.0 as usize;
+            quote!(loc_ref_in::<#f, #line, #column>())
         }
     }
 

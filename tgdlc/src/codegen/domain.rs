@@ -398,12 +398,16 @@ impl BodyGen<'_, '_> {
         g.hierarchy(c)?;
         let h = self.value(list);
         let arena = g.collection_arena(&list.ty);
-        let present = if g.null.elem(g.prog, &list.ty) { quote!(.flatten()) } else { quote!() };
+        let items = if g.null.elem(g.prog, &list.ty) {
+            quote!(self.#arena[list].items.iter().copied().flatten().collect())
+        } else {
+            quote!(self.#arena[list].items.to_vec())
+        };
         let k = self.temp("members");
         let iter = quote!({
             let #k = rt::domain::attempt(|| -> rt::Flow<Vec<_>> {
                 let list = #h;
-                let mut members: Vec<_> = self.#arena[list].items.iter().copied()#present.collect();
+                let mut members: Vec<_> = #items;
                 members.sort_unstable_by_key(|m| m.index());
                 members.dedup();
                 Ok(members)

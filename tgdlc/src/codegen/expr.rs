@@ -27,7 +27,7 @@ impl<'g, 'p> BodyGen<'g, 'p> {
         let c = self.code(e);
         if c.null {
             let ts = c.ts;
-            let l = self.loc(e.span);
+            let l = self.at(e.span);
             quote!(rt::error::some(#ts, #l)?)
         } else {
             c.ts
@@ -82,7 +82,7 @@ impl<'g, 'p> BodyGen<'g, 'p> {
             return if nullable {
                 quote!(None)
             } else {
-                let l = self.loc(e.span);
+                let l = self.at(e.span);
                 quote!(rt::error::some(None, #l)?)
             };
         }
@@ -364,7 +364,7 @@ impl<'g, 'p> BodyGen<'g, 'p> {
             Some(BuiltinAttr::Active) => return Code { ts: quote!(self.core.active), null: false },
             Some(BuiltinAttr::Tiles) => {
                 let gr = self.value(object);
-                let l = self.loc(object.span);
+                let l = self.at(object.span);
                 return Code { ts: quote!(rt::error::some(self.groups[#gr].tiles, #l)?), null: false };
             }
             Some(BuiltinAttr::Groups) => {
@@ -566,7 +566,7 @@ impl<'g, 'p> BodyGen<'g, 'p> {
         let check = if whole || cannot_overflow(*op, lhs, rhs) {
             quote!()
         } else {
-            let l = self.loc(value.span);
+            let l = self.at(value.span);
             quote!(rt::value::finite(#place, #l)?;)
         };
         if needs_mut(rhs) {
@@ -800,7 +800,7 @@ impl<'g, 'p> BodyGen<'g, 'p> {
     }
 
     fn binary(&mut self, e: &Expr, op: BinaryOp, lhs: &Expr, rhs: &Expr) -> Code {
-        let l = self.loc(e.span);
+        let l = self.at(e.span);
         // Whole numbers compare as the integers they are stored as.
         if matches!(
             op,
@@ -999,7 +999,9 @@ impl<'g, 'p> BodyGen<'g, 'p> {
                 defaults.push(quote!(self.#n(#obj)?;));
             }
         }
-        let ts = if init_call.is_empty() && sets.is_empty() && defaults.is_empty() {
+        // Listed at once, before what its initialisers create (`instances`).
+        let record = g.record_created(prog.class(class).root, quote!(self), quote!(#obj));
+        let ts = if init_call.is_empty() && sets.is_empty() && defaults.is_empty() && record.is_empty() {
             // Nothing runs once it exists: a blank object (built first: building it
             // may need the world too).
             quote!({
@@ -1010,6 +1012,7 @@ impl<'g, 'p> BodyGen<'g, 'p> {
             quote!({
                 let #obj = #blank;
                 let #obj = self.#arena.alloc(#obj);
+                #record
                 #init_call
                 #(#sets)*
                 #(#defaults)*
@@ -1024,6 +1027,8 @@ impl<'g, 'p> BodyGen<'g, 'p> {
         let g = self.g;
         let prog = g.prog;
         let l = self.loc(e.span);
+        // Where a change of turn happened, kept as a pointer: `turn.pass()` runs every move.
+        let changed = self.at(e.span);
         let receiver_free = matches!(
             op,
             PlayerAll
@@ -1077,24 +1082,24 @@ impl<'g, 'p> BodyGen<'g, 'p> {
             // Each change of turn records where it happened: an empty menu after it is
             // reported there.
             TurnPass => match args.len() {
-                0 => unit(quote!({ self.pass_turn()?; self.core.turn_changed_at = Some(#l); })),
+                0 => unit(quote!({ self.pass_turn()?; self.core.turn_changed_at = Some(#changed); })),
                 1 => {
                     let p = arg(self, 0);
-                    unit(quote!({ self.core.active = #p; self.core.turn_changed_at = Some(#l); }))
+                    unit(quote!({ self.core.active = #p; self.core.turn_changed_at = Some(#changed); }))
                 }
                 _ => {
                     let p = arg(self, 0);
                     let ph = arg(self, 1);
                     let t = self.temp("player");
                     unit(
-                        quote!({ let #t = #p; self.core.phase = #ph; self.core.active = #t; self.core.turn_changed_at = Some(#l); }),
+                        quote!({ let #t = #p; self.core.phase = #ph; self.core.active = #t; self.core.turn_changed_at = Some(#changed); }),
                     )
                 }
             },
             PhaseActive => unit(quote!(self.core.phase.clone())),
             PhaseSet => {
                 let s = arg(self, 0);
-                unit(quote!({ self.core.phase = #s; self.core.turn_changed_at = Some(#l); }))
+                unit(quote!({ self.core.phase = #s; self.core.turn_changed_at = Some(#changed); }))
             }
             TurnsUse => {
                 let t = arg(self, 0);
@@ -1104,7 +1109,7 @@ impl<'g, 'p> BodyGen<'g, 'p> {
                 } else {
                     quote!(None)
                 };
-                unit(quote!({ self.use_turn(&#t, #ph, #l)?; self.core.turn_changed_at = Some(#l); }))
+                unit(quote!({ self.use_turn(&#t, #ph, #l)?; self.core.turn_changed_at = Some(#changed); }))
             }
             Roll => {
                 let n = arg(self, 0);

@@ -20,12 +20,23 @@ impl<'p> Gen<'p> {
             const fn loc(line: u32, column: u32) -> rt::Loc {
                 rt::Loc::new(FILES[0], line, column)
             }
+
+            /// A place in the main source file, kept in the binary: checks on hot paths
+            /// pass a pointer to it rather than the place itself.
+            fn loc_ref<const LINE: u32, const COLUMN: u32>() -> &'static rt::Loc {
+                &const { loc(LINE, COLUMN) }
+            }
         };
         let locs_in = if n_files > 1 {
             quote! {
                 /// A place in an imported source file.
                 const fn loc_in(file: usize, line: u32, column: u32) -> rt::Loc {
                     rt::Loc::new(FILES[file], line, column)
+                }
+
+                /// A place in an imported source file, kept in the binary (see `loc_ref`).
+                fn loc_ref_in<const FILE: usize, const LINE: u32, const COLUMN: u32>() -> &'static rt::Loc {
+                    &const { loc_in(FILE, LINE, COLUMN) }
                 }
             }
         } else {
@@ -357,6 +368,7 @@ impl<'p> Gen<'p> {
             fields.push(quote! { pub #f: #s, });
         }
         fields.extend(self.owner_fields());
+        fields.extend(self.instance_fields());
         if self.has_queue() {
             fields.push(quote! {
                 /// Triggered actions waiting to run, in order (§3.4, breadth first).
@@ -380,6 +392,7 @@ impl<'p> Gen<'p> {
         out.extend(self.collections.values().map(|(f, _)| f.clone()));
         out.extend(self.globals.values().map(|(_, f)| f.clone()));
         out.extend(self.owner_indexes.values().map(|i| i.field.clone()));
+        out.extend(self.instances.lists.values().map(|l| l.field.clone()));
         if self.has_queue() {
             out.push(format_ident!("queue"));
         }
@@ -522,6 +535,10 @@ impl<'p> Gen<'p> {
             let sets = index.tiles.last().map_or(0, |&t| t + 1);
             fields.push(quote!(#f: rt::owners::Owners::new(#sets)));
         }
+        for list in self.instances.lists.values() {
+            let f = &list.field;
+            fields.push(quote!(#f: rt::instances::Instances::new()));
+        }
         if self.has_queue() {
             fields.push(quote!(queue: std::collections::VecDeque::new()));
         }
@@ -533,6 +550,13 @@ impl<'p> Gen<'p> {
             })
             .unwrap_or_else(|| quote!(Event {}));
         let owners = self.rebuild_owners(quote!(world));
+        let record = self.record_created(self.prog.builtins.event, quote!(world), quote!(choice));
+        let choice_event = if record.is_empty() {
+            quote!(world.events.alloc(#choice_variant);)
+        } else {
+            quote!(let choice = world.events.alloc(#choice_variant); #record)
+        };
+        let created = self.created_fns();
         let boards = if self.uses_tiles { quote!(world.build_boards(); #owners) } else { quote!() };
         let build = self.build_boards();
         let blanks = self.blank_constructors();
@@ -584,13 +608,14 @@ impl<'p> Gen<'p> {
 
                 fn build(core: rt::Core) -> World {
                     let mut world = World { #(#fields),* };
-                    world.events.alloc(#choice_variant);
+                    #choice_event
                     #boards
                     world
                 }
                 #build
                 #blanks
                 #marks
+                #created
             }
         }
     }
@@ -657,6 +682,7 @@ impl<'p> Gen<'p> {
         } else {
             (quote!(), quote!(), quote!(None))
         };
+        let tile_created = self.record_created(self.prog.builtins.tile, quote!(self), quote!(tile));
         let conns_list = self.collection_arena(&Ty::List(Box::new(Ty::Class(self.prog.builtins.connection))));
         // Variant codes in the layout tables: 0 is blank, k+1 the k-th tile variant; a
         // byte each while there are at most 255 tile classes, else wider.
@@ -679,6 +705,8 @@ impl<'p> Gen<'p> {
             let conn_arena =
                 &self.hierarchy(self.prog.builtins.connection).expect("connections are used").arena;
             let plain_connection = self.blank_connection(self.prog.builtins.connection, quote!(Some(to)));
+            let connection_created =
+                self.record_created(self.prog.builtins.connection, quote!(self), quote!(connection));
             (
                 quote!(connections,),
                 quote!(let connections = self.#conns_list.alloc(rt::List::default());),
@@ -688,6 +716,7 @@ impl<'p> Gen<'p> {
                         for (column, row) in rt::board::neighbours(geometry, columns, rows, i % columns, i / columns) {
                             if let Some(to) = layout[row * columns + column] {
                                 let connection = self.#conn_arena.alloc(#plain_connection);
+                                #connection_created
                                 let list = self.#tile_arena[tile].connections;
                                 self.#conns_list[list].push(connection);
                             }
@@ -765,6 +794,7 @@ impl<'p> Gen<'p> {
                         #tile_flat
                         kind,
                     });
+                    #tile_created
                     layout.push(Some(tile));
                     #tiles_push
                 }

@@ -15,6 +15,7 @@ mod domain;
 mod effects;
 mod expr;
 mod hidden;
+mod instances;
 mod layout;
 pub mod names;
 mod owners;
@@ -68,13 +69,15 @@ pub fn generate(prog: &Program, sources: &crate::source::SourceMap) -> String {
 }
 
 /// Removes the helpers no generated code uses (`loc_in` when no rule in an imported file
-/// can fail, `PLAYER_CHOICE` in a game without moves): an unused item is a warning.
+/// can fail, `loc_ref` when no check on a hot path can, `PLAYER_CHOICE` in a game without moves): an unused item is a warning.
 /// `text` is the file pretty-printed (calls read `loc_in(`); returns whether one went.
 fn drop_unused_helpers(file: &mut syn::File, text: &str) -> bool {
     let before = file.items.len();
     // One occurrence is the definition itself.
     file.items.retain(|item| match item {
         syn::Item::Fn(f) if f.sig.ident == "loc_in" => text.matches("loc_in(").count() > 1,
+        syn::Item::Fn(f) if f.sig.ident == "loc_ref" => turbofish_call(text, "loc_ref"),
+        syn::Item::Fn(f) if f.sig.ident == "loc_ref_in" => turbofish_call(text, "loc_ref_in"),
         syn::Item::Const(c) if c.ident == "PLAYER_CHOICE" => text.matches("PLAYER_CHOICE").count() > 1,
         _ => true,
     });
@@ -90,6 +93,13 @@ fn drop_unused_helpers(file: &mut syn::File, text: &str) -> bool {
         }
     }
     dropped
+}
+
+/// Whether `text` calls the function `name` with a turbofish (`loc_ref::<3, 7>()`).
+fn turbofish_call(text: &str, name: &str) -> bool {
+    let call = format!("{name}::<");
+    text.match_indices(&call)
+        .any(|(i, _)| !text[..i].ends_with(|c: char| c.is_alphanumeric() || c == '_' || c == ':'))
 }
 
 /// One hierarchy of objects stored in an arena: a root struct, its kind enum when it
@@ -168,6 +178,8 @@ pub(crate) struct Gen<'p> {
     pub blank_fn: HashMap<ClassId, Ident>,
     /// Attributes whose owners the world indexes for menus (`owners`).
     pub owner_indexes: BTreeMap<AttrId, owners::OwnerIndex>,
+    /// Classes whose own instances the world lists for inputs' candidates (`instances`).
+    pub instances: instances::Instances,
     /// The generator's own names, for the namers of bodies.
     pub fixed: names::Fixed,
 }
@@ -410,6 +422,7 @@ impl<'p> Gen<'p> {
             prog,
             sources,
             owner_indexes,
+            instances: instances::Instances::default(),
             init_fn,
             blank_fn,
             fixed,
@@ -437,6 +450,8 @@ impl<'p> Gen<'p> {
         let on_root: Vec<AttrId> =
             built.owner_indexes.keys().copied().filter(|&a| built.attr_on_root(a)).collect();
         built.owner_indexes.retain(|a, _| on_root.contains(a));
+        built.instances =
+            instances::instances(&built, &mut |n| ident(&fields.fresh(n)), &mut |n| ident(&fns.fresh(n)));
         built
     }
 

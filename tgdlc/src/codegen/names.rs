@@ -246,7 +246,9 @@ impl Fixed {
             }
             let after_dot = i > 0 && punct(i - 1, '.') && !(i > 1 && punct(i - 2, '.'));
             let after_path = i > 1 && punct(i - 1, ':') && punct(i - 2, ':');
-            let called = matches!(flat.get(i + 1), Some(Tok::Open(Delimiter::Parenthesis)));
+            let called = matches!(flat.get(i + 1), Some(Tok::Open(Delimiter::Parenthesis)))
+                // `loc_ref::<3, 7>()`: a call with a turbofish.
+                || (punct(i + 1, ':') && punct(i + 2, ':') && punct(i + 3, '<'));
             let defined = |kw: &str| i > 0 && matches!(&flat[i - 1], Tok::Ident(k) if k == kw);
             if !after_dot && !after_path {
                 sets[Space::Module as usize].insert(name.clone());
