@@ -247,14 +247,9 @@ pub fn set_limits(
     string_bytes: Option<u64>,
     list_items: Option<u64>,
 ) -> PyResult<std::collections::BTreeMap<&'static str, u64>> {
-    let now = tgdl_runtime::limits::current();
-    let wanted = tgdl_runtime::limits::Limits {
-        loop_steps: loop_steps.unwrap_or(now.loop_steps),
-        call_depth: call_depth.unwrap_or(now.call_depth),
-        event_runs: event_runs.unwrap_or(now.event_runs),
-        string_bytes: string_bytes.unwrap_or(now.string_bytes),
-        list_items: list_items.unwrap_or(now.list_items),
-    };
+    let wanted =
+        tgdl_runtime::limits::Changes { loop_steps, call_depth, event_runs, string_bytes, list_items }
+            .applied_to_current();
     tgdl_runtime::limits::set(wanted).map_err(PyValueError::new_err)?;
     Ok(limits())
 }

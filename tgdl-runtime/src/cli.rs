@@ -164,14 +164,14 @@ pub struct LimitArgs {
 impl LimitArgs {
     /// The budgets in force, with the flags given.
     pub fn limits(&self) -> Limits {
-        let now = crate::limits::current();
-        Limits {
-            loop_steps: self.max_loop_steps.unwrap_or(now.loop_steps),
-            call_depth: self.max_call_depth.unwrap_or(now.call_depth),
-            event_runs: self.max_event_runs.unwrap_or(now.event_runs),
-            string_bytes: self.max_string_bytes.unwrap_or(now.string_bytes),
-            list_items: self.max_list_items.unwrap_or(now.list_items),
+        crate::limits::Changes {
+            loop_steps: self.max_loop_steps,
+            call_depth: self.max_call_depth,
+            event_runs: self.max_event_runs,
+            string_bytes: self.max_string_bytes,
+            list_items: self.max_list_items,
         }
+        .applied_to_current()
     }
 
     /// Sets the process's budgets from the flags (clap has checked their ranges).

@@ -60,6 +60,31 @@ impl Default for Limits {
     }
 }
 
+/// Some budgets changed, the others left as they are: the command line's `--max-*` flags
+/// and Python's `set_limits` keywords.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Changes {
+    pub loop_steps: Option<u64>,
+    pub call_depth: Option<u32>,
+    pub event_runs: Option<u64>,
+    pub string_bytes: Option<u64>,
+    pub list_items: Option<u64>,
+}
+
+impl Changes {
+    /// The budgets in force with these changes made.
+    pub fn applied_to_current(self) -> Limits {
+        let now = current();
+        Limits {
+            loop_steps: self.loop_steps.unwrap_or(now.loop_steps),
+            call_depth: self.call_depth.unwrap_or(now.call_depth),
+            event_runs: self.event_runs.unwrap_or(now.event_runs),
+            string_bytes: self.string_bytes.unwrap_or(now.string_bytes),
+            list_items: self.list_items.unwrap_or(now.list_items),
+        }
+    }
+}
+
 static LOOP_STEPS: AtomicU64 = AtomicU64::new(DEFAULT_LOOP_STEPS);
 static CALL_DEPTH: AtomicU32 = AtomicU32::new(DEFAULT_CALL_DEPTH);
 static EVENT_RUNS: AtomicU64 = AtomicU64::new(DEFAULT_EVENT_RUNS);

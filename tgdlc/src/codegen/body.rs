@@ -57,6 +57,9 @@ pub(super) struct BodyGen<'g, 'p> {
     /// Guard statements of a filter that a candidate domain made redundant while the
     /// flag is true (`codegen::domain`): they run only when it is false.
     pub redundant_guards: Option<(Ident, Vec<*const crate::hir::Stmt>)>,
+    /// String locals held as the literal they equal (see [`coded_strings`]), with the
+    /// literals they are compared with.
+    pub coded: HashMap<LocalId, Vec<String>>,
     labels: usize,
 }
 
@@ -124,10 +127,12 @@ impl<'g, 'p> BodyGen<'g, 'p> {
                 ident(&namer.fresh(&if unread { format!("_{base}") } else { base }))
             })
             .collect();
+        let coded = coded_strings(blocks, locals, &mutable);
         BodyGen {
             g,
             owner,
             names,
+            coded,
             mutable,
             namer,
             this,
@@ -162,6 +167,17 @@ impl<'g, 'p> BodyGen<'g, 'p> {
     /// Whether a number local is stored as an `i64` (see `codegen::whole`).
     pub fn local_whole(&self, l: LocalId) -> bool {
         self.g.local_whole(self.owner, l)
+    }
+
+    /// `let kind: Option<&'static str> = ...;` for a string local held as the literal it
+    /// equals (see [`coded_strings`]): `None` for null or any other string. The value is
+    /// read in place (`from.piece` is not copied).
+    fn coded_let(&mut self, name: &Ident, local: LocalId, init: &Expr) -> TokenStream {
+        let literals = self.coded[&local].clone();
+        let c = self.code(init);
+        let ts = super::expr::group(super::expr::without_clone(c.ts));
+        let value = if c.null { quote!(#ts.as_deref()) } else { quote!(Some(&*#ts)) };
+        quote!(let #name: Option<&'static str> = match #value { #(Some(#literals) => Some(#literals),)* _ => None };)
     }
 
     /// `loc(line, column)` for a span: where a rule error is reported.
@@ -423,6 +439,7 @@ impl<'g, 'p> BodyGen<'g, 'p> {
                 let nullable = self.local_nullable(*local);
                 let m = if self.mutable.contains(local) { quote!(mut) } else { quote!() };
                 match init {
+                    Some(e) if self.coded.contains_key(local) => self.coded_let(&name, *local, e),
                     Some(e) if self.local_whole(*local) => {
                         let v = self.whole(e);
                         quote!(let #m #name: #ty = #v;)
@@ -1311,4 +1328,54 @@ pub(super) fn count_event_reads(
         }
         _ => {}
     }
+}
+
+/// The string locals that can be held as the literal they equal (an `Option<&'static
+/// str>`) rather than as a string: declared with a value, never assigned after, and read
+/// only in comparisons with string literals (`string kind = from.piece; if (kind == "P")
+/// ...`). Each maps to the literals it is compared with, in order of first appearance.
+/// Declaring one then copies no string (a shared string's copy is two atomic operations),
+/// in rules like chess's `legal`, run a thousand times a decision.
+fn coded_strings(
+    blocks: &[&Block],
+    locals: &Locals,
+    mutable: &HashSet<LocalId>,
+) -> HashMap<LocalId, Vec<String>> {
+    let mut declared = HashSet::new();
+    for b in blocks {
+        b.walk_stmts(&mut |s| {
+            if let StmtKind::Let { local, init: Some(_) } = &s.kind {
+                declared.insert(*local);
+            }
+        });
+    }
+    let mut reads: HashMap<LocalId, usize> = HashMap::new();
+    let mut compared: HashMap<LocalId, (usize, Vec<String>)> = HashMap::new();
+    for b in blocks {
+        b.walk_exprs(&mut |e| match &e.kind {
+            ExprKind::Local(l) => *reads.entry(*l).or_default() += 1,
+            ExprKind::Binary { op: crate::hir::BinaryOp::Eq | crate::hir::BinaryOp::Ne, lhs, rhs } => {
+                if let (ExprKind::Local(l), ExprKind::String(lit))
+                | (ExprKind::String(lit), ExprKind::Local(l)) = (&lhs.kind, &rhs.kind)
+                {
+                    let (n, literals) = compared.entry(*l).or_default();
+                    *n += 1;
+                    if !literals.contains(lit) {
+                        literals.push(lit.clone());
+                    }
+                }
+            }
+            _ => {}
+        });
+    }
+    compared
+        .into_iter()
+        .filter(|(l, (n, _))| {
+            declared.contains(l)
+                && !mutable.contains(l)
+                && locals.get(*l).ty == Ty::String
+                && reads.get(l) == Some(n)
+        })
+        .map(|(l, (_, literals))| (l, literals))
+        .collect()
 }

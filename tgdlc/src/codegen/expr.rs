@@ -840,6 +840,13 @@ impl<'g, 'p> BodyGen<'g, 'p> {
                     _ => None,
                 };
                 if let Some((s, other)) = literal {
+                    // A string local held as the literal it equals (`body::coded_strings`).
+                    if let ExprKind::Local(l) = other.kind
+                        && self.coded.contains_key(&l)
+                    {
+                        let name = self.local_name(l);
+                        return Code { ts: comparison(op, quote!(#name), quote!(Some(#s))), null: false };
+                    }
                     let c = self.code(other);
                     let ts = group(without_clone(c.ts));
                     if s.is_empty() && !c.null {
@@ -1528,7 +1535,7 @@ fn wrap_unit(lets: Vec<TokenStream>, ts: TokenStream) -> TokenStream {
 
 /// A string read (`name.clone()`, `obj.attr.clone()`) as a place to borrow: a
 /// comparison needs no copy.
-fn without_clone(ts: TokenStream) -> TokenStream {
+pub(super) fn without_clone(ts: TokenStream) -> TokenStream {
     use proc_macro2::{Delimiter, TokenTree};
     let tokens: Vec<TokenTree> = ts.clone().into_iter().collect();
     match tokens.as_slice() {

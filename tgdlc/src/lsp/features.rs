@@ -221,62 +221,6 @@ pub(crate) fn symbols(doc: &Document) -> Vec<DocumentSymbol> {
     out
 }
 
-const KEYWORDS: &[&str] = &[
-    "class",
-    "interactable",
-    "stack",
-    "event",
-    "tile",
-    "connection",
-    "board",
-    "turn",
-    "global",
-    "local",
-    "group",
-    "attribute",
-    "function",
-    "action",
-    "input",
-    "optional",
-    "auto",
-    "player",
-    "filter",
-    "effect",
-    "require",
-    "trigger",
-    "prio",
-    "default",
-    "setup",
-    "override",
-    "returns",
-    "winner",
-    "throw",
-    "new",
-    "is",
-    "as",
-    "return",
-    "if",
-    "else",
-    "while",
-    "for",
-    "in",
-    "break",
-    "continue",
-    "this",
-    "true",
-    "false",
-    "null",
-    "number",
-    "string",
-    "bool",
-    "List",
-    "Table",
-    "Stack",
-    "import",
-    "game",
-    "players",
-];
-
 /// Members after `.`, otherwise the names in scope and keywords.
 pub(crate) fn completion(doc: &Document, pos: Position) -> Vec<CompletionItem> {
     let text = &doc.text;
@@ -348,7 +292,7 @@ pub(crate) fn completion(doc: &Document, pos: Position) -> Vec<CompletionItem> {
             _ => {}
         }
     }
-    for k in KEYWORDS {
+    for k in crate::syntax::RESERVED_WORDS.iter().chain(crate::syntax::CONTEXTUAL_WORDS) {
         push(&mut items, k, CompletionItemKind::KEYWORD, None);
     }
     items

@@ -30,73 +30,23 @@ impl Rng {
     }
 }
 
-pub const KEYWORDS: &[&str] = &[
-    "game",
-    "import",
-    "as",
-    "class",
-    "local",
-    "group",
-    "global",
-    "attribute",
-    "function",
-    "action",
-    "input",
-    "optional",
-    "auto",
-    "player",
-    "filter",
-    "effect",
-    "require",
-    "trigger",
-    "prio",
-    "event",
-    "interactable",
-    "stack",
-    "board",
-    "tile",
-    "connection",
-    "geometry",
-    "orientation",
-    "grid",
-    "turn",
-    "turns",
-    "default",
-    "setup",
-    "override",
-    "returns",
-    "value",
-    "winner",
-    "throw",
-    "new",
-    "is",
-    "return",
-    "if",
-    "else",
-    "while",
-    "for",
-    "in",
-    "break",
-    "continue",
-    "this",
-    "base",
-    "true",
-    "false",
-    "null",
-    "number",
-    "string",
-    "bool",
-    "List",
-    "Table",
-    "Stack",
-    "players",
-    "square",
-    "hex",
-    "graph",
-    "row",
-    "column",
-    "b",
-];
+/// Words that are neither reserved nor contextual but mean something in places: a
+/// builtin namespace, geometries, a grid's parts, and a short name.
+pub const OTHER_WORDS: &[&str] = &["turns", "square", "hex", "graph", "row", "column", "b"];
+
+/// A word of the language: reserved ([`tgdlc::syntax::RESERVED_WORDS`]), contextual
+/// ([`tgdlc::syntax::CONTEXTUAL_WORDS`]) or one of [`OTHER_WORDS`].
+pub fn word(rng: &mut Rng) -> &'static str {
+    let (reserved, contextual) = (tgdlc::syntax::RESERVED_WORDS, tgdlc::syntax::CONTEXTUAL_WORDS);
+    let k = rng.below(reserved.len() + contextual.len() + OTHER_WORDS.len());
+    if k < reserved.len() {
+        reserved[k]
+    } else if k < reserved.len() + contextual.len() {
+        contextual[k - reserved.len()]
+    } else {
+        OTHER_WORDS[k - reserved.len() - contextual.len()]
+    }
+}
 
 pub const NAMES: &[&str] = &[
     "Card",
@@ -157,7 +107,7 @@ pub const PUNCT: &[&str] = &[
 
 pub fn token(rng: &mut Rng) -> &'static str {
     match rng.below(10) {
-        0..=2 => rng.pick(KEYWORDS),
+        0..=2 => word(rng),
         3..=5 => rng.pick(NAMES),
         _ => rng.pick(PUNCT),
     }
