@@ -14,7 +14,8 @@
 //! a rollback drops (the marks of a speculative menu) are collections, never class
 //! objects, so the lists only grow.
 
-use tgdl_runtime::{Game as _, Rng, Status};
+use tgdl_runtime::Game as _;
+use tgdl_tests::play_side_by_side;
 
 mod listed {
     tgdl_macros::tgdl! {
@@ -405,26 +406,16 @@ fn walking_a_class_s_own_instances_offers_what_walking_its_arena_offers() {
     let mut actions = std::collections::BTreeMap::<String, usize>::new();
     let mut grown = 0;
     for seed in 0..150 {
-        let mut a = listed::jokers::Game::start(2, seed).expect("two players");
-        let mut b = plain::jokers::Game::start(2, seed).expect("two players");
-        let mut rng = Rng::new(seed);
-        let jokers_at_start = a.world().instances_joker.len();
-        let mut steps = 0;
-        while let Status::Decide(_) = a.status() {
-            assert_eq!(a.labels(), b.labels(), "seed {seed}, decision {steps}");
-            lists_are_exact(a.world());
-            let pick = rng.below(a.options().len() as u64) as usize;
-            let label = a.labels()[pick].clone();
-            *actions.entry(label.split(' ').next().unwrap_or("").to_string()).or_default() += 1;
-            a.apply(pick).expect("a listed option");
-            b.apply(pick).expect("a listed option");
-            steps += 1;
-        }
-        assert_eq!(a.status(), b.status(), "seed {seed}");
-        assert_eq!(a.outcome(), b.outcome(), "seed {seed}");
-        lists_are_exact(a.world());
-        grown += usize::from(a.world().instances_joker.len() > jokers_at_start);
-        ends.insert(format!("{:?}", a.outcome()));
+        let mut jokers_at_start = None;
+        let (end, _) =
+            play_side_by_side::<listed::jokers::Game, plain::jokers::Game>(seed, |a, _, picked| {
+                jokers_at_start.get_or_insert(a.world().instances_joker.len());
+                lists_are_exact(a.world());
+                *actions.entry(picked.split(' ').next().unwrap_or("").to_string()).or_default() += 1;
+            });
+        lists_are_exact(end.world());
+        grown += usize::from(jokers_at_start.is_some_and(|n| end.world().instances_joker.len() > n));
+        ends.insert(format!("{:?}", end.outcome()));
     }
     // Not a game that always ends one way; every kind of input was answered; the lists
     // grew during play.

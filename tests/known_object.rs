@@ -5,7 +5,8 @@
 //! decision. When computing the object fails, the menu walks every candidate and the
 //! filter reports the error where it always did.
 
-use tgdl_runtime::{Game as _, Rng, Status};
+use tgdl_runtime::Game as _;
+use tgdl_tests::play_side_by_side;
 
 mod known {
     tgdl_macros::tgdl! {
@@ -181,20 +182,9 @@ mod failing {
 fn trying_the_known_object_offers_what_walking_every_candidate_offers() {
     let mut lengths = std::collections::BTreeSet::new();
     for seed in 0..60 {
-        let mut a = known::marks::Game::start(2, seed).expect("two players");
-        let mut b = plain::marks::Game::start(2, seed).expect("two players");
-        let mut rng = Rng::new(seed);
-        let mut steps = 0;
-        while let Status::Decide(_) = a.status() {
-            assert_eq!(a.labels(), b.labels(), "seed {seed}, decision {steps}");
-            lengths.insert(a.options().len());
-            let pick = rng.below(a.options().len() as u64) as usize;
-            a.apply(pick).expect("a listed option");
-            b.apply(pick).expect("a listed option");
-            steps += 1;
-        }
-        assert_eq!(a.outcome(), b.outcome(), "seed {seed}");
-        assert_eq!(a.status(), b.status(), "seed {seed}");
+        play_side_by_side::<known::marks::Game, plain::marks::Game>(seed, |_, labels, _| {
+            lengths.insert(labels.len());
+        });
     }
     // Menus of one option (the cell itself) and of several (its empty neighbours).
     assert!(lengths.len() >= 3, "{lengths:?}");

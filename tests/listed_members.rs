@@ -8,7 +8,8 @@
 //! goes. When computing the list fails, the menu walks every candidate and the filter
 //! reports the error where it always did.
 
-use tgdl_runtime::{Game as _, Rng, Status};
+use tgdl_runtime::Game as _;
+use tgdl_tests::play_side_by_side;
 
 mod listed {
     tgdl_macros::tgdl! {
@@ -241,23 +242,12 @@ fn trying_the_lists_objects_offers_what_walking_every_candidate_offers() {
     let mut lengths = std::collections::BTreeSet::new();
     let mut claims = 0;
     for seed in 0..80 {
-        let mut a = listed::members::Game::start(2, seed).expect("two players");
-        let mut b = plain::members::Game::start(2, seed).expect("two players");
-        let mut rng = Rng::new(seed);
-        let mut steps = 0;
-        while let Status::Decide(_) = a.status() {
-            let labels = a.labels();
-            assert_eq!(labels, b.labels(), "seed {seed}, decision {steps}");
-            claims += labels.iter().filter(|l| l.starts_with("claim")).count();
-            lengths.insert(a.options().len());
-            let pick = rng.below(a.options().len() as u64) as usize;
-            a.apply(pick).expect("a listed option");
-            b.apply(pick).expect("a listed option");
-            steps += 1;
-        }
-        assert_eq!(a.outcome(), b.outcome(), "seed {seed}");
-        assert_eq!(a.status(), b.status(), "seed {seed}");
-        assert!(a.outcome().is_some(), "seed {seed}: the game ends");
+        let (end, _) =
+            play_side_by_side::<listed::members::Game, plain::members::Game>(seed, |_, labels, _| {
+                claims += labels.iter().filter(|l| l.starts_with("claim")).count();
+                lengths.insert(labels.len());
+            });
+        assert!(end.outcome().is_some(), "seed {seed}: the game ends");
     }
     assert!(lengths.len() >= 5, "{lengths:?}");
     assert!(claims > 0, "the hands' filter offered something");

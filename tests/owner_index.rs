@@ -6,7 +6,8 @@
 //! decision and end the same way. The board has 70 tiles (two words of a set); stones
 //! start from an initialiser, change in `setup`, in effects and through a function input.
 
-use tgdl_runtime::{Game as _, Rng, Status};
+use tgdl_runtime::Game as _;
+use tgdl_tests::play_side_by_side;
 
 mod indexed {
     tgdl_macros::tgdl! {
@@ -216,21 +217,10 @@ mod plain {
 fn walking_the_owners_sets_offers_what_walking_every_tile_offers() {
     let mut ends = std::collections::BTreeSet::new();
     for seed in 0..100 {
-        let mut a = indexed::claims::Game::start(2, seed).expect("two players");
-        let mut b = plain::claims::Game::start(2, seed).expect("two players");
-        let mut rng = Rng::new(seed);
-        let mut steps = 0;
-        while let Status::Decide(_) = a.status() {
-            assert_eq!(a.labels(), b.labels(), "seed {seed}, decision {steps}");
-            let pick = rng.below(a.options().len() as u64) as usize;
-            a.apply(pick).expect("a listed option");
-            b.apply(pick).expect("a listed option");
-            steps += 1;
-        }
-        assert_eq!(a.status(), b.status(), "seed {seed}");
-        assert_eq!(a.outcome(), b.outcome(), "seed {seed}");
-        assert_eq!(steps, 60, "seed {seed}: the game lasts 60 moves");
-        ends.insert(format!("{:?}", a.outcome()));
+        let (end, decisions) =
+            play_side_by_side::<indexed::claims::Game, plain::claims::Game>(seed, |_, _, _| {});
+        assert_eq!(decisions, 60, "seed {seed}: the game lasts 60 moves");
+        ends.insert(format!("{:?}", end.outcome()));
     }
     // Not a game that always ends one way.
     assert!(ends.len() >= 2, "{ends:?}");
