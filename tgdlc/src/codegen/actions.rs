@@ -850,18 +850,6 @@ impl<'p> Gen<'p> {
         let copy = if self.hierarchy_is_copy(ch) { quote!(self.#ca[c]) } else { quote!(self.#ca[c].clone()) };
         let record_f = self.record_created(self.prog.builtins.connection, quote!(self), quote!(f));
         let record_b = self.record_created(self.prog.builtins.connection, quote!(self), quote!(b));
-        // New connections are listed at once when a class of them is (`instances`).
-        let (copied, made) = if record_b.is_empty() {
-            (
-                quote!((c, self.#ca.alloc(copy))),
-                quote!(let f = self.#ca.alloc(#forward); (f, self.#ca.alloc(#backward))),
-            )
-        } else {
-            (
-                quote!(let b = self.#ca.alloc(copy); #record_b (c, b)),
-                quote!(let f = self.#ca.alloc(#forward); #record_f let b = self.#ca.alloc(#backward); #record_b (f, b)),
-            )
-        };
         quote! {
             /// `from.connect(to[, with])`: links two tiles both ways; `with` is used for
             /// `from → to` and a copy of it for `to → from`.
@@ -872,10 +860,18 @@ impl<'p> Gen<'p> {
                         self.#ca[c].#to = Some(to);
                         let mut copy = #copy;
                         copy.#to = Some(from);
-                        #copied
+                        // New connections are listed at once when a class of them is
+                        // (`instances`): `#record_b` and `#record_f` are empty otherwise.
+                        let b = self.#ca.alloc(copy);
+                        #record_b
+                        (c, b)
                     }
                     None => {
-                        #made
+                        let f = self.#ca.alloc(#forward);
+                        #record_f
+                        let b = self.#ca.alloc(#backward);
+                        #record_b
+                        (f, b)
                     }
                 };
                 let list = self.#ta[from].connections;
