@@ -352,6 +352,9 @@ pub trait Rules: Resample + Clone + Debug + Send + Sync + 'static {
     /// Whether `setup` may ask an input (decided by the compiler).
     const SETUP_MAY_ASK: bool;
 
+    /// Whether the world keeps its menu up to date between moves ([`Rules::update_menu`]).
+    const KEEPS_MENU: bool = false;
+
     /// Whether anything can ever be hidden from a player (decks, hands, `secret`
     /// attributes, `tell`): decided by the compiler.
     const HIDDEN: bool = false;
@@ -386,6 +389,16 @@ pub trait Rules: Resample + Clone + Debug + Send + Sync + 'static {
 
     /// Appends the active player's menu to `out`. Speculative: the world is left as it was.
     fn menu(&mut self, out: &mut Vec<Choice<Self::Move>>) -> Flow<()>;
+
+    /// Makes `out` the active player's menu, when it holds the menu this world last built
+    /// (with [`Rules::menu`] or this method) and the world has changed since only by a run of
+    /// [`Rules::play`]. Worlds whose menus the compiler keeps up to date (`tgdl_runtime::kept`)
+    /// change only the options the move touched; the others build it again.
+    fn update_menu(&mut self, out: &mut Vec<Choice<Self::Move>>) -> Flow<()> {
+        debug_assert!(!Self::KEEPS_MENU, "a world that keeps its menu implements update_menu");
+        out.clear();
+        self.menu(out)
+    }
 
     /// Where the active turn is defined: the location of an "empty menu" error.
     fn turn_location(&self) -> Loc;
@@ -511,7 +524,27 @@ impl<R: Rules> Engine<R> {
     /// Builds the active player's menu into `self.options` (empty before the call).
     #[inline]
     fn build_menu(&mut self) {
-        match self.world.menu(&mut self.options) {
+        let result = self.world.menu(&mut self.options);
+        self.menu_built(result);
+    }
+
+    /// Brings `self.options`, the menu before a move that asked nothing, up to date after it.
+    #[inline]
+    fn update_menu(&mut self) {
+        let result = self.world.update_menu(&mut self.options);
+        // Tests run unoptimised builds: there, every kept menu is checked against a full build.
+        #[cfg(debug_assertions)]
+        if R::KEEPS_MENU && result.is_ok() {
+            let mut full = Vec::new();
+            if self.world.clone().menu(&mut full).is_ok() {
+                assert_eq!(self.options, full, "a kept menu differs from the menu built again");
+            }
+        }
+        self.menu_built(result);
+    }
+
+    fn menu_built(&mut self, result: Flow<()>) {
+        match result {
             Ok(()) if !self.options.is_empty() => self.status = Status::Decide(self.world.core().active),
             result => self.no_menu(result),
         }
@@ -683,10 +716,12 @@ impl<R: Rules> Game for Engine<R> {
             Choice::Move(mv) if !R::may_ask(&mv) => {
                 debug_assert!(self.pending.is_none());
                 let result = self.run(Origin::Move(mv));
-                self.options.clear();
                 match result {
-                    Ok(()) => self.build_menu(),
-                    Err(stop) => self.stopped(stop, Origin::Move(mv), None, Vec::new()),
+                    Ok(()) => self.update_menu(),
+                    Err(stop) => {
+                        self.options.clear();
+                        self.stopped(stop, Origin::Move(mv), None, Vec::new())
+                    }
                 }
             }
             Choice::Move(mv) => {

@@ -9,6 +9,7 @@
 //! - [`hidden`]: hidden information: who sees what, observations, determinization.
 //! - [`domain`], [`owners`]: what generated menus walk instead of every candidate (the
 //!   cells an input's coordinate guards leave; the tiles each player owns).
+//! - [`kept`]: menus kept up to date between moves instead of built again.
 //!
 //! With the `driver` feature (on by default):
 //! - [`agent`]: who chooses for a seat (random, scripted, a person at a console).
@@ -34,6 +35,7 @@ pub mod error;
 pub mod game;
 pub mod hidden;
 pub mod instances;
+pub mod kept;
 pub mod limits;
 pub mod owners;
 pub mod rng;

@@ -438,6 +438,7 @@ impl<'p> Gen<'p> {
     fn menu_fns(&self) -> TokenStream {
         let mut fns = Vec::new();
         let mut calls = Vec::new();
+        let mut keep_steps = Vec::new();
         for a in self.menu_actions() {
             let action = self.prog.action(a);
             let owner = action.owner;
@@ -463,14 +464,28 @@ impl<'p> Gen<'p> {
                 let n = b.local_name(input.local);
                 fields.push(if *field == n { quote!(#n) } else { quote!(#field: #n) });
             }
-            let push = if fields.is_empty() {
-                quote!(out.push(rt::Choice::Move(Move::#variant));)
+            let option = if fields.is_empty() {
+                quote!(rt::Choice::Move(Move::#variant))
             } else {
-                quote!(out.push(rt::Choice::Move(Move::#variant { #(#fields),* }));)
+                quote!(rt::Choice::Move(Move::#variant { #(#fields),* }))
             };
-            let mut inner = push;
+            let push = quote!(out.push(#option););
+            let kept = self.kept_of(a).map(|k| k.field.clone());
+            let mut inner = match &kept {
+                // A kept menu records the tiles it offers (`kept`): one leading input.
+                Some(f) => {
+                    let n = b.local_name(action.inputs[0].local);
+                    let step = self.kept_step(&mut b, a, f, &option);
+                    keep_steps.push(step);
+                    quote!(self.#f.record(#n.index()); #push)
+                }
+                None => push,
+            };
             for &k in leading.iter().rev() {
                 inner = b.candidate_loop(&action.inputs[k], &action.locals, inner);
+            }
+            if let Some(f) = &kept {
+                inner = quote!(self.#f.clear(); #inner);
             }
             let guard = match (&trig, self.is_global(owner)) {
                 (None, _) => quote!(),
@@ -599,6 +614,25 @@ impl<'p> Gen<'p> {
                 Ok(())
             }
         };
+        let (retests, lists): (Vec<TokenStream>, Vec<TokenStream>) = keep_steps.into_iter().unzip();
+        let keep_menu = if retests.is_empty() {
+            quote!()
+        } else {
+            quote! {
+                /// Brings the menu last built up to date: the tiles written since are
+                /// tested again, and the menu listed again if one answers differently
+                /// (`tgdl_runtime::kept`).
+                fn keep_menu(&mut self, out: &mut Vec<rt::Choice<Move>>) -> rt::Flow<()> {
+                    let mut changed = false;
+                    #(#retests)*
+                    if changed {
+                        out.clear();
+                        #(#lists)*
+                    }
+                    Ok(())
+                }
+            }
+        };
         quote! {
             #(#fns)*
 
@@ -609,11 +643,42 @@ impl<'p> Gen<'p> {
                 Ok(())
             }
 
+            #keep_menu
+
             /// Runs a move of the menu and the cascade of events it starts.
             fn play_move(&mut self, mv: Move) -> rt::Flow<()> {
                 #play_body
             }
         }
+    }
+
+    /// The update of one kept menu action (`kept`): each tile written since the last
+    /// menu is tested again (`changed` is set when one answers differently); and the
+    /// listing of the action's options from the tiles that pass.
+    fn kept_step(
+        &self,
+        b: &mut BodyGen,
+        a: ActionId,
+        field: &Ident,
+        option: &TokenStream,
+    ) -> (TokenStream, TokenStream) {
+        let action = self.prog.action(a);
+        let input = &action.inputs[0];
+        let n = b.local_name(input.local);
+        let test = b.filter_test(input, &action.locals, quote!(#n)).unwrap_or_else(|| quote!(true));
+        let retest = quote! {
+            while let Some(index) = self.#field.next_dirty() {
+                let #n = rt::Id::from_index(index);
+                let passes = #test;
+                changed |= self.#field.set(index, passes);
+            }
+        };
+        let list = quote! {
+            for #n in self.#field.passing().map(rt::Id::from_index) {
+                out.push(#option);
+            }
+        };
+        (retest, list)
     }
 
     /// `throw` and the queue: triggered runs are batched by priority and run in order.

@@ -458,6 +458,8 @@ impl<'g, 'p> BodyGen<'g, 'p> {
                 // Rust evaluates the value before the place, as TGDL does.
                 let (lets, vals) = self.hoist(vec![(v, needs_mut(value)), (o, needs_mut(object))], false);
                 let (v, o) = (&vals[0], &vals[1]);
+                // Kept menus whose filters read the attribute test the tile again (`kept`).
+                let kept: Vec<&proc_macro2::Ident> = g.kept_reading(*attr).map(|k| &k.field).collect();
                 if let Some(index) = g.owner_indexes.get(attr) {
                     // An indexed owner: its sets follow the write (`codegen::owners`).
                     let sets = &index.field;
@@ -479,6 +481,7 @@ impl<'g, 'p> BodyGen<'g, 'p> {
                             let #before = #read;
                             self.#arena[#target].#field = #value;
                             self.#sets.moved(#target.index(), #before, #read);
+                            #(self.#kept.touch(#target.index());)*
                         }),
                     );
                 }
@@ -488,7 +491,12 @@ impl<'g, 'p> BodyGen<'g, 'p> {
                     let m = format_ident!("{}_mut", field.to_string().trim_start_matches("r#"));
                     quote!(*self.#arena[#o].#m()? = #v)
                 };
-                wrap_unit(lets, place)
+                if kept.is_empty() {
+                    return wrap_unit(lets, place);
+                }
+                // The place is read again: it is pure (else hoisted) and was just found.
+                let o = group(o.clone());
+                wrap_unit(lets, quote!({ #place; #(self.#kept.touch(#o.index());)* }))
             }
             ExprKind::Index { object, index } => {
                 let arena = g.collection_arena(&object.ty);
@@ -561,6 +569,20 @@ impl<'g, 'p> BodyGen<'g, 'p> {
             _ => return None,
         };
         let whole = matches!(target.kind, ExprKind::Local(l) if self.local_whole(l));
+        // Kept menus whose filters read the attribute test the tile again (`kept`); the
+        // object is pure (else the write takes the general path) and read once more.
+        let touch = match &target.kind {
+            ExprKind::Attr { object, attr } => {
+                let kept: Vec<&proc_macro2::Ident> = g.kept_reading(*attr).map(|k| &k.field).collect();
+                if kept.is_empty() {
+                    quote!()
+                } else {
+                    let o = group(self.value(object));
+                    quote!(#(self.#kept.touch(#o.index());)*)
+                }
+            }
+            _ => quote!(),
+        };
         let v = if whole { self.whole(rhs) } else { self.value(rhs) };
         // A double can overflow to infinity (and then to NaN): a located error, as for `^`.
         let check = if whole || cannot_overflow(*op, lhs, rhs) {
@@ -571,11 +593,11 @@ impl<'g, 'p> BodyGen<'g, 'p> {
         };
         if needs_mut(rhs) {
             let t = self.temp("value");
-            Some(quote!({ let #t = #v; #place #sym #t; #check }))
+            Some(quote!({ let #t = #v; #place #sym #t; #check #touch }))
         } else if whole {
             Some(quote!(#place #sym #v))
         } else {
-            Some(quote!({ #place #sym #v; #check }))
+            Some(quote!({ #place #sym #v; #check #touch }))
         }
     }
 

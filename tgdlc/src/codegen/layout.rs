@@ -369,6 +369,16 @@ impl<'p> Gen<'p> {
         }
         fields.extend(self.owner_fields());
         fields.extend(self.instance_fields());
+        for k in &self.kept {
+            let a = self.prog.action(k.action);
+            let doc = format!(
+                " The tiles `{}.{}` offered in the menu last built, and those written since (`tgdl_runtime::kept`).",
+                self.prog.class(a.owner).name,
+                a.name
+            );
+            let (f, n) = (&k.field, k.words);
+            fields.push(quote! { #[doc = #doc] pub #f: rt::kept::Kept<#n>, });
+        }
         if self.has_queue() {
             fields.push(quote! {
                 /// Triggered actions waiting to run, in order (§3.4, breadth first).
@@ -393,6 +403,7 @@ impl<'p> Gen<'p> {
         out.extend(self.globals.values().map(|(_, f)| f.clone()));
         out.extend(self.owner_indexes.values().map(|i| i.field.clone()));
         out.extend(self.instances.lists.values().map(|l| l.field.clone()));
+        out.extend(self.kept.iter().map(|k| k.field.clone()));
         if self.has_queue() {
             out.push(format_ident!("queue"));
         }
@@ -538,6 +549,10 @@ impl<'p> Gen<'p> {
         for list in self.instances.lists.values() {
             let f = &list.field;
             fields.push(quote!(#f: rt::instances::Instances::new()));
+        }
+        for k in &self.kept {
+            let f = &k.field;
+            fields.push(quote!(#f: rt::kept::Kept::new()));
         }
         if self.has_queue() {
             fields.push(quote!(queue: std::collections::VecDeque::new()));

@@ -16,6 +16,7 @@ mod effects;
 mod expr;
 mod hidden;
 mod instances;
+mod kept;
 mod layout;
 pub mod names;
 mod owners;
@@ -180,6 +181,9 @@ pub(crate) struct Gen<'p> {
     pub owner_indexes: BTreeMap<AttrId, owners::OwnerIndex>,
     /// Classes whose own instances the world lists for inputs' candidates (`instances`).
     pub instances: instances::Instances,
+    /// The menu actions whose options the world keeps between moves (`kept`); empty when
+    /// the menu is built in full after every move.
+    pub kept: Vec<kept::KeptMenu>,
     /// The generator's own names, for the namers of bodies.
     pub fixed: names::Fixed,
 }
@@ -423,6 +427,7 @@ impl<'p> Gen<'p> {
             sources,
             owner_indexes,
             instances: instances::Instances::default(),
+            kept: Vec::new(),
             init_fn,
             blank_fn,
             fixed,
@@ -452,6 +457,7 @@ impl<'p> Gen<'p> {
         built.owner_indexes.retain(|a, _| on_root.contains(a));
         built.instances =
             instances::instances(&built, &mut |n| ident(&fields.fresh(n)), &mut |n| ident(&fns.fresh(n)));
+        built.kept = kept::kept_menus(&built, &mut |n| ident(&fields.fresh(n)));
         built
     }
 

@@ -120,6 +120,22 @@ impl<'p> Gen<'p> {
         } else {
             quote!(self.build_menu(out))
         };
+        // Menus kept up to date between moves (`kept`): their filters create nothing.
+        let (keeps_menu, update_menu) = if self.kept.is_empty() {
+            (quote!(), quote!())
+        } else {
+            debug_assert!(!self.menu_allocates(), "kept filters read only their tile");
+            (
+                quote!(
+                    const KEEPS_MENU: bool = true;
+                ),
+                quote! {
+                    fn update_menu(&mut self, out: &mut Vec<rt::Choice<Move>>) -> rt::Flow<()> {
+                        self.keep_menu(out)
+                    }
+                },
+            )
+        };
         let mut names_used = uses;
         prog.walk_exprs(&mut |e| {
             names_used |=
@@ -159,6 +175,7 @@ impl<'p> Gen<'p> {
 
                 const SETUP_MAY_ASK: bool = #setup_may_ask;
                 const HIDDEN: bool = #hidden;
+                #keeps_menu
 
                 fn info() -> rt::GameInfo {
                     rt::GameInfo { name: #info_name, source: #source, min_players: #min, max_players: #max }
@@ -202,6 +219,8 @@ impl<'p> Gen<'p> {
                 fn menu(&mut self, out: &mut Vec<rt::Choice<Move>>) -> rt::Flow<()> {
                     #menu_body
                 }
+
+                #update_menu
 
                 fn turn_location(&self) -> rt::Loc {
                     const TURN_LOCATIONS: [rt::Loc; #n_turns] = [#(#turn_locs),*];
