@@ -264,3 +264,25 @@ fn a_copied_game_keeps_its_own_menu() {
     game.apply(1).expect("an option");
     assert_ne!(game.labels(), before);
 }
+
+#[test]
+fn a_game_copied_into_another_plays_on_as_the_original() {
+    // `clone_from` copies into the allocations of a game that is elsewhere (perft and
+    // searches reuse one game per level): the copy must equal the original and play on
+    // exactly as it does, kept menu included.
+    let mut original = kept::plots::Game::start(2, 11).expect("two players");
+    let mut other = kept::plots::Game::start(2, 12).expect("two players");
+    for k in 0..9 {
+        original.apply(k % original.options().len()).expect("an option");
+        other.apply((k * 7) % other.options().len()).expect("an option");
+    }
+    other.clone_from(&original);
+    assert_eq!(other, original);
+    while matches!(original.status(), tgdl_runtime::Status::Decide(_)) {
+        let pick = original.decisions() as usize % original.options().len();
+        original.apply(pick).expect("an option");
+        other.apply(pick).expect("an option");
+        assert_eq!(other.labels(), original.labels());
+    }
+    assert_eq!(other.outcome(), original.outcome());
+}

@@ -438,7 +438,7 @@ struct Pending<R: Rules> {
 }
 
 /// A [`Game`] over a generated world.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Debug, PartialEq)]
 pub struct Engine<R: Rules> {
     world: R,
     pending: Option<Box<Pending<R>>>,
@@ -446,6 +446,30 @@ pub struct Engine<R: Rules> {
     status: Status,
     error: Option<RuleError>,
     decisions: u64,
+}
+
+impl<R: Rules> Clone for Engine<R> {
+    fn clone(&self) -> Self {
+        Engine {
+            world: self.world.clone(),
+            pending: self.pending.clone(),
+            options: self.options.clone(),
+            status: self.status,
+            error: self.error.clone(),
+            decisions: self.decisions,
+        }
+    }
+
+    /// A copy into this engine's allocations (the world's arenas, the options): perft and
+    /// searches copy games at every node.
+    fn clone_from(&mut self, source: &Self) {
+        self.world.copy_from(&source.world);
+        self.pending.clone_from(&source.pending);
+        self.options.clone_from(&source.options);
+        self.status = source.status;
+        self.error.clone_from(&source.error);
+        self.decisions = source.decisions;
+    }
 }
 
 /// The player count is within the game directive's bounds.

@@ -51,8 +51,10 @@ pub fn perft_full<G: Game>(game: &G, depth: u32) -> Perft {
     if depth == 0 || !matches!(game.status(), Status::Decide(_)) {
         return result;
     }
+    // One copy per level below the first decision.
+    let copies = || (1..depth).map(|_| game.clone()).collect::<Vec<G>>();
     if depth < PARALLEL_DEPTH {
-        walk(game, 0, &mut result);
+        walk(game, 0, &mut result, &mut copies());
         return result;
     }
     let n = game.options().len();
@@ -61,7 +63,7 @@ pub fn perft_full<G: Game>(game: &G, depth: u32) -> Perft {
         .into_par_iter()
         .map(|i| {
             let mut sub = Perft::new(depth);
-            step(game, i, 1, &mut sub);
+            step(game, i, 1, &mut sub, &mut copies());
             sub
         })
         .collect::<Vec<_>>()
@@ -70,25 +72,29 @@ pub fn perft_full<G: Game>(game: &G, depth: u32) -> Perft {
 }
 
 /// Counts the sequences continuing from `game`, which is deciding at `level` (the number of
-/// decisions already taken).
-fn walk<G: Game>(game: &G, level: usize, acc: &mut Perft) {
+/// decisions already taken). `copies` holds one game for each level below, into which
+/// every option is played (`clone_from` copies into its allocations): a walk allocates
+/// only when a copy grows.
+fn walk<G: Game>(game: &G, level: usize, acc: &mut Perft, copies: &mut [G]) {
     let n = game.options().len();
     acc.counts[level] += n as u64;
     if level + 1 < acc.counts.len() {
         for i in 0..n {
-            step(game, i, level + 1, acc);
+            step(game, i, level + 1, acc, copies);
         }
     }
 }
 
-/// Applies option `i` to a copy of `game` and walks on from `level`.
-fn step<G: Game>(game: &G, i: usize, level: usize, acc: &mut Perft) {
-    let mut next = game.clone();
+/// Applies option `i` to a copy of `game` (the first of `copies`) and walks on from
+/// `level` with the others.
+fn step<G: Game>(game: &G, i: usize, level: usize, acc: &mut Perft, copies: &mut [G]) {
+    let Some((next, below)) = copies.split_first_mut() else { return };
+    next.clone_from(game);
     if next.apply(i).is_err() {
         return;
     }
     match next.status() {
-        Status::Decide(_) => walk(&next, level, acc),
+        Status::Decide(_) => walk(next, level, acc, below),
         Status::Over => {}
         Status::Failed => {
             acc.errors += 1;
