@@ -7,6 +7,7 @@ import subprocess
 import sys
 
 import pytest
+from conftest import without_timing
 
 import connect_four
 import rule_errors
@@ -158,20 +159,10 @@ def test_observation_is_the_seats_json():
         state.observation_text(2)
 
 
-def without_timing(report):
-    report = json.loads(report) if isinstance(report, str) else report
-    return {k: v for k, v in report.items() if k not in ("seconds", "games_per_sec")}
-
 
 @pytest.mark.parametrize("module,file", GAMES)
-def test_simulate_equals_the_command_line(tgdlc, root, module, file):
-    cli = subprocess.run(
-        [tgdlc, "simulate", str(root / file), "-n", "2000", "--seed", "5", "--json"],
-        check=True,
-        cwd=root,
-        capture_output=True,
-        text=True,
-    ).stdout
+def test_simulate_equals_the_command_line(cli_report, module, file):
+    cli = cli_report(file, 2000, 5)
     assert without_timing(module.simulate(2000, 5, 2)) == without_timing(cli)
     assert without_timing(module.Game(2).simulate(2000, 5, 1)) == without_timing(cli)
     # Ranges of games merge into the same report.
@@ -192,32 +183,20 @@ def test_agent_action_searches():
     assert state.agent_action("random", 3) in state.legal_actions()
 
 
-def test_tgdl_ray_splits_and_merges_locally(tgdlc, root):
+def test_tgdl_ray_splits_and_merges_locally(cli_report):
     import tgdl_ray
 
     assert tgdl_ray.ranges(20000, 8)[0] == (0, 2500) and tgdl_ray.ranges(20000, 8)[-1] == (17500, 20000)
-    cli = subprocess.run(
-        [tgdlc, "simulate", str(root / "examples/connect_four.tgdl"), "-n", "20000", "--seed", "3", "--json"],
-        check=True,
-        cwd=root,
-        capture_output=True,
-        text=True,
-    ).stdout
+    cli = cli_report("examples/connect_four.tgdl", 20000, 3)
     merged = tgdl_ray.simulate(connect_four, 20000, 3, tasks=8, local=True)
     assert without_timing(merged) == without_timing(cli)
 
 
-def test_tgdl_ray_on_ray(tgdlc, root, wheels, tmp_path):
+def test_tgdl_ray_on_ray(cli_report, wheels, tmp_path):
     ray = pytest.importorskip("ray")
     import tgdl_ray
 
-    cli = subprocess.run(
-        [tgdlc, "simulate", str(root / "examples/connect_four.tgdl"), "-n", "20000", "--seed", "3", "--json"],
-        check=True,
-        cwd=root,
-        capture_output=True,
-        text=True,
-    ).stdout
+    cli = cli_report("examples/connect_four.tgdl", 20000, 3)
     # The game's package goes to the workers with the job (runtime_env py_modules).
     ray.init(num_cpus=2, include_dashboard=False, runtime_env=tgdl_ray.runtime_env("connect_four"))
     try:

@@ -2,10 +2,11 @@
 `tgdl` distribution (PettingZoo, observations, Ray) that every game wheel requires."""
 
 import importlib.metadata as metadata
-import json
 import pathlib
 import subprocess
 import sys
+
+from conftest import without_timing
 
 import connect_four
 import tgdl_observation
@@ -43,21 +44,11 @@ def test_game_wheels_require_the_support_wheel_and_share_no_file():
     assert "connect_four/__init__.pyi" in owned and "connect_four/py.typed" in owned
 
 
-def without_timing(report):
-    report = json.loads(report) if isinstance(report, str) else report
-    return {k: v for k, v in report.items() if k not in ("seconds", "games_per_sec")}
 
-
-def test_python_m_tgdl_ray_runs_a_wheel(tgdlc, root, wheels, tmp_path):
+def test_python_m_tgdl_ray_runs_a_wheel(cli_report, wheels, tmp_path):
     """`python -m tgdl_ray simulate WHEEL` unpacks the wheel and imports the game from it."""
     wheel = next(wheels.glob("tgdl_tic_tac_toe-*.whl"))
-    cli = subprocess.run(
-        [tgdlc, "simulate", str(root / "examples/tic_tac_toe.tgdl"), "-n", "3000", "--seed", "11", "--json"],
-        check=True,
-        cwd=root,
-        capture_output=True,
-        text=True,
-    ).stdout
+    cli = cli_report("examples/tic_tac_toe.tgdl", 3000, 11)
     script = (
         "import sys, tgdl_ray; r = tgdl_ray.main(sys.argv[1:]); "
         "import tic_tac_toe; print(tic_tac_toe.__file__, file=sys.stderr); sys.exit(r)"

@@ -51,6 +51,9 @@ pub(super) struct BodyGen<'g, 'p> {
     /// Nullable locals known not to be null here (`if (x != null) { .. }`): they are
     /// bound to their value under the same name.
     pub narrowed: HashSet<LocalId>,
+    /// Set by `whole` for the call it generates next: a function returning an `i64`
+    /// (`whole`) is called without converting its result to a double.
+    pub whole_call: bool,
     /// Narrowed locals read under another name: the value bound by a `while` condition,
     /// while the loop body may still assign the variable itself.
     pub aliases: HashMap<LocalId, Ident>,
@@ -141,6 +144,7 @@ impl<'g, 'p> BodyGen<'g, 'p> {
             loops: Vec::new(),
             break_with: None,
             narrowed: HashSet::new(),
+            whole_call: false,
             aliases: HashMap::new(),
             redundant_guards: None,
             labels: 0,
@@ -199,6 +203,11 @@ impl<'g, 'p> BodyGen<'g, 'p> {
             }
             _ => None,
         };
+        if let Owner::Func(f) = self.owner
+            && self.g.ret_whole(f)
+        {
+            return self.whole(v);
+        }
         let Some(turn) = turn.filter(|_| !nullable) else { return self.repr(v, nullable) };
         let c = self.code(v);
         if !c.null {
@@ -1043,6 +1052,7 @@ impl<'p> Gen<'p> {
         let (body, ends) = b.body(&f.body, &f.locals);
         let ret_ty = match &ret {
             Ret::Unit => quote!(()),
+            Ret::Value(..) if self.ret_whole(id) => quote!(i64),
             Ret::Value(t, n) => self.rust_ty(t, *n),
         };
         let tail = match ret {
@@ -1242,7 +1252,13 @@ impl<'p> Gen<'p> {
                 })
                 .collect();
             let args: Vec<&Ident> = inputs.iter().map(|(n, _)| n).collect();
-            let ret = if f.ret == Ty::Void { quote!(()) } else { self.rust_ty(&f.ret, self.null.ret(id)) };
+            let ret = if f.ret == Ty::Void {
+                quote!(())
+            } else if self.ret_whole(id) {
+                quote!(i64)
+            } else {
+                self.rust_ty(&f.ret, self.null.ret(id))
+            };
             // Each concrete class runs the most derived implementation along its chain.
             let mut arms = Vec::new();
             for (class, v) in &h.variants {

@@ -270,6 +270,7 @@ impl BodyGen<'_, '_> {
             (self.temp("xs"), self.temp("ys"), self.temp("full"), self.temp("proven"));
         let mut steps = Vec::new();
         let mut redundant = Vec::new();
+        let mut proven_changes = false;
         for stmt in &stmts {
             // Each guard of the statement as additive leaves, when all can be checked.
             let exact: Option<Vec<_>> = stmt
@@ -302,6 +303,8 @@ impl BodyGen<'_, '_> {
                     steps.push(quote!(#axis.unless_whole(#sign, #offset, rt::domain::Cmp::#cmp, #value);));
                     continue;
                 }
+                // The flag is cleared when a part is not small and whole as the menu runs.
+                proven_changes |= exact.is_some();
                 let (offset, value) = match &exact {
                     Some(parts) => {
                         let (offsets, value) = &parts[k];
@@ -330,6 +333,10 @@ impl BodyGen<'_, '_> {
         };
         let (bind_x, bind_y) = (bind(&xs, Coord::X, quote!(0)), bind(&ys, Coord::Y, quote!(1)));
         let full_bounds = quote!((rt::domain::Bounds::new(#columns), rt::domain::Bounds::new(#rows)));
+        // With integer bounds alone the guards are proven redundant unless the box cannot
+        // be computed (then the walk is of every cell, and the guards run).
+        let bind_proven =
+            if proven_changes { quote!(let mut #proven = true;) } else { quote!(let #proven = true;) };
         let prelude = if redundant.is_empty() {
             quote! {
                 let #full = #full_bounds;
@@ -348,7 +355,7 @@ impl BodyGen<'_, '_> {
                     rt::domain::attempt(|| -> rt::Flow<(rt::domain::Bounds, rt::domain::Bounds, bool)> {
                         #bind_x
                         #bind_y
-                        let mut #proven = true;
+                        #bind_proven
                         #(#steps)*
                         Ok((#xs, #ys, #proven))
                     })

@@ -53,6 +53,10 @@ impl<'g, 'p> BodyGen<'g, 'p> {
                     return quote!(#n);
                 }
                 ExprKind::Attr { object, attr } => return self.attr_read_as(object, *attr, true).ts,
+                ExprKind::Call { .. } => {
+                    self.whole_call = true;
+                    return self.code(e).ts;
+                }
                 ExprKind::Unary { operand, .. } => {
                     let v = self.whole(operand);
                     return group(quote!(-#v));
@@ -146,6 +150,8 @@ impl<'g, 'p> BodyGen<'g, 'p> {
             }
             ExprKind::Attr { object, attr } => self.attr_read(object, *attr),
             ExprKind::Call { func, receiver, args, virtual_call } => {
+                // `whole` asks for the `i64` a whole function returns; elsewhere it is a double.
+                let raw = std::mem::take(&mut self.whole_call);
                 let f = prog.func(*func);
                 let name = if *virtual_call { g.func_name[func].clone() } else { g.impl_name(*func) };
                 let mut values = Vec::new();
@@ -193,6 +199,7 @@ impl<'g, 'p> BodyGen<'g, 'p> {
                 } else {
                     quote!(self.#name(#(#vals),*)?)
                 };
+                let call = if g.ret_whole(*func) && !raw { quote!(rt::value::number(#call)) } else { call };
                 Code { ts: wrap(lets, call), null }
             }
             ExprKind::CallAction { action, receiver } => {

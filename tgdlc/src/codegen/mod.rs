@@ -546,6 +546,11 @@ impl<'p> Gen<'p> {
     }
 
     /// Whether a number local is stored as an `i64` (see [`whole`]).
+    /// Whether a function returns an `i64` (`whole`): a `number` that is always small and whole.
+    pub fn ret_whole(&self, f: crate::hir::FuncId) -> bool {
+        self.whole.ret(&self.null, f)
+    }
+
     pub fn local_whole(&self, owner: Owner, l: crate::hir::LocalId) -> bool {
         self.whole.local(self.prog, &self.null, owner, l)
     }

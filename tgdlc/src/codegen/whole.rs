@@ -9,7 +9,9 @@
 //! whose bounds stay within ±2^52 is whole: there, doubles are exact, so integer
 //! arithmetic gives the very same values, and since no such value is ever −0 (no
 //! product of zero and a negative, no negated zero) nothing observable changes. Tile
-//! coordinates are stored as integers for the same reason.
+//! coordinates are stored as integers for the same reason. A `number` function whose
+//! every `return` is such a value (Breakthrough's `forward`, ±1) returns an `i64` too:
+//! its family of overrides is one slot, fed by every `return` of every member.
 
 use super::repr::{Nullability, Owner};
 use crate::hir::{
@@ -66,11 +68,20 @@ type Slot = (Owner, LocalId);
 
 pub struct WholeNumbers {
     slots: HashMap<Slot, Values>,
+    /// What the functions of a family (by its root: overrides return through it) return,
+    /// for `number` functions that never return null.
+    returns: HashMap<FuncId, Values>,
 }
 
 impl WholeNumbers {
     pub fn analyze(prog: &Program, null: &Nullability) -> WholeNumbers {
-        let mut w = WholeNumbers { slots: HashMap::new() };
+        let mut w = WholeNumbers { slots: HashMap::new(), returns: HashMap::new() };
+        for (i, f) in prog.funcs.iter().enumerate() {
+            let id = FuncId(i as u32);
+            if f.ret == Ty::Number && !null.ret(id) {
+                w.returns.insert(null.func_family(id), Values::None);
+            }
+        }
         let mut excluded = HashSet::new();
         let bodies = bodies(prog);
         for b in &bodies {
@@ -121,13 +132,18 @@ impl WholeNumbers {
             }
         }
         loop {
-            let before = w.slots.clone();
+            let before = (w.slots.clone(), w.returns.clone());
             w.pass(prog, null, &bodies);
-            if w.slots == before {
+            if w.slots == before.0 && w.returns == before.1 {
                 break;
             }
         }
         w
+    }
+
+    /// Whether a function (with its family) returns an `i64`.
+    pub fn ret(&self, null: &Nullability, f: FuncId) -> bool {
+        matches!(self.returns.get(&null.func_family(f)), Some(Values::None | Values::Whole(..)))
     }
 
     /// Whether a local is stored as an `i64`.
@@ -176,6 +192,11 @@ impl WholeNumbers {
                 matches!(prog.attr(*attr).builtin, Some(BuiltinAttr::X | BuiltinAttr::Y))
                     .then_some(Range { lo: 0, hi: COORDINATE_MAX })
             }
+            ExprKind::Call { func, .. } => match self.returns.get(&null.func_family(*func)) {
+                Some(Values::Whole(r, _)) => Some(*r),
+                Some(Values::None) => Some(Range { lo: 0, hi: 0 }),
+                _ => None,
+            },
             ExprKind::Unary { op: UnaryOp::Neg, operand } if operand.ty == Ty::Number => {
                 let r = range(operand)?;
                 // −0 is not whole here: it prints and divides differently from 0.
@@ -205,26 +226,35 @@ impl WholeNumbers {
     /// A value of bounds `r` (`None`: a double) reaches `slot`.
     fn flow(&mut self, slot: Slot, r: Option<Range>) {
         let Some(v) = self.slots.get(&slot).copied() else { return };
-        let next = match (v, r) {
-            (Values::Number, _) | (_, None) => Values::Number,
-            (Values::None, Some(r)) => Values::Whole(r, 0),
-            (Values::Whole(old, n), Some(r)) => {
-                let joined = old.join(r);
-                if joined == old {
-                    v
-                } else if n + 1 >= WIDENINGS {
-                    Values::Number
-                } else {
-                    Values::Whole(joined, n + 1)
-                }
-            }
-        };
-        self.slots.insert(slot, next);
+        self.slots.insert(slot, joined(v, r));
+    }
+
+    /// A value of bounds `r` is returned by a function of family `f`.
+    fn flow_return(&mut self, f: FuncId, r: Option<Range>) {
+        let Some(v) = self.returns.get(&f).copied() else { return };
+        self.returns.insert(f, joined(v, r));
     }
 
     fn pass(&mut self, prog: &Program, null: &Nullability, bodies: &[Body]) {
         let mut flows: Vec<(Slot, Option<Range>)> = Vec::new();
+        let mut returns: Vec<(FuncId, Option<Range>)> = Vec::new();
         let w = &*self;
+        // What each function returns. (A `return` in the filter of an input statement
+        // answers the filter: a `bool`, which leaves the function's result a double, on
+        // the safe side.)
+        for (i, f) in prog.funcs.iter().enumerate() {
+            let id = FuncId(i as u32);
+            let family = null.func_family(id);
+            if !w.returns.contains_key(&family) {
+                continue;
+            }
+            let owner = Owner::Func(id);
+            f.body.walk_stmts(&mut |s| {
+                if let StmtKind::Return(value) = &s.kind {
+                    returns.push((family, value.as_ref().and_then(|e| w.range(prog, null, owner, e))));
+                }
+            });
+        }
         for b in bodies {
             for block in &b.blocks {
                 w.block(prog, null, b.owner, block, &mut flows);
@@ -245,6 +275,9 @@ impl WholeNumbers {
         }
         for (slot, r) in flows {
             self.flow(slot, r);
+        }
+        for (f, r) in returns {
+            self.flow_return(f, r);
         }
     }
 
@@ -386,6 +419,24 @@ impl WholeNumbers {
                 }
             }
             _ => {}
+        }
+    }
+}
+
+/// What a slot knows once a value of bounds `r` (`None`: a double) reaches it.
+fn joined(v: Values, r: Option<Range>) -> Values {
+    match (v, r) {
+        (Values::Number, _) | (_, None) => Values::Number,
+        (Values::None, Some(r)) => Values::Whole(r, 0),
+        (Values::Whole(old, n), Some(r)) => {
+            let joined = old.join(r);
+            if joined == old {
+                v
+            } else if n + 1 >= WIDENINGS {
+                Values::Number
+            } else {
+                Values::Whole(joined, n + 1)
+            }
         }
     }
 }
