@@ -58,14 +58,7 @@ impl<const W: usize> Kept<W> {
     /// The lowest tile written since the last look, taken off the written ones.
     #[inline]
     pub fn next_dirty(&mut self) -> Option<usize> {
-        for (k, word) in self.dirty.iter_mut().enumerate() {
-            if *word != 0 {
-                let bit = word.trailing_zeros() as usize;
-                *word &= *word - 1;
-                return Some(k * 64 + bit);
-            }
-        }
-        None
+        take_lowest(&mut self.dirty)
     }
 
     /// Tile `index` was tested again and `passes` now (or not): whether that changed.
@@ -82,7 +75,7 @@ impl<const W: usize> Kept<W> {
     /// The tiles that pass, in creation order: the action's options.
     #[inline]
     pub fn passing(&self) -> Passing<W> {
-        Passing { words: self.passes, word: 0 }
+        Passing { words: self.passes }
     }
 }
 
@@ -90,7 +83,6 @@ impl<const W: usize> Kept<W> {
 #[derive(Clone, Debug)]
 pub struct Passing<const W: usize> {
     words: [u64; W],
-    word: usize,
 }
 
 impl<const W: usize> Iterator for Passing<W> {
@@ -98,17 +90,17 @@ impl<const W: usize> Iterator for Passing<W> {
 
     #[inline]
     fn next(&mut self) -> Option<usize> {
-        while self.word < W {
-            let w = &mut self.words[self.word];
-            if *w != 0 {
-                let bit = w.trailing_zeros() as usize;
-                *w &= *w - 1;
-                return Some(self.word * 64 + bit);
-            }
-            self.word += 1;
-        }
-        None
+        take_lowest(&mut self.words)
     }
+}
+
+/// The lowest set bit of a set held in words, taken off the set.
+#[inline]
+fn take_lowest(words: &mut [u64]) -> Option<usize> {
+    let (k, word) = words.iter_mut().enumerate().find(|(_, w)| **w != 0)?;
+    let bit = word.trailing_zeros() as usize;
+    *word &= *word - 1;
+    Some(k * 64 + bit)
 }
 
 #[cfg(test)]

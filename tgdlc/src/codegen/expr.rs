@@ -465,8 +465,6 @@ impl<'g, 'p> BodyGen<'g, 'p> {
                 // Rust evaluates the value before the place, as TGDL does.
                 let (lets, vals) = self.hoist(vec![(v, needs_mut(value)), (o, needs_mut(object))], false);
                 let (v, o) = (&vals[0], &vals[1]);
-                // Kept menus whose filters read the attribute test the tile again (`kept`).
-                let kept: Vec<&proc_macro2::Ident> = g.kept_reading(*attr).map(|k| &k.field).collect();
                 if let Some(index) = g.owner_indexes.get(attr) {
                     // An indexed owner: its sets follow the write (`codegen::owners`).
                     let sets = &index.field;
@@ -480,6 +478,8 @@ impl<'g, 'p> BodyGen<'g, 'p> {
                         }
                     };
                     let read = owner(&target);
+                    // Kept menus whose filters read the attribute test the tile again.
+                    let touches = g.kept_touches(*attr, &quote!(#target));
                     return wrap_unit(
                         lets,
                         quote!({
@@ -488,7 +488,7 @@ impl<'g, 'p> BodyGen<'g, 'p> {
                             let #before = #read;
                             self.#arena[#target].#field = #value;
                             self.#sets.moved(#target.index(), #before, #read);
-                            #(self.#kept.touch(#target.index());)*
+                            #touches
                         }),
                     );
                 }
@@ -498,12 +498,13 @@ impl<'g, 'p> BodyGen<'g, 'p> {
                     let m = format_ident!("{}_mut", field.to_string().trim_start_matches("r#"));
                     quote!(*self.#arena[#o].#m()? = #v)
                 };
-                if kept.is_empty() {
+                // Kept menus whose filters read the attribute test the tile again (`kept`):
+                // the place is read again, pure (else hoisted) and just found.
+                let touches = g.kept_touches(*attr, &group(o.clone()));
+                if touches.is_empty() {
                     return wrap_unit(lets, place);
                 }
-                // The place is read again: it is pure (else hoisted) and was just found.
-                let o = group(o.clone());
-                wrap_unit(lets, quote!({ #place; #(self.#kept.touch(#o.index());)* }))
+                wrap_unit(lets, quote!({ #place; #touches }))
             }
             ExprKind::Index { object, index } => {
                 let arena = g.collection_arena(&object.ty);
@@ -579,14 +580,9 @@ impl<'g, 'p> BodyGen<'g, 'p> {
         // Kept menus whose filters read the attribute test the tile again (`kept`); the
         // object is pure (else the write takes the general path) and read once more.
         let touch = match &target.kind {
-            ExprKind::Attr { object, attr } => {
-                let kept: Vec<&proc_macro2::Ident> = g.kept_reading(*attr).map(|k| &k.field).collect();
-                if kept.is_empty() {
-                    quote!()
-                } else {
-                    let o = group(self.value(object));
-                    quote!(#(self.#kept.touch(#o.index());)*)
-                }
+            ExprKind::Attr { object, attr } if g.kept.iter().any(|k| k.reads.contains(attr)) => {
+                let o = group(self.value(object));
+                g.kept_touches(*attr, &o)
             }
             _ => quote!(),
         };

@@ -17,7 +17,8 @@
 
 use super::Gen;
 use crate::hir::{ActionId, AttrId, Block, BuiltinAttr, ClassId, Expr, ExprKind, LocalId, StmtKind, Ty};
-use proc_macro2::Ident;
+use proc_macro2::{Ident, TokenStream};
+use quote::quote;
 use std::collections::BTreeSet;
 
 /// One action whose options the world keeps.
@@ -141,9 +142,11 @@ impl Reader<'_, '_> {
 }
 
 impl Gen<'_> {
-    /// The kept menus whose filters read `attr`: a write to it marks the tile in each.
-    pub(super) fn kept_reading(&self, attr: AttrId) -> impl Iterator<Item = &KeptMenu> {
-        self.kept.iter().filter(move |k| k.reads.contains(&attr))
+    /// What a write to `attr` of the tile `object` (a pure expression) must add: a mark in
+    /// each kept menu whose filters read the attribute. Empty when none does.
+    pub(super) fn kept_touches(&self, attr: AttrId, object: &TokenStream) -> TokenStream {
+        let kept = self.kept.iter().filter(|k| k.reads.contains(&attr)).map(|k| &k.field);
+        quote!(#(self.#kept.touch(#object.index());)*)
     }
 
     /// The kept menu of action `a`, if the menu is kept.
