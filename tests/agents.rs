@@ -1,4 +1,4 @@
-//! The search agent (notes §5) by seeded play against the random agent, through the game
+//! The search agent (docs/agents.md) by seeded play against the random agent, through the game
 //! binaries' command line (in process). Full size (200 tic-tac-toe games a seat, 100
 //! connect-four games) needs an optimised build: `.ci/run` runs this file with
 //! `--release`; a debug build plays fewer games with smaller budgets.

@@ -1,4 +1,4 @@
-//! The batch compilation of issue 20: every program the property-test generators of
+//! The batch compilation: every program the property-test generators of
 //! `tgdlc/tests/check_fuzz.rs` produce and `check` accepts, and accepted mutations of the
 //! examples and test programs, compiled as modules of this crate with warnings denied
 //! (`build.rs` writes them; a program whose Rust does not compile fails the build). Each

@@ -326,7 +326,7 @@ fn reversi_perft_counts_the_published_figures() {
     assert_eq!(perft(&Reversi::start(2, 0).unwrap(), depth), published[..depth as usize]);
 }
 
-/// Issue 17: two moves that would read the same (`R: move Square(0, 3)` for two rooks)
+/// Two moves that would read the same (`R: move Square(0, 3)` for two rooks)
 /// say where each piece stands, labels stay distinct, and typed text fitting both asks
 /// again with the candidates.
 #[test]
@@ -376,7 +376,7 @@ fn twin_moves_name_the_square_of_their_piece() {
     }
 }
 
-/// Issue 17: hex boards number their columns on two lines, one right above the cells of
+/// Hex boards number their columns on two lines, one right above the cells of
 /// the even rows, one above the odd rows, so the coordinates of the menu (`Cell(x, y)`:
 /// column x, row y) can be read off the drawing; the 121 options are laid out in columns
 /// above the board, which stays next to the prompt.
@@ -414,7 +414,7 @@ fn hex_coordinates_read_off_the_drawing() {
     assert!(first.lines().all(|l| l.chars().count() <= 80), "{first}");
 }
 
-/// Issue 17: after the game ends, the header of the last drawing says how.
+/// After the game ends, the header of the last drawing says how.
 #[test]
 fn the_last_drawing_says_how_the_game_ended() {
     let (code, out) = (example("tic_tac_toe").cli)(&["--seats", "human", "--seed", "3"], &"1\n".repeat(9));

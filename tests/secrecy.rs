@@ -1,4 +1,4 @@
-//! Checks of hidden information (notes §4) that any generated game can be put through:
+//! Checks of hidden information (docs/hidden-information.md) that any generated game can be put through:
 //!
 //! - [`check`]: after every decision of seeded random games, for every seat and for
 //!   spectators, the observation leaves out what is hidden from that viewer — searched

@@ -1,4 +1,4 @@
-//! The server's API (notes §6) under arbitrary requests: every answer is a defined status
+//! The server's API (docs/server.md) under arbitrary requests: every answer is a defined status
 //! with a JSON body (`{"error": ...}` for 4xx), never a panic or a 500, and a refused
 //! decision changes nothing.
 //!

@@ -2,7 +2,7 @@
 //! generate and pretty-print the Rust) of `tests/data/large.tgdl`, a 1,300-line game, and
 //! of the connect-four example for scale. Measured through the library functions the
 //! commands call (`tgdlc::check_file`, `tgdlc::generate_file`), so process start-up and
-//! terminal output are not counted. Target (issue 5): `check` under 50 ms for 1,000 lines.
+//! terminal output are not counted. Target: `check` under 50 ms for 1,000 lines.
 //!
 //! `cargo bench -p tgdl-tests --bench compiler`
 

@@ -1,4 +1,4 @@
-"""A seat's observation (notes §4) as a fixed-shape numeric array (docs/python.md).
+"""A seat's observation (docs/hidden-information.md) as a fixed-shape numeric array (docs/python.md).
 
     import crazy_eights
     encoder = crazy_eights.observation_encoder()      # or ObservationEncoder(crazy_eights)

@@ -11,7 +11,7 @@
 Agents are `player_0`, `player_1`, ... (seat p). Actions are option indices: the action
 space is `Discrete(max_actions)` and the mask marks the options of the current decision
 (`state.legal_actions()`). Each observation is a dict: `observation`, a numeric encoding
-of what the seat may see (`state.observation(p)`, notes §4: never another seat's hand),
+of what the seat may see (`state.observation(p)`, docs/hidden-information.md: never another seat's hand),
 and `action_mask`.
 
 Encodings (`encoding=`):

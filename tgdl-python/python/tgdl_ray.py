@@ -1,4 +1,4 @@
-"""Simulations split into Ray tasks (notes §7): game i always has seed derive_seed(seed, i),
+"""Simulations split into Ray tasks (docs/python.md): game i always has seed derive_seed(seed, i),
 so the merged report equals `tgdlc simulate -n N --seed S --json`, timing aside.
 
     python -m tgdl_ray simulate connect_four -n 20000 --seed 5 --tasks 8 [--address auto]

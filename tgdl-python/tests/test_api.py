@@ -1,4 +1,4 @@
-"""The §7 API of built game modules against `tgdlc play --trace` and `tgdlc simulate --json`."""
+"""The API (docs/python.md) of built game modules against `tgdlc play --trace` and `tgdlc simulate --json`."""
 
 import copy
 import json

@@ -1,4 +1,4 @@
-"""No output meant for one seat carries what another seat holds (notes §4).
+"""No output meant for one seat carries what another seat holds (docs/hidden-information.md).
 
 Seeded games of crazy eights (cards in hands, a closed deck) are played through the Python
 API and through the PettingZoo environment. At every decision, for every seat p, every

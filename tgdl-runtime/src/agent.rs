@@ -12,7 +12,7 @@ use std::rc::Rc;
 
 /// A decision as the seat making it may see it: the options, the prompt and the seat's
 /// observation — never the game itself, so no agent can read what its seat may not see
-/// (notes §4). Search agents ask for [`Decision::determinize`]d games: samples consistent
+/// (docs/hidden-information.md). Search agents ask for [`Decision::determinize`]d games: samples consistent
 /// with the observation.
 pub struct Decision<'g, G> {
     game: &'g G,

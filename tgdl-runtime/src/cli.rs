@@ -1,4 +1,4 @@
-//! The command line of a game binary built by `tgdlc build` (notes §3): `play` (the
+//! The command line of a game binary built by `tgdlc build` (docs/cli.md): `play` (the
 //! default), `simulate` and `perft`, with their flags, outputs and exit codes.
 //!
 //! Exit codes: 0 success (a game over, unfinished or quit), 1 a rule error, a game that

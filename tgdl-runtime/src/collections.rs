@@ -1,4 +1,4 @@
-//! `List`, `Table` and `Stack` with the semantics of the spec (§3.2.3) and the notes:
+//! `List`, `Table` and `Stack` with the semantics of the spec (docs/language.md) and the notes:
 //! located errors for bad indices, `null` for missing keys and empty pops.
 //!
 //! In a running game these are reference objects: they live in arenas of the state and

@@ -1,5 +1,5 @@
 //! Candidate domains: the cells of a regular group an input may choose, bounded before its
-//! loop (issue 16). When an input's filter opens with guards on the candidate's
+//! loop. When an input's filter opens with guards on the candidate's
 //! coordinates — `if (to.y != from.y + 1) { return false; }`, `if (dx < -1 || dx > 1)
 //! { return false; }` — the generated menu computes the box those guards leave and walks
 //! only its cells, in creation order, instead of the whole group. The filter still runs

@@ -3,7 +3,7 @@
 //! Generated code implements [`Rules`] on its world struct: how to set up, play one move
 //! (effect and cascade), build the turn menu. [`Engine`] turns that into a [`Game`]:
 //! it caches the options of the current decision, and resolves inputs met in the middle
-//! of an effect by replay (notes §2): it keeps the world from before the move, and when
+//! of an effect by replay (ARCHITECTURE.md): it keeps the world from before the move, and when
 //! an answer arrives, re-runs the move from there with the answers given so far, until
 //! the next unanswered input or the end. The generator lives in the world, so replays
 //! draw the same numbers and write the same log.

@@ -233,7 +233,7 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// Everything, for the designer (`play --reveal`): every hand, every secret.
     fn view(&self) -> View;
 
-    /// What `viewer` may see (notes §4): what players and agents are given. A game with
+    /// What `viewer` may see (docs/hidden-information.md): what players and agents are given. A game with
     /// nothing hidden shows its whole view and log.
     fn observation(&self, viewer: Viewer) -> Observation {
         Observation { viewer, view: self.view(), hands: Vec::new(), log: self.log().to_vec() }

@@ -1,4 +1,4 @@
-//! Hidden information (notes §4): who may see which object, a seat's observation, and
+//! Hidden information (docs/hidden-information.md): who may see which object, a seat's observation, and
 //! determinization (a world consistent with what a seat has seen, for search).
 //!
 //! Generated worlds report where every object that can be hidden is (a [`Census`]): in a

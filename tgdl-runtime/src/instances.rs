@@ -1,4 +1,4 @@
-//! A class's own instances (issue 16): for a class whose objects share an arena with
+//! A class's own instances: for a class whose objects share an arena with
 //! other classes' (`Bucket` among the tiles, `Joker` among the cards), the world lists the
 //! handles of its objects in creation order, so that an input's candidates walk that list
 //! instead of the whole arena with a test of each object's kind.

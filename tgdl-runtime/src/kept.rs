@@ -1,4 +1,4 @@
-//! Menus kept up to date (issue 16). When every action of the turn menu picks one tile
+//! Menus kept up to date. When every action of the turn menu picks one tile
 //! whose filter reads nothing but that tile's own attributes (`input Slot column { return
 //! column.filled < 6; }`), a move changes the menu only where it writes those attributes.
 //! The world then keeps, per action, which tiles passed the filter when the menu was last

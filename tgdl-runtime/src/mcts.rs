@@ -1,4 +1,4 @@
-//! A search agent: Monte Carlo tree search (UCT) over decisions (notes §5).
+//! A search agent: Monte Carlo tree search (UCT) over decisions (docs/agents.md).
 //!
 //! Every decision a game asks — moves of the turn menu, inputs met in the middle of an
 //! effect, any player's — is a node; chance is sampled by playing on. Each iteration starts

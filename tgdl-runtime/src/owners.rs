@@ -1,4 +1,4 @@
-//! Who stands where (issue 16): for a `player` attribute of a tile class that menus filter
+//! Who stands where: for a `player` attribute of a tile class that menus filter
 //! on (`input Square from { return from.pawn == player.active(); }`), the world keeps, per
 //! player, the set of tiles whose attribute names that player, updated at every write. The
 //! menu then walks only those tiles — in creation order, as it would walk them all — and

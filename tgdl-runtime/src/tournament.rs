@@ -1,4 +1,4 @@
-//! Tournaments (notes §5): agents play every seating rotation of a game; the report counts
+//! Tournaments (docs/agents.md): agents play every seating rotation of a game; the report counts
 //! wins and draws per agent and per seat, with 95 % intervals.
 //!
 //! With agents `A,B,C` for a three-player game, rotation `r` seats agent `(p + r) % 3` in

@@ -66,7 +66,7 @@ fn seats_default_to_a_person_at_a_terminal() {
     assert!(r.out.ends_with("result: player 1 quit after 1 decisions\n"), "{}", r.out);
 }
 
-/// Issue 17: Enter takes the only option; `q` and the end of the input (Ctrl-D) end the
+/// Enter takes the only option; `q` and the end of the input (Ctrl-D) end the
 /// game quietly, with the result line and exit code 0.
 #[test]
 fn enter_takes_the_only_option_and_q_or_ctrl_d_quit_quietly() {
@@ -92,7 +92,7 @@ fn enter_takes_the_only_option_and_q_or_ctrl_d_quit_quietly() {
     }
 }
 
-/// Issue 17: typed text picks an option only when it fits one; text fitting several
+/// Typed text picks an option only when it fits one; text fitting several
 /// lists them and asks again.
 #[test]
 fn typed_text_fitting_several_options_asks_again() {
@@ -106,7 +106,7 @@ fn typed_text_fitting_several_options_asks_again() {
     assert!(r.out.contains("player 0: X at (1, 1)\n"), "{}", r.out);
 }
 
-/// Issue 17: the final position's header says how the game ended.
+/// The final position's header says how the game ended.
 #[test]
 fn the_final_header_states_the_result() {
     let r = run::<TicTacToe>(&["--seed", "1", "--seats", "human,human"], &"1\n".repeat(7), false);
@@ -187,7 +187,7 @@ fn trace_and_replay_from_the_command_line() {
     assert_eq!(r3.code, 2, "{}", r3.err);
 }
 
-/// Issue 20's command-line cases: each bad value gets a clear message before anything
+/// The command line's bad values: each gets a clear message before anything
 /// runs, and `--threads` never starts more threads than there are games.
 #[test]
 fn bad_counts_and_seeds_are_refused_with_a_clear_message() {

@@ -1,4 +1,4 @@
-//! The HTTP side: routes, the JSON API (notes §6), the update stream, and agents playing
+//! The HTTP side: routes, the JSON API (docs/server.md), the update stream, and agents playing
 //! their seats on blocking threads.
 
 use crate::matches::{Match, Refused, Seat, State, agent_choice, parse_seat, seat_name};

@@ -1,4 +1,4 @@
-//! Playing TGDL games in a browser (notes §6): an HTTP server with an embedded web client,
+//! Playing TGDL games in a browser (docs/server.md): an HTTP server with an embedded web client,
 //! matches stored in SQLite, seats behind secret tokens, agents playing server-side.
 //!
 //! Generic over any [`Game`]: a game binary calls [`main`], which runs `serve` and hands

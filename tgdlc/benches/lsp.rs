@@ -2,8 +2,8 @@
 //! `tests/data/large.tgdl` (1,356 lines) to the `textDocument/publishDiagnostics` for it,
 //! through `tgdlc::lsp::serve` on an in-memory connection, so the whole server path is
 //! measured (decoding the change, loading, parsing, checking, indexing for hover and
-//! rename, converting and sending the diagnostics) but no process or pipe. Target
-//! (issue 19): under 50 ms. Figures: docs/performance.md ("Editor").
+//! rename, converting and sending the diagnostics) but no process or pipe.
+//! Target: under 50 ms. Figures: docs/performance.md ("Editor").
 //!
 //! Beside it, `tgdlc::check_file` of the same file (what `tgdlc check` does) for scale.
 //!

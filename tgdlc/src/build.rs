@@ -260,7 +260,7 @@ fn server_path(runtime: &Path) -> Option<PathBuf> {
 impl Project {
     fn new(name: &str, code: &str, runtime: &Path) -> Project {
         let name = crate_name(name);
-        // With the server crate, the binary also has `serve` (notes §6).
+        // With the server crate, the binary also has `serve` (docs/server.md).
         let server = server_path(runtime);
         let entry = if server.is_some() { "tgdl_server::main" } else { "tgdl_runtime::cli::main" };
         let main_rs = format!(

@@ -53,7 +53,7 @@ cycles by moving the shared definitions into a third file both import:
     import "cards/deck.tgdl";
 "#;
     DUPLICATE = "E0003", "duplicate definition",
-r#"Two definitions in the same scope have the same name (§3.1.1): two classes, two
+r#"Two definitions in the same scope have the same name (docs/language.md): two classes, two
 members of a class, two inputs of an action, two variables of one block, two `effect`
 blocks of one action, two `setup` blocks. An imported file counts as part of the
 program, so its names clash with the main file's.

@@ -73,7 +73,7 @@ impl Ty {
         }
     }
 
-    /// Value objects are copied on assignment; everything else is shared (§3.2.1).
+    /// Value objects are copied on assignment; everything else is shared (docs/language.md).
     pub fn is_value(&self) -> bool {
         matches!(self, Ty::Number | Ty::String | Ty::Bool | Ty::Player)
     }
@@ -122,7 +122,7 @@ pub struct Class {
     pub groups: Vec<GroupDef>,
     /// Defined by the language, not the game.
     pub builtin: bool,
-    /// `open stack`: the stack's content is public (notes §4).
+    /// `open stack`: the stack's content is public (docs/hidden-information.md).
     pub open: bool,
     pub span: Span,
 }
@@ -193,7 +193,7 @@ pub struct Attr {
     pub builtin: Option<BuiltinAttr>,
     /// The attribute may be assigned (built-ins like `x`, `group` are read-only).
     pub writable: bool,
-    /// `secret`: seen only by the object's owner or members (notes §4).
+    /// `secret`: seen only by the object's owner or members (docs/hidden-information.md).
     pub secret: bool,
     pub span: Span,
 }

@@ -1,7 +1,7 @@
 //! Loading a game's files: reads the main file, follows its `import`s and parses every
 //! file once, producing the [`Module`]s the checker takes, in "spliced" order.
 //!
-//! Rules (notes §1, "Files and program shape"):
+//! Rules (docs/language.md, "Files and program shape"):
 //!
 //! - `import "rel/path.tgdl";` resolves relative to the directory of the importing file
 //!   (for an in-memory main file, relative to the base directory it was given, or to the

@@ -1,4 +1,4 @@
-//! The `tgdlc` command line (notes §3): exit codes, diagnostics on stderr and as JSON,
+//! The `tgdlc` command line (docs/cli.md): exit codes, diagnostics on stderr and as JSON,
 //! import resolution, `explain` and `new`. Fast: no game is built with cargo here.
 
 use std::path::{Path, PathBuf};

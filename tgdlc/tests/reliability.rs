@@ -1,4 +1,4 @@
-//! Issue 20's hostile inputs to the compiler, each pinned to the clear error or correct
+//! Hostile inputs to the compiler, each pinned to the clear error or correct
 //! result it now gives: files the compiler must not read or write, text that must not
 //! reach a terminal raw, line endings, chains that used to exhaust the stack or take
 //! quadratic time, and files with thousands of errors.

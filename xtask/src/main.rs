@@ -6,11 +6,16 @@ use std::process::ExitCode;
 mod bench;
 mod docs;
 mod snapshots;
+mod tidy;
 
 /// The commands, with a one-line description each (shown by `cargo xtask help`).
 const COMMANDS: &[(&str, &str)] = &[
     ("bench", "measure engines and compiler; print (or --write) docs/performance.md's table"),
     ("docs", "regenerate docs/diagnostics.md from the explanations in tgdlc/src/codes.rs"),
+    (
+        "tidy",
+        "check the repository's conventions (//! headers, no outside references, ARCHITECTURE.md's paths)",
+    ),
     (
         "snapshots",
         "regenerate the snapshots of generated code and list the changed ones (--check: fail if stale)",
@@ -35,6 +40,7 @@ fn main() -> ExitCode {
         "bench" => bench::run(rest),
         "docs" => docs::run(rest),
         "snapshots" => snapshots::run(rest),
+        "tidy" => tidy::run(rest),
         other => {
             eprintln!("unknown command `{other}`; see `cargo xtask help`");
             ExitCode::from(2)

@@ -1,4 +1,4 @@
-//! `tgdlc build FILE --python`: a Python wheel for one game (notes §7).
+//! `tgdlc build FILE --python`: a Python wheel for one game (docs/python.md).
 //!
 //! Beside the binaries, the cache holds one maturin project per game, in maturin's mixed
 //! Rust/Python layout: the game is a package whose native part is `<module>._engine`.

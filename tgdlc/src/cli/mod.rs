@@ -1,4 +1,4 @@
-//! The `tgdlc` command line (notes §3): `check`, `emit`, `build`, `play`, `simulate`,
+//! The `tgdlc` command line (docs/cli.md): `check`, `emit`, `build`, `play`, `simulate`,
 //! `perft`, `tournament`, `serve`, `new` and `explain`.
 //!
 //! Exit codes: 0 success, 1 an invalid game (or a failed build, file or rule error of

@@ -1,6 +1,6 @@
 //! Actions and what drives them: their trigger, require and run functions, inputs (asked
 //! of a player, computed, chosen element by element), the turn menu, `Move` execution,
-//! events (`throw`) and the queue of triggered runs (§3.3.3, §3.4, notes).
+//! events (`throw`) and the queue of triggered runs (docs/language.md).
 
 use super::Gen;
 use super::body::{BodyGen, InputFailure, Ret, This, count_event_reads, uses_event, uses_this};

@@ -1,4 +1,4 @@
-//! Candidate domains (issue 16): an input over the tiles of one regular group whose first
+//! Candidate domains: an input over the tiles of one regular group whose first
 //! filter opens with guards on the candidate's coordinates walks only the cells those
 //! guards let through (`tgdl_runtime::domain`), not the whole group.
 //!

@@ -1368,7 +1368,7 @@ impl<'g, 'p> BodyGen<'g, 'p> {
                 let oa = &g.hierarchy(c).expect("pieces live in an arena").arena;
                 let tile = g.builtin_field(c, BuiltinAttr::Tile);
                 let face_up = g.builtin_field(c, BuiltinAttr::FaceUp);
-                // On a tile, everyone sees it, from then on (notes §4).
+                // On a tile, everyone sees it, from then on (docs/hidden-information.md).
                 unit(quote!({
                     self.#oa[#h].#tile = Some(#a1);
                     self.#oa[#h].#face_up = true;

@@ -1,4 +1,4 @@
-//! Hidden information (notes §4): the census of objects that can be hidden (cards in
+//! Hidden information (docs/hidden-information.md): the census of objects that can be hidden (cards in
 //! closed stacks, pieces and cards in hands), putting an object in another's place (for
 //! determinization), the `secret` values, and the labels a viewer may see. Which viewer
 //! sees what, observations and determinization itself are generic, in

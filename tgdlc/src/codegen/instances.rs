@@ -1,4 +1,4 @@
-//! A class's own instances (issue 16): an input whose candidates are the objects of a
+//! A class's own instances: an input whose candidates are the objects of a
 //! class that does not cover its hierarchy (`input Bucket into` where the tile arena also
 //! holds other tiles, `input Joker j` where `Card` has several subclasses) walks a list
 //! the world keeps of that class's objects, and its subclasses', instead of the whole

@@ -1,4 +1,4 @@
-//! Menus kept up to date (issue 16). When every action of the turn menu is a global
+//! Menus kept up to date. When every action of the turn menu is a global
 //! action without conditions that picks one board tile, and its filters read nothing but
 //! that tile's own attributes (`input Slot column { return column.filled < 6; }`), the
 //! compiler can tell which options a move changes: those of the tiles whose attributes it

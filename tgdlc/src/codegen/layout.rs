@@ -381,7 +381,7 @@ impl<'p> Gen<'p> {
         }
         if self.has_queue() {
             fields.push(quote! {
-                /// Triggered actions waiting to run, in order (§3.4, breadth first).
+                /// Triggered actions waiting to run, in order (breadth first, docs/language.md).
                 pub queue: std::collections::VecDeque<Run>,
             });
         }

@@ -1,4 +1,4 @@
-//! Owner indexes (issue 16): a menu input whose filter opens with an ownership test,
+//! Owner indexes: a menu input whose filter opens with an ownership test,
 //! `input Square from { return from.pawn == player.active() && ...; }` or
 //! `if (from.pawn != player.active() || ...) { return false; }`, walks only the tiles whose
 //! attribute names the active player, from sets the world keeps up to date

@@ -1,6 +1,6 @@
 //! How TGDL values are represented in Rust, and which places can hold `null`.
 //!
-//! Every TGDL type admits `null` (§3.2.2), but most variables never hold it. A
+//! Every TGDL type admits `null` (docs/language.md), but most variables never hold it. A
 //! whole-program fixpoint finds the *slots* (locals, attributes, function results,
 //! collection elements) that may: those become `Option<T>`, the rest plain `T`, so
 //! `number` is usually a bare `f64`. Attributes of object type are always `Option`

@@ -480,7 +480,7 @@ impl<'a> Checker<'a> {
     }
 
     /// Reports indexing (`G[i][j]`, `G.at(i, j)`) a group known to be a graph group: it
-    /// has no grid (§3.10). Through a group value it is a located rule error instead.
+    /// has no grid (docs/language.md). Through a group value it is a located rule error instead.
     pub(crate) fn graph_group_indexed(&mut self, group: &Expr, span: Span) -> bool {
         let ExprKind::BoardGroup { board, group: g } = &group.kind else { return false };
         let def = &self.prog.class(*board).groups[*g];

@@ -41,7 +41,7 @@ impl<'a> Checker<'a> {
                     Expr::error(span)
                 }
             }
-            // §3.11.1: a list converts element by element into a new list.
+            // A list converts element by element into a new list.
             (Ty::List(a), Ty::List(b))
                 if matches!((&**a, &**b), (Ty::Class(x), Ty::Class(y))
                     if self.prog.is_subclass(*y, *x) || self.prog.is_subclass(*x, *y)) =>

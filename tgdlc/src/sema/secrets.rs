@@ -1,4 +1,4 @@
-//! Hidden information in logs (notes §4): warns when a public `log` may reveal a `secret`
+//! Hidden information in logs (docs/hidden-information.md): warns when a public `log` may reveal a `secret`
 //! attribute, or an attribute of an object other players may not see (in a hand, or in a
 //! deck that is not `open`).
 //!

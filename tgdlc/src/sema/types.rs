@@ -1,4 +1,4 @@
-//! Types: resolving written types, implicit conversions (§3.2.4, §3.11.1 and the notes)
+//! Types: resolving written types, implicit conversions (docs/language.md)
 //! and the "mismatched types" diagnostic.
 
 use super::Checker;
@@ -68,7 +68,7 @@ impl<'a> Checker<'a> {
     }
 
     /// Collections convert when their elements are the same objects seen as another class
-    /// of the same hierarchy (§3.11.1): the list itself is shared, not copied.
+    /// of the same hierarchy (docs/language.md): the list itself is shared, not copied.
     fn same_representation(&self, a: &Ty, b: &Ty) -> bool {
         match (a, b) {
             (x, y) if x == y => true,
@@ -158,7 +158,7 @@ impl<'a> Checker<'a> {
         None
     }
 
-    /// Whether values of these types can be compared with `==` (§3.2.4 and the notes).
+    /// Whether values of these types can be compared with `==` (docs/language.md).
     pub(crate) fn comparable(&self, a: &Ty, b: &Ty) -> bool {
         match (a, b) {
             (x, y) if x == y => true,
