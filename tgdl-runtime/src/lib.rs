@@ -7,9 +7,12 @@
 //!   generated state and the semantics of TGDL values.
 //! - [`view`]: what a player sees, for front ends.
 //! - [`hidden`]: hidden information: who sees what, observations, determinization.
-//! - [`domain`], [`owners`]: what generated menus walk instead of every candidate (the
-//!   cells an input's coordinate guards leave; the tiles each player owns).
-//! - [`kept`]: menus kept up to date between moves instead of built again.
+//!
+//! Only generated code uses the board geometries (`board`) and what generated menus walk
+//! instead of every candidate (`domain`: the cells an input's coordinate guards leave;
+//! `owners`: the tiles each player owns; `instances`: a class's own objects; `kept`: menus
+//! kept up to date between moves). Those modules are private: generated code reaches them,
+//! and everything else it names, through the hidden module `__private`.
 //!
 //! With the `driver` feature (on by default):
 //! - [`agent`]: who chooses for a seat (random, scripted, a person at a console).
@@ -27,20 +30,21 @@
 //! and measured against.
 
 pub mod arena;
-pub mod board;
 pub mod collections;
-pub mod domain;
 pub mod engine;
 pub mod error;
 pub mod game;
 pub mod hidden;
-pub mod instances;
-pub mod kept;
 pub mod limits;
-pub mod owners;
 pub mod rng;
 pub mod value;
 pub mod view;
+
+mod board;
+mod domain;
+mod instances;
+mod kept;
+mod owners;
 
 #[cfg(feature = "driver")]
 pub mod agent;
@@ -82,3 +86,49 @@ pub use perft::perft;
 pub use simulate::{Report, SimOptions, simulate};
 #[cfg(feature = "driver")]
 pub use trace::Trace;
+
+#[doc(hidden)]
+pub mod __private {
+    //! The interface generated engines use, and only they: every module `tgdlc` writes
+    //! opens with `use ::tgdl_runtime::__private as rt;` and names the runtime only through
+    //! `rt`, at the paths below. It follows the code generator, so it is not a stable API
+    //! for people: programs use the crate's public modules.
+
+    pub use crate::arena::{Arena, Id};
+    pub use crate::collections::{List, Stack, Table};
+    pub use crate::engine::{Core, Engine, Rules};
+    pub use crate::error::{Flow, Loc, Stop};
+    pub use crate::game::{Choice, GameInfo, Pick};
+    pub use crate::value::{Player, Str};
+
+    pub mod board {
+        pub use crate::board::{Geometry, Grid, GridTiles, Group, Shape, cell_table, neighbours};
+    }
+    pub mod collections {
+        pub use crate::collections::{Key, key};
+    }
+    pub mod domain {
+        pub use crate::domain::{Bounds, Cmp, attempt, cells, term};
+    }
+    pub mod error {
+        pub use crate::error::{fail, missing_return, some, wrong_class};
+    }
+    pub mod hidden {
+        pub use crate::hidden::{Census, Located, Place, Resample, Secret, Seen};
+    }
+    pub mod instances {
+        pub use crate::instances::Instances;
+    }
+    pub mod kept {
+        pub use crate::kept::Kept;
+    }
+    pub mod owners {
+        pub use crate::owners::{Cursor, Owners};
+    }
+    pub mod value {
+        pub use crate::value::{bounded, concat_at, div, finite, fmt_number, number, pow, rem, sqrt, whole};
+    }
+    pub mod view {
+        pub use crate::view::{GridLayout, Section, View};
+    }
+}
