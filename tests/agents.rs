@@ -202,10 +202,10 @@ fn simulate_seats_agents_and_each_game_replays_alone() {
 mod search {
     //! The search agent through the engine's interface: decisions in the middle of a move
     //! and after a die roll, and the subtree kept between decisions.
+    use tgdl_play::agent::Decision;
+    use tgdl_play::mcts::{Budget, MctsAgent};
     use tgdl_runtime::Game;
-    use tgdl_runtime::agent::Decision;
     use tgdl_runtime::game::{Choice, Status};
-    use tgdl_runtime::mcts::{Budget, MctsAgent};
     use tgdl_runtime::rng::Rng;
 
     /// What a cake piece is worth, from its label (`the left piece: 7 slices and the cherry`).
@@ -305,8 +305,7 @@ mod search {
         }
         for seed in 0..5 {
             let decision = Decision::of(&game).unwrap();
-            let mut agent =
-                tgdl_runtime::driver::SeatKind::Mcts(Budget::default()).agent::<Four>(seed).unwrap();
+            let mut agent = tgdl_play::driver::SeatKind::Mcts(Budget::default()).agent::<Four>(seed).unwrap();
             assert_eq!(agent.choose(&decision).unwrap(), 4, "seed {seed}");
         }
     }

@@ -272,10 +272,12 @@ fn play_all(games: &[(String, Play)]) -> Vec<String> {
     std::fs::create_dir_all(&src).unwrap();
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
     let runtime = root.join("tgdl-runtime").canonicalize().expect("the runtime crate");
+    let play = root.join("tgdl-play").canonicalize().expect("the tgdl-play crate");
     let manifest = format!(
         "[package]\nname = \"tgdl-book-games\"\nversion = \"0.1.0\"\nedition = \"2024\"\npublish = false\n\n\
-         [dependencies]\ntgdl-runtime = {{ path = {:?} }}\n\n[workspace]\n",
-        runtime.to_string_lossy()
+         [dependencies]\ntgdl-runtime = {{ path = {:?} }}\ntgdl-play = {{ path = {:?} }}\n\n[workspace]\n",
+        runtime.to_string_lossy(),
+        play.to_string_lossy()
     );
     write_if_changed(&dir.join("Cargo.toml"), &manifest);
     if let Ok(lock) = std::fs::read_to_string(root.join("Cargo.lock"))
@@ -284,7 +286,7 @@ fn play_all(games: &[(String, Play)]) -> Vec<String> {
         write_if_changed(&dir.join("Cargo.lock"), &lock);
     }
     let mut main = String::from(
-        "use tgdl_runtime::{Agent, Game, RandomAgent, Status};\n\n\
+        "use tgdl_play::{Agent, RandomAgent};\nuse tgdl_runtime::{Game, Status};\n\n\
          fn run<G: Game>(players: u32, seed: u64, choices: &[usize]) -> String {\n\
          \x20   let players = if players == 0 { G::info().min_players } else { players };\n\
          \x20   let mut game = match G::start(players, seed) {\n\

@@ -1,8 +1,9 @@
 //! Every example checks, builds and plays to its end; tic-tac-toe, connect four,
 //! Breakthrough and Reversi are compared move for move with hand-written reference engines.
 
-use tgdl_runtime::reference::{Breakthrough, ConnectFour, Reversi, TicTacToe};
-use tgdl_runtime::{Game, Rng, Status, perft};
+use tgdl_play::perft;
+use tgdl_reference::{Breakthrough, ConnectFour, Reversi, TicTacToe};
+use tgdl_runtime::{Game, Rng, Status};
 use tgdl_tests::{EXAMPLES, Ending, connect_four, tic_tac_toe};
 
 #[test]
@@ -331,7 +332,7 @@ fn reversi_perft_counts_the_published_figures() {
 /// again with the candidates.
 #[test]
 fn twin_moves_name_the_square_of_their_piece() {
-    use tgdl_runtime::agent::{Agent, HumanAgent};
+    use tgdl_play::agent::{Agent, HumanAgent};
     let mut found = None;
     'games: for seed in 0..200 {
         let mut game = tgdl_tests::skirmish::Game::start(2, seed).unwrap();

@@ -3,9 +3,9 @@
 //! deciding seat cannot tell a determinized game from the real one, the hidden objects
 //! really move, and determinized games play on to a legal end.
 
+use tgdl_play::trace::{SeatTrace, Trace};
 use tgdl_runtime::Game;
 use tgdl_runtime::hidden::Viewer;
-use tgdl_runtime::trace::{SeatTrace, Trace};
 use tgdl_tests::{EXAMPLES, Example, crazy_eights};
 
 /// Games per example and determinizations per decision point. The figures the issue

@@ -5,7 +5,8 @@
 //! versions of a game whose list comes from a function (`List<tile>` for a `Cell`
 //! input). All are embedded with `tgdl!`, so the macro's path parses `in` too.
 
-use tgdl_runtime::{Game as _, perft};
+use tgdl_play::perft;
+use tgdl_runtime::Game as _;
 
 mod filtered {
     tgdl_macros::tgdl! {

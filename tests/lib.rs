@@ -1,7 +1,8 @@
 //! The engines of every example, generated at build time (see `build.rs`), and helpers
 //! to play them in tests.
 
-use tgdl_runtime::{Agent, Game, GameInfo, RandomAgent, Status};
+use tgdl_play::{Agent, RandomAgent};
+use tgdl_runtime::{Game, GameInfo, Status};
 
 /// One example game.
 pub struct Example {
@@ -29,7 +30,7 @@ pub fn cli<G: Game>(args: &[&str], input: &str) -> (u8, String) {
     let mut out = Vec::new();
     let mut all = vec!["game"];
     all.extend_from_slice(args);
-    let code = tgdl_runtime::cli::run_cli::<G>(all, input.as_bytes(), &mut out, std::io::sink(), false);
+    let code = tgdl_play::cli::run_cli::<G>(all, input.as_bytes(), &mut out, std::io::sink(), false);
     (code, String::from_utf8_lossy(&out).into_owned())
 }
 
@@ -121,9 +122,9 @@ pub fn benchmark_playouts<G: Game>(games: u64) -> u64 {
     for i in 0..games {
         let seed = tgdl_runtime::Rng::derive_seed(0, i);
         agents.clear();
-        agents.extend((0..2).map(|p| RandomAgent::new(tgdl_runtime::agent::seat_seed(seed, p))));
+        agents.extend((0..2).map(|p| RandomAgent::new(tgdl_play::agent::seat_seed(seed, p))));
         game.restart(2, seed).expect("a two-player game");
-        decisions += tgdl_runtime::simulate::random_playout(&mut game, &mut agents, u64::MAX).0;
+        decisions += tgdl_play::simulate::random_playout(&mut game, &mut agents, u64::MAX).0;
         std::hint::black_box(&game);
     }
     decisions

@@ -2,7 +2,8 @@
 //! outcome, log line, option list and perft count is checked against an independent Rust
 //! model of Nim computed from the recorded moves, and the winning strategy always wins.
 
-use tgdl_runtime::{Agent, Game, RandomAgent, Status, perft};
+use tgdl_play::{Agent, RandomAgent, perft};
+use tgdl_runtime::{Game, Status};
 
 tgdl_macros::tgdl! {
     // Nim: players take 1, 2 or 3 stones in turn; whoever takes the last one wins.

@@ -10,8 +10,9 @@
 //!   every hidden place of its class), and play on to a legal end.
 
 use std::collections::{BTreeSet, HashMap};
+use tgdl_play::{Agent, RandomAgent};
 use tgdl_runtime::hidden::{DeterminizeError, Observation, Place, Viewer};
-use tgdl_runtime::{Agent, Engine, Game, Pick, RandomAgent, Rng, Rules, Status};
+use tgdl_runtime::{Engine, Game, Pick, Rng, Rules, Status};
 
 /// What [`check`] looked at.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]

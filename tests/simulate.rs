@@ -86,7 +86,7 @@ fn perft_of_generated_tic_tac_toe_to_depth_9() {
     assert_eq!(counts, [9, 72, 504, 3024, 15120, 54720, 148176, 200448, 127872]);
     // The command line and the library agree.
     let game = <tic_tac_toe::Game as tgdl_runtime::Game>::start(2, 0).expect("2 players");
-    assert_eq!(tgdl_runtime::perft(&game, 9), counts);
+    assert_eq!(tgdl_play::perft(&game, 9), counts);
 }
 
 /// Connect four has no early ends before depth 7, so every count is a power of 7.

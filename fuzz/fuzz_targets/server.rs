@@ -15,7 +15,7 @@ use axum::http::{Method, Request, StatusCode};
 use libfuzzer_sys::fuzz_target;
 use serde_json::Value;
 use std::sync::OnceLock;
-use tgdl_runtime::reference::TicTacToe;
+use tgdl_reference::TicTacToe;
 use tgdl_server::Server;
 use tgdl_server::store::Store;
 use tower::ServiceExt;

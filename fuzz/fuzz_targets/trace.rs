@@ -5,8 +5,8 @@
 use libfuzzer_sys::fuzz_target;
 use std::path::PathBuf;
 use std::sync::OnceLock;
-use tgdl_runtime::driver::{PlayOptions, run_play};
-use tgdl_runtime::reference::TicTacToe;
+use tgdl_play::driver::{PlayOptions, run_play};
+use tgdl_reference::TicTacToe;
 
 /// One file per fuzzing process, rewritten for every input.
 fn trace_path() -> &'static PathBuf {

@@ -16,8 +16,9 @@
 //! fastest of many is one that other programs on the machine did not interrupt.
 
 use criterion::{BenchmarkId, Criterion, Throughput};
-use tgdl_runtime::reference::{Breakthrough, ConnectFour, Reversi, TicTacToe};
-use tgdl_runtime::{Game, Status, perft};
+use tgdl_play::perft;
+use tgdl_reference::{Breakthrough, ConnectFour, Reversi, TicTacToe};
+use tgdl_runtime::{Game, Status};
 
 /// Games per measured iteration: game `i` has seed `Rng::derive_seed(0, i)`.
 const BATCH: u64 = 1000;
@@ -93,7 +94,7 @@ fn leaves_from_start<G: Game>(depth: u32) -> u64 {
 }
 
 /// The decision sequences of length `depth` from `game`, on this thread:
-/// `tgdl_runtime::perft` is parallel from depth 4, so deeper walks are split here first.
+/// `tgdl_play::perft` is parallel from depth 4, so deeper walks are split here first.
 fn leaves<G: Game>(game: &G, depth: u32) -> u64 {
     if depth <= 3 {
         return perft(game, depth).last().copied().unwrap_or(0);

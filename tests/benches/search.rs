@@ -9,9 +9,9 @@
 
 use criterion::{BenchmarkId, Criterion, Throughput};
 use std::hint::black_box;
+use tgdl_play::agent::Decision;
+use tgdl_play::mcts::{Budget, MctsAgent};
 use tgdl_runtime::Game;
-use tgdl_runtime::agent::Decision;
-use tgdl_runtime::mcts::{Budget, MctsAgent};
 
 /// Iterations of one search (a batch), and games of one batch of playouts.
 const SEARCH: u32 = 2_000;

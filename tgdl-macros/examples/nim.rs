@@ -5,7 +5,8 @@
 //! cargo run -p tgdl-macros --example nim [GAMES] [SEED]
 //! ```
 
-use tgdl_runtime::{Agent, Game, RandomAgent, Status};
+use tgdl_play::{Agent, RandomAgent};
+use tgdl_runtime::{Game, Status};
 
 tgdl_macros::tgdl! {
     // Nim: a pile of stones; players take 1, 2 or 3 stones in turn, and whoever takes

@@ -18,10 +18,10 @@ use pyo3::exceptions::{PyException, PyIndexError, PyValueError};
 use pyo3::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use tgdl_runtime::agent::{RandomAgent, seat_seed};
-use tgdl_runtime::driver::{DEFAULT_MAX_DECISIONS, SeatKind};
+use tgdl_play::agent::{RandomAgent, seat_seed};
+use tgdl_play::driver::{DEFAULT_MAX_DECISIONS, SeatKind};
+use tgdl_play::simulate::{Report, SimOptions};
 use tgdl_runtime::hidden::Viewer;
-use tgdl_runtime::simulate::{Report, SimOptions};
 use tgdl_runtime::{Game, Rng, Status};
 
 pub use pyo3;
@@ -133,11 +133,11 @@ impl<G: Game> Core<G> {
     }
 
     /// 1 for first place, 0 for last, evenly between; ½ each in a draw
-    /// (`tgdl_runtime::mcts::rewards`). Zeros while the game runs or after a rule error.
+    /// (`tgdl_play::mcts::rewards`). Zeros while the game runs or after a rule error.
     pub fn returns(&self) -> Vec<f64> {
         match self.game.outcome() {
             Some(outcome) if self.game.status() == Status::Over => {
-                tgdl_runtime::mcts::rewards(outcome, self.players)
+                tgdl_play::mcts::rewards(outcome, self.players)
             }
             _ => vec![0.0; self.players as usize],
         }
@@ -194,18 +194,18 @@ impl<G: Game> Core<G> {
     }
 
     pub fn render(&self) -> String {
-        tgdl_runtime::render::render_game(&self.game, 5)
+        tgdl_play::render::render_game(&self.game, 5)
     }
 
     /// What `player` may see (`None`: a spectator) drawn as the terminal draws it, with
     /// the last `log_lines` lines of the log that player may read.
     pub fn observation_text(&self, player: Option<i64>, log_lines: usize) -> PyResult<String> {
         let viewer = self.viewer(player)?;
-        Ok(tgdl_runtime::render::render_observation(&self.game.observation(viewer), log_lines))
+        Ok(tgdl_play::render::render_observation(&self.game.observation(viewer), log_lines))
     }
 }
 
-/// The random agent of the runtime: `RandomAgent(seat_seed(seed, p))` chooses for seat
+/// The random agent of `tgdl-play`: `RandomAgent(seat_seed(seed, p))` chooses for seat
 /// `p` exactly as `play --seed seed --seats random` does.
 #[pyclass(name = "RandomAgent")]
 pub struct PyRandomAgent(RandomAgent);
@@ -307,12 +307,12 @@ pub fn sim_options<G: Game>(
 /// `simulate --json` of `opts`, run without the GIL.
 pub fn simulate_json<G: Game>(py: Python<'_>, opts: SimOptions) -> PyResult<String> {
     let report =
-        py.detach(|| tgdl_runtime::simulate::<G>(&opts)).map_err(|e| PyValueError::new_err(e.to_string()))?;
+        py.detach(|| tgdl_play::simulate::<G>(&opts)).map_err(|e| PyValueError::new_err(e.to_string()))?;
     Ok(report.to_json_string())
 }
 
-/// The tally of a range of games (`simulate_range`), as JSON: the runtime's integer
-/// [`tgdl_runtime::simulate::Tally`] with what identifies the simulation it belongs to.
+/// The tally of a range of games (`simulate_range`), as JSON: the integer
+/// [`tgdl_play::simulate::Tally`] with what identifies the simulation it belongs to.
 /// Merging the tallies of ranges that cover `0..n` gives exactly `simulate` over `n` games.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Tally {
@@ -323,15 +323,15 @@ pub struct Tally {
     pub seats: Vec<String>,
     pub start: u64,
     pub end: u64,
-    pub counts: tgdl_runtime::simulate::Tally,
+    pub counts: tgdl_play::simulate::Tally,
     pub seconds: f64,
 }
 
 /// The tally of games `start..end` of `opts`: the same games, seeds and seats as
-/// `tgdl_runtime::simulate`.
+/// `tgdl_play::simulate`.
 pub fn tally_range<G: Game>(opts: &SimOptions, start: u64, end: u64) -> Result<Tally, String> {
     let began = std::time::Instant::now();
-    let counts = tgdl_runtime::simulate::simulate_range::<G>(opts, start..end).map_err(|e| e.to_string())?;
+    let counts = tgdl_play::simulate::simulate_range::<G>(opts, start..end).map_err(|e| e.to_string())?;
     Ok(Tally {
         game: G::info().name.to_string(),
         players: opts.players,
@@ -408,10 +408,10 @@ pub fn merge_tallies_json<G: Game>(tallies: &[String], seconds: Option<f64>) -> 
     };
     let total: f64 = parsed.iter().map(|t| t.seconds).sum();
     let threads = parsed.len();
-    let counts = parsed.into_iter().map(|t| t.counts).fold(
-        tgdl_runtime::simulate::Tally::new(opts.players as usize),
-        tgdl_runtime::simulate::Tally::merge,
-    );
+    let counts = parsed
+        .into_iter()
+        .map(|t| t.counts)
+        .fold(tgdl_play::simulate::Tally::new(opts.players as usize), tgdl_play::simulate::Tally::merge);
     Ok(Report::from_tally::<G>(&opts, counts, threads, seconds.unwrap_or(total)).to_json_string())
 }
 

@@ -97,12 +97,12 @@ impl Bounds {
 /// in doubles whatever the order of the additions, so a filter adding them up and these
 /// bounds agree on every cell.
 #[inline]
-pub fn small(x: f64) -> bool {
+fn small(x: f64) -> bool {
     let i = x as i64;
     i as f64 == x && i.abs() < (1 << 40)
 }
 
-/// `x`, clearing `proven` unless it is [`small`]: each term of a guard's offset is checked
+/// `x`, clearing `proven` unless it is `small`: each term of a guard's offset is checked
 /// on its own, since a sum can be small when its terms are not.
 #[inline]
 pub fn term(x: f64, proven: &mut bool) -> f64 {

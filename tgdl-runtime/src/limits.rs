@@ -2,10 +2,11 @@
 //! located rule error instead of a hang, a stack overflow or an allocation failure.
 //!
 //! They are settings of the process, not of a game: the command line (`--max-call-depth`
-//! and the other flags of `cli::LimitArgs`), the server and embedders set them once, before
-//! games start, with [`set`]. A game reads them when it starts (call depth, loop steps,
-//! event runs) or when a value grows (strings, lists), so a change applies to the games
-//! started after it. Raising a budget never changes a game that stayed within the old one.
+//! and the other flags of `tgdl_play::cli::LimitArgs`), the server and embedders set them
+//! once, before games start, with [`set`]. A game reads them when it starts (call depth,
+//! loop steps, event runs) or when a value grows (strings, lists), so a change applies to
+//! the games started after it. Raising a budget never changes a game that stayed within
+//! the old one.
 
 use std::sync::atomic::{AtomicU32, AtomicU64, Ordering::Relaxed};
 

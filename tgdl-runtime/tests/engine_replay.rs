@@ -2,9 +2,7 @@
 //! chance drawn before an input is drawn again identically, the log is not duplicated,
 //! and a state cloned mid-move continues exactly like the original.
 
-mod support;
-
-use support::{Duel, DuelGame, apply_labels};
+use tgdl_reference::{Duel, DuelGame};
 use tgdl_runtime::game::{Game, Status};
 use tgdl_runtime::rng::Rng;
 use tgdl_runtime::{Engine, Player};
@@ -108,4 +106,17 @@ fn world_is_reachable() {
     let game: Engine<Duel> = started(3);
     assert_eq!(game.world().score, [0, 0]);
     assert_eq!(game.world().turns, 0);
+}
+
+/// Applies the options whose labels are given, in order; panics with the available labels
+/// when one is missing.
+fn apply_labels<G: Game>(game: &mut G, labels: &[&str]) {
+    for label in labels {
+        let n = game.options().len();
+        let Some(i) = (0..n).find(|&i| game.label(i) == *label) else {
+            let have: Vec<String> = (0..n).map(|i| game.label(i)).collect();
+            panic!("no option {label:?}; the options are {have:?}");
+        };
+        game.apply(i).expect("a listed option applies");
+    }
 }

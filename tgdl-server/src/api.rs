@@ -16,7 +16,7 @@ use std::collections::HashMap;
 use std::convert::Infallible;
 use std::sync::Arc;
 use std::time::Duration;
-use tgdl_runtime::driver::{SeatKind, expand_seats};
+use tgdl_play::driver::{SeatKind, expand_seats};
 use tgdl_runtime::game::Game;
 use tgdl_runtime::hidden::Viewer;
 use tokio::sync::{Mutex, RwLock, watch};

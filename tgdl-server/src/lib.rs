@@ -2,7 +2,7 @@
 //! matches stored in SQLite, seats behind secret tokens, agents playing server-side.
 //!
 //! Generic over any [`Game`]: a game binary calls [`main`], which runs `serve` and hands
-//! every other command line to [`tgdl_runtime::cli::main`].
+//! every other command line to [`tgdl_play::cli::main`].
 //!
 //! - [`store`]: the SQLite file (every match and decision, committed before answering).
 //! - [`matches`]: one match, its replay, and what each viewer may be told about it.
@@ -47,11 +47,11 @@ pub struct ServeArgs {
     #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_MATCHES)]
     pub max_matches: usize,
     #[command(flatten)]
-    pub limits: tgdl_runtime::cli::LimitArgs,
+    pub limits: tgdl_play::cli::LimitArgs,
 }
 
 /// The program of a game binary: `serve ...` runs the server, anything else is the
-/// runtime's command line (`play`, `simulate`, `perft`, `tournament`).
+/// command line of `tgdl-play` (`play`, `simulate`, `perft`, `tournament`).
 pub fn main<G: Game>() -> ExitCode {
     let args: Vec<OsString> = std::env::args_os().collect();
     if args.get(1).is_some_and(|a| a == "serve") {
@@ -61,18 +61,19 @@ pub fn main<G: Game>() -> ExitCode {
         print!("{text}");
         ExitCode::from(code)
     } else {
-        tgdl_runtime::cli::main::<G>()
+        tgdl_play::cli::main::<G>()
     }
 }
 
-/// `BIN --help`: the runtime's help, and the `serve` command this crate adds to it.
+/// `BIN --help`: the help of `tgdl-play`'s command line, and the `serve` command this
+/// crate adds to it.
 pub fn help<G: Game>(args: Vec<OsString>) -> (u8, String) {
     let bin = args
         .first()
         .and_then(|a| std::path::Path::new(a).file_stem())
         .map_or_else(|| G::info().name.to_string(), |s| s.to_string_lossy().into_owned());
     let mut out = Vec::new();
-    let code = tgdl_runtime::cli::run_cli::<G>(args, std::io::empty(), &mut out, std::io::sink(), false);
+    let code = tgdl_play::cli::run_cli::<G>(args, std::io::empty(), &mut out, std::io::sink(), false);
     let mut text = String::from_utf8_lossy(&out).into_owned();
     text.push_str(&format!(
         "\nIn a browser:\n  serve       Play it in a browser: an HTTP server with durable matches (`{bin} serve --help`)\n"
@@ -97,7 +98,7 @@ pub fn run_cli<G: Game>(mut args: Vec<OsString>) -> u8 {
     let matches = match command.try_get_matches_from(args) {
         Ok(m) => m,
         // Run by `tgdlc serve FILE ...`: usage lines name what the person typed.
-        Err(e) => return tgdl_runtime::cli::print_usage_error(&e),
+        Err(e) => return tgdl_play::cli::print_usage_error(&e),
     };
     let serve = match <ServeArgs as clap::FromArgMatches>::from_arg_matches(&matches) {
         Ok(s) => s,

@@ -4,14 +4,15 @@
 //! A match is rebuilt from what is stored by `G::start(players, seed)` and applying the
 //! stored decisions in order (agents' decisions are stored like everyone's, so a replay
 //! never runs an agent). Every answer to a viewer goes through `Game::observation` and
-//! `driver::shown_label`.
+//! `render::shown_label` (of `tgdl-play`).
 
 use serde::Serialize;
-use tgdl_runtime::agent::{Agent, AgentError, RandomAgent, seat_seed};
-use tgdl_runtime::driver::{DEFAULT_MAX_DECISIONS, SeatKind, shown_label};
+use tgdl_play::agent::{Agent, AgentError, RandomAgent, seat_seed};
+use tgdl_play::driver::{DEFAULT_MAX_DECISIONS, SeatKind};
+use tgdl_play::mcts::{Budget, MctsAgent};
+use tgdl_play::render::shown_label;
 use tgdl_runtime::game::{Game, Status};
 use tgdl_runtime::hidden::{Observation, Viewer};
-use tgdl_runtime::mcts::{Budget, MctsAgent};
 use tgdl_runtime::rng::Rng;
 
 use crate::store::StoredMatch;

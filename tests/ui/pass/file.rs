@@ -1,7 +1,8 @@
 //! A game embedded from a file (which imports another, relative to itself): the second
 //! player, playing the winning strategy, wins every game.
 
-use tgdl_runtime::{Agent, Game, RandomAgent, Status};
+use tgdl_play::{Agent, RandomAgent};
+use tgdl_runtime::{Game, Status};
 
 tgdl_macros::tgdl!(file = "ui/games/nim.tgdl");
 

@@ -566,7 +566,7 @@ impl<'p> Gen<'p> {
         let actions = self.actions();
         let rules = self.rules_impl();
         quote! {
-            use ::tgdl_runtime as rt;
+            use ::tgdl_runtime::__private as rt;
 
             #layout
             #bodies

@@ -1,8 +1,8 @@
 //! The hand-written reference engines: perft, exhaustive game counts, labels, views.
 
+use tgdl_play::perft::perft;
+use tgdl_reference::{Breakthrough, ConnectFour, Reversi, TicTacToe};
 use tgdl_runtime::game::{ApplyError, Game, Status};
-use tgdl_runtime::perft::perft;
-use tgdl_runtime::reference::{Breakthrough, ConnectFour, Reversi, TicTacToe};
 use tgdl_runtime::rng::Rng;
 
 #[test]
@@ -128,7 +128,7 @@ fn connect_four_diagonal_and_draw() {
 fn views_draw_the_board() {
     let mut game = ConnectFour::start(2, 0).unwrap();
     game.apply(3).unwrap();
-    let text = tgdl_runtime::render::render_view(&game.view());
+    let text = tgdl_play::render::render_view(&game.view());
     assert!(text.starts_with("== Connect four ==\nplayer 1 to play\n"), "{text}");
     assert!(text.ends_with("5  .  .  .  X  .  .  .\n"), "{text}");
 }
@@ -182,7 +182,7 @@ fn breakthrough_rules() {
     assert_eq!(game.decisions(), 11);
     assert!(game.options().is_empty());
     assert_eq!(game.apply(0), Err(ApplyError::NotDeciding));
-    let text = tgdl_runtime::render::render_view(&game.view());
+    let text = tgdl_play::render::render_view(&game.view());
     assert!(text.starts_with("== Breakthrough ==\n"), "{text}");
 }
 
@@ -234,7 +234,7 @@ fn reversi_rules() {
     play(&mut game, "place Square(2, 2)");
     assert_eq!((game.discs(0), game.discs(1)), (3, 3));
     assert_eq!(game.cell(3, 3), Some(1));
-    let text = tgdl_runtime::render::render_view(&game.view());
+    let text = tgdl_play::render::render_view(&game.view());
     assert!(text.starts_with("== Reversi ==\nplayer 0 to play\n"), "{text}");
 }
 

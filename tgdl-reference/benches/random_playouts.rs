@@ -1,12 +1,12 @@
 //! Random playouts of the reference engines on one thread, for comparison with generated
-//! engines: `cargo bench -p tgdl-runtime --bench random_playouts`.
+//! engines: `cargo bench -p tgdl-reference --bench random_playouts`.
 
 use std::time::Instant;
+use tgdl_play::agent::{RandomAgent, seat_seed};
+use tgdl_play::simulate::{SimOptions, random_playout, simulate};
+use tgdl_reference::{Breakthrough, ConnectFour, Reversi, TicTacToe};
 use tgdl_runtime::Game;
-use tgdl_runtime::agent::{RandomAgent, seat_seed};
-use tgdl_runtime::reference::{Breakthrough, ConnectFour, Reversi, TicTacToe};
 use tgdl_runtime::rng::Rng;
-use tgdl_runtime::simulate::{SimOptions, random_playout, simulate};
 
 /// Plays `games` random games on this thread; returns games per second and the mean length.
 fn playouts<G: Game>(games: u64) -> (f64, f64) {

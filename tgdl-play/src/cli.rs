@@ -6,8 +6,6 @@
 
 use crate::agent::StdinLines;
 use crate::driver::{DEFAULT_MAX_DECISIONS, PlayError, PlayOptions, SeatKind, run_play};
-use crate::game::Game;
-use crate::limits::Limits;
 use crate::perft::perft_full;
 use crate::simulate::{SimOptions, simulate};
 use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand};
@@ -15,6 +13,8 @@ use std::ffi::OsString;
 use std::io::{BufRead, IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
+use tgdl_runtime::game::Game;
+use tgdl_runtime::limits::Limits;
 
 #[derive(Parser, Debug)]
 #[command(args_conflicts_with_subcommands = true, disable_help_subcommand = true)]
@@ -138,7 +138,7 @@ struct PerftArgs {
     limits: LimitArgs,
 }
 
-/// The flags that raise (or lower) the engines' budgets ([`crate::limits`]), shared by
+/// The flags that raise (or lower) the engines' budgets ([`tgdl_runtime::limits`]), shared by
 /// `play`, `simulate`, `perft`, `tournament` and `serve`. A flag left out keeps the
 /// budget in force (the default, unless an embedder set it).
 #[derive(Args, Debug, Clone, Default)]
@@ -148,7 +148,7 @@ pub struct LimitArgs {
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     pub max_loop_steps: Option<u64>,
     /// Depth of nested calls, 3000 at most [default: 1000]
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=i64::from(crate::limits::MAX_CALL_DEPTH)))]
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=i64::from(tgdl_runtime::limits::MAX_CALL_DEPTH)))]
     pub max_call_depth: Option<u32>,
     /// Actions events may run in one decision [default: 1000000]
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
@@ -164,7 +164,7 @@ pub struct LimitArgs {
 impl LimitArgs {
     /// The budgets in force, with the flags given.
     pub fn limits(&self) -> Limits {
-        crate::limits::Changes {
+        tgdl_runtime::limits::Changes {
             loop_steps: self.max_loop_steps,
             call_depth: self.max_call_depth,
             event_runs: self.max_event_runs,
@@ -176,7 +176,7 @@ impl LimitArgs {
 
     /// Sets the process's budgets from the flags (clap has checked their ranges).
     pub fn apply(&self) -> Result<(), String> {
-        crate::limits::set(self.limits())
+        tgdl_runtime::limits::set(self.limits())
     }
 }
 

@@ -1,15 +1,14 @@
 //! Playing one game: result lines, the decision budget, traces and their replay, people at
 //! a scripted console.
 
-mod support;
-
 use std::path::PathBuf;
-use support::{DuelGame, WalkGame};
-use tgdl_runtime::agent::{AgentError, HumanAgent, ScriptedAgent};
-use tgdl_runtime::driver::{PlayConfig, PlayError, PlayOptions, SeatKind, play_game, run_play};
-use tgdl_runtime::reference::{ConnectFour, TicTacToe};
-use tgdl_runtime::trace::{Trace, TraceResult};
-use tgdl_runtime::{Agent, Game, GameResult};
+use tgdl_play::agent::{AgentError, HumanAgent, ScriptedAgent};
+use tgdl_play::driver::{PlayConfig, PlayError, PlayOptions, SeatKind, play_game, run_play};
+use tgdl_play::trace::{Trace, TraceResult};
+use tgdl_play::{Agent, GameResult};
+use tgdl_reference::{ConnectFour, TicTacToe};
+use tgdl_reference::{DuelGame, WalkGame};
+use tgdl_runtime::Game;
 
 fn temp(name: &str) -> PathBuf {
     let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("driver-tests");
@@ -213,7 +212,7 @@ fn start_errors_and_seat_lists() {
     let err = run_play::<TicTacToe, _, _>(&opts, &b""[..], Vec::new()).unwrap_err();
     assert!(matches!(err, PlayError::Usage(_)), "{err}");
     assert_eq!(
-        tgdl_runtime::driver::expand_seats(&[SeatKind::Human, SeatKind::Random], 4).unwrap(),
+        tgdl_play::driver::expand_seats(&[SeatKind::Human, SeatKind::Random], 4).unwrap(),
         [SeatKind::Human, SeatKind::Random, SeatKind::Random, SeatKind::Random]
     );
 }

@@ -2,10 +2,10 @@
 //! plays the very game of `examples/breakthrough.tgdl`: the same options in the same order,
 //! with the same labels.
 
-use crate::error::RuleError;
-use crate::game::{ApplyError, Choice, Game, GameInfo, Outcome, StartError, Status};
-use crate::value::Player;
-use crate::view::{GridLayout, Section, View};
+use tgdl_runtime::error::RuleError;
+use tgdl_runtime::game::{ApplyError, Choice, Game, GameInfo, Outcome, StartError, Status};
+use tgdl_runtime::value::Player;
+use tgdl_runtime::view::{GridLayout, Section, View};
 
 pub const SIZE: usize = 8;
 

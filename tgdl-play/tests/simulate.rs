@@ -1,15 +1,13 @@
 //! Parallel random playouts: results independent of the thread count, statistics that add
 //! up, rule errors grouped with a replayable first game.
 
-mod support;
-
 use serde_json::Value;
-use support::{DuelGame, WalkGame};
-use tgdl_runtime::driver::{PlayConfig, play_game};
+use tgdl_play::driver::{PlayConfig, play_game};
+use tgdl_play::simulate::{SimError, SimOptions, simulate, wilson};
+use tgdl_play::{Agent, GameResult, RandomAgent};
+use tgdl_reference::{ConnectFour, TicTacToe};
+use tgdl_reference::{DuelGame, WalkGame};
 use tgdl_runtime::game::Game;
-use tgdl_runtime::reference::{ConnectFour, TicTacToe};
-use tgdl_runtime::simulate::{SimError, SimOptions, simulate, wilson};
-use tgdl_runtime::{Agent, GameResult, RandomAgent};
 
 fn without_timing(mut json: Value) -> Value {
     let obj = json.as_object_mut().expect("an object");
@@ -115,7 +113,7 @@ fn errors_are_grouped_with_a_replayable_first_game() {
     };
     let mut seats: Vec<Box<dyn Agent<WalkGame>>> = (0..2)
         .map(|p| {
-            Box::new(RandomAgent::new(tgdl_runtime::agent::seat_seed(e.first_seed, p))) as Box<dyn Agent<_>>
+            Box::new(RandomAgent::new(tgdl_play::agent::seat_seed(e.first_seed, p))) as Box<dyn Agent<_>>
         })
         .collect();
     let played = play_game(&mut seats, &config, None, &mut Vec::new()).unwrap();

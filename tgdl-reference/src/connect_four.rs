@@ -1,9 +1,9 @@
 //! Connect four on the classic 7×6 board: the reference engine for playout speed.
 
-use crate::error::RuleError;
-use crate::game::{ApplyError, Choice, Game, GameInfo, Outcome, StartError, Status};
-use crate::value::Player;
-use crate::view::{GridLayout, Section, View};
+use tgdl_runtime::error::RuleError;
+use tgdl_runtime::game::{ApplyError, Choice, Game, GameInfo, Outcome, StartError, Status};
+use tgdl_runtime::value::Player;
+use tgdl_runtime::view::{GridLayout, Section, View};
 
 pub const COLUMNS: usize = 7;
 pub const ROWS: usize = 6;

@@ -1,9 +1,9 @@
 //! Perft: the number of decision sequences of each length from a position, by cloning
 //! states. A game that ends (or fails) before the depth is not extended.
 
-use crate::error::RuleError;
-use crate::game::{Game, Status};
 use rayon::prelude::*;
+use tgdl_runtime::error::RuleError;
+use tgdl_runtime::game::{Game, Status};
 
 /// Below this depth the walk stays on one thread.
 const PARALLEL_DEPTH: u32 = 4;

@@ -2,15 +2,15 @@
 //! and the final `result:` line.
 
 use crate::agent::{Agent, AgentError, Console, ConsoleWriter, HumanAgent, RandomAgent, seat_seed};
-use crate::error::RuleError;
-use crate::game::{Game, Outcome, StartError, Status};
-use crate::hidden::Viewer;
 use crate::mcts::{Budget, MctsAgent};
 use crate::render;
 use crate::trace::{SeatTrace, Trace, TraceDecision, TraceResult};
 use std::fmt;
 use std::io::{self, BufRead, Write};
 use std::path::PathBuf;
+use tgdl_runtime::error::RuleError;
+use tgdl_runtime::game::{Game, Outcome, StartError, Status};
+use tgdl_runtime::hidden::Viewer;
 
 /// The default decision budget: a game still running after it ends as "unfinished".
 pub const DEFAULT_MAX_DECISIONS: u64 = 10_000;
@@ -156,23 +156,6 @@ pub fn terminal_viewer(humans: &[u32], reveal: bool) -> Viewer {
     }
 }
 
-/// A decision's label as `viewer` may read it: an option naming an object hidden from
-/// the viewer after the decision (a card passed face down) is not named, nor numbered
-/// among its twins (`7 of hearts (2)`).
-pub fn shown_label<G: Game>(game: &G, viewer: Viewer, label: &str) -> String {
-    let hidden = |h: &String| {
-        label == h
-            || label.strip_prefix(h.as_str()).and_then(|rest| rest.strip_prefix(" (")).is_some_and(|rest| {
-                rest.strip_suffix(')').is_some_and(|k| !k.is_empty() && k.bytes().all(|b| b.is_ascii_digit()))
-            })
-    };
-    if viewer != Viewer::All && game.hidden_from(viewer).iter().any(hidden) {
-        "(a hidden choice)".to_string()
-    } else {
-        label.to_string()
-    }
-}
-
 /// Plays one game. `seats[p]` chooses for player `p`. With `replay`, the game starts with
 /// the trace's players and seed and takes its decisions in order, checking each label;
 /// when the trace ends first, the seats go on. Writes the event lines and the `result:`
@@ -249,7 +232,7 @@ pub fn play_game<G: Game>(
             break GameResult::Stopped { player, decisions: made, reason: e.to_string() };
         }
         if echo {
-            writeln!(out, "player {player}: {}", shown_label(&game, viewer, &label))?;
+            writeln!(out, "player {player}: {}", render::shown_label(&game, viewer, &label))?;
             // What the move logged, under it. A move waiting for an input keeps its log
             // so far; when it resumes it writes those lines again first (it is re-run).
             for line in game.log_for(viewer).get(logged..).unwrap_or_default() {
@@ -424,7 +407,7 @@ impl Default for PlayOptions {
 pub fn clock_seed() -> u64 {
     let nanos =
         std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos() as u64);
-    crate::rng::Rng::derive_seed(nanos, std::process::id() as u64) % 1_000_000_000
+    tgdl_runtime::rng::Rng::derive_seed(nanos, std::process::id() as u64) % 1_000_000_000
 }
 
 /// The seat list for `players` players: a shorter list repeats its last entry.

@@ -10,13 +10,13 @@
 
 use crate::agent::{Agent, RandomAgent, seat_seed};
 use crate::driver::{DEFAULT_MAX_DECISIONS, SeatKind};
-use crate::game::{Game, StartError, Status};
-use crate::rng::Rng;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::fmt::{self, Write};
 use std::time::Instant;
+use tgdl_runtime::game::{Game, StartError, Status};
+use tgdl_runtime::rng::Rng;
 
 /// The options of `simulate`.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -601,7 +601,7 @@ pub fn simulate<G: Game>(opts: &SimOptions) -> Result<Report, SimError> {
     check::<G>(opts)?;
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(worker_threads(opts.threads, opts.games))
-        .stack_size(crate::limits::GAME_STACK_BYTES)
+        .stack_size(tgdl_runtime::limits::GAME_STACK_BYTES)
         .build()
         .map_err(|e| SimError::Threads(e.to_string()))?;
     let threads = pool.current_num_threads();

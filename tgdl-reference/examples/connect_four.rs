@@ -2,5 +2,5 @@
 //! `cargo run --example connect_four -- simulate -n 100000`.
 
 fn main() -> std::process::ExitCode {
-    tgdl_runtime::cli::main::<tgdl_runtime::reference::ConnectFour>()
+    tgdl_play::cli::main::<tgdl_reference::ConnectFour>()
 }

@@ -1,14 +1,14 @@
 //! Agents: whoever chooses for a seat — a random player, a fixed script, or a person at a
 //! terminal (or any line-based console: the human agent is generic over its I/O).
 
-use crate::game::{Game, Status};
-use crate::hidden::{DeterminizeError, Observation, Viewer};
 use crate::render;
-use crate::rng::Rng;
 use std::cell::RefCell;
 use std::fmt;
 use std::io::{self, BufRead, Write};
 use std::rc::Rc;
+use tgdl_runtime::game::{Game, Status};
+use tgdl_runtime::hidden::{DeterminizeError, Observation, Viewer};
+use tgdl_runtime::rng::Rng;
 
 /// A decision as the seat making it may see it: the options, the prompt and the seat's
 /// observation — never the game itself, so no agent can read what its seat may not see
@@ -39,7 +39,7 @@ impl<'g, G: Game> Decision<'g, G> {
     }
 
     /// The options as data (the deciding player's own menu or answers).
-    pub fn choices(&self) -> &'g [crate::game::Choice<G::Move>] {
+    pub fn choices(&self) -> &'g [tgdl_runtime::game::Choice<G::Move>] {
         self.game.options()
     }
 

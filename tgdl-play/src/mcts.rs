@@ -15,11 +15,11 @@
 //! under what was played is kept and the rest dropped.
 
 use crate::agent::{Agent, AgentError, Decision};
-use crate::game::{Choice, Game, Outcome, Status};
-use crate::rng::Rng;
-use crate::view::View;
 use std::fmt;
 use std::time::{Duration, Instant};
+use tgdl_runtime::game::{Choice, Game, Outcome, Status};
+use tgdl_runtime::rng::Rng;
+use tgdl_runtime::view::View;
 
 /// How long MCTS thinks about one decision.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -164,7 +164,7 @@ impl<G: Game> MctsAgent<G> {
         if options.is_empty() {
             return Err(AgentError::NoOptions);
         }
-        let refused = |e: crate::hidden::DeterminizeError| AgentError::Refused(e.to_string());
+        let refused = |e: tgdl_runtime::hidden::DeterminizeError| AgentError::Refused(e.to_string());
         let mut sample = decision.determinize(&mut self.rng).map_err(refused)?;
         let now = if G::has_hidden_information() { None } else { Some(sample.clone()) };
         if !now.as_ref().is_some_and(|now| self.keep_subtree(now)) {

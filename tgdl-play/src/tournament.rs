@@ -9,13 +9,13 @@
 
 use crate::agent::{Agent, RandomAgent, seat_seed};
 use crate::driver::SeatKind;
-use crate::game::{Game, Status};
-use crate::rng::Rng;
 use crate::simulate::wilson;
 use rayon::prelude::*;
 use serde::Serialize;
 use std::fmt::Write;
 use std::time::Instant;
+use tgdl_runtime::game::{Game, Status};
+use tgdl_runtime::rng::Rng;
 
 /// The settings of a tournament.
 #[derive(Clone, Debug)]
@@ -166,7 +166,7 @@ pub fn tournament<G: Game>(opts: &TournamentOptions) -> Result<TournamentReport,
     let threads = crate::simulate::worker_threads(opts.threads, opts.games);
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
-        .stack_size(crate::limits::GAME_STACK_BYTES)
+        .stack_size(tgdl_runtime::limits::GAME_STACK_BYTES)
         .build()
         .map_err(|e| e.to_string())?;
     let tallies = pool.install(run);

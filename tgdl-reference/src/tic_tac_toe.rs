@@ -1,9 +1,9 @@
 //! Tic-tac-toe: the reference engine for perft and exhaustive-walk tests.
 
-use crate::error::RuleError;
-use crate::game::{ApplyError, Choice, Game, GameInfo, Outcome, StartError, Status};
-use crate::value::Player;
-use crate::view::{GridLayout, Section, View};
+use tgdl_runtime::error::RuleError;
+use tgdl_runtime::game::{ApplyError, Choice, Game, GameInfo, Outcome, StartError, Status};
+use tgdl_runtime::value::Player;
+use tgdl_runtime::view::{GridLayout, Section, View};
 
 /// The eight lines of three cells, as indices into the board (row-major).
 const LINES: [[usize; 3]; 8] =

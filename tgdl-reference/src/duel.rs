@@ -1,14 +1,15 @@
-//! Small hand-written `Rules` worlds run through `Engine`: inputs in the middle of a move
-//! (with chance drawn before them), an input in `setup`, rule errors and endless games.
-#![allow(dead_code)]
+//! A duel with inputs in the middle of a move: a `Rules` world run through `Engine`, as
+//! generated engines are. `setup` asks who starts; an attack rolls a die, then asks the
+//! defender whether to block and the attacker whether to press on (chance drawn before an
+//! input, inputs met mid-effect and resolved by replay).
 
+use tgdl_runtime::Engine;
 use tgdl_runtime::engine::{Core, Rules};
-use tgdl_runtime::error::{Flow, Loc, fail};
+use tgdl_runtime::error::{Flow, Loc};
 use tgdl_runtime::game::{Choice, GameInfo, Pick};
 use tgdl_runtime::hidden::{Resample, Seen};
 use tgdl_runtime::value::Player;
 use tgdl_runtime::view::{Section, View};
-use tgdl_runtime::{Engine, Game};
 
 const DUEL_TURN: Loc = Loc::new("duel.tgdl", 3, 1);
 const DUEL_ROLL: Loc = Loc::new("duel.tgdl", 12, 20);
@@ -161,118 +162,5 @@ impl Rules for Duel {
                 items: (0..2).map(|p| (format!("player {p}"), self.score[p].to_string())).collect(),
             }],
         }
-    }
-}
-
-const WALK_TURN: Loc = Loc::new("walk.tgdl", 2, 1);
-const WALK_EDGE: Loc = Loc::new("walk.tgdl", 9, 13);
-
-/// One token on a line, shared by every player. The active player steps it left or right,
-/// or waits; reaching +3 wins for the mover; going below -3 is a located rule error ("fell
-/// off the board"). Random games end in a win or an error, or run past a small budget.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Walk {
-    core: Core,
-    pub position: i32,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Step {
-    Left,
-    Right,
-    Wait,
-}
-
-pub type WalkGame = Engine<Walk>;
-
-/// Nothing is hidden in a walk.
-impl Resample for Walk {}
-
-impl Rules for Walk {
-    type Move = Step;
-    const SETUP_MAY_ASK: bool = false;
-
-    fn info() -> GameInfo {
-        GameInfo { name: "Walk", source: "walk.tgdl", min_players: 1, max_players: 4 }
-    }
-
-    fn new(core: Core) -> Self {
-        Walk { core, position: 0 }
-    }
-
-    fn core(&self) -> &Core {
-        &self.core
-    }
-
-    fn core_mut(&mut self) -> &mut Core {
-        &mut self.core
-    }
-
-    fn setup(&mut self) -> Flow<()> {
-        Ok(())
-    }
-
-    fn play(&mut self, mv: Step) -> Flow<()> {
-        match mv {
-            Step::Left => self.position -= 1,
-            Step::Right => self.position += 1,
-            Step::Wait => {}
-        }
-        if self.position < -3 {
-            return fail(WALK_EDGE, "fell off the board");
-        }
-        if self.position >= 3 {
-            let mover = self.core.active;
-            return self.core.win(&[vec![mover]]);
-        }
-        let next = Player((self.core.active.0 + 1) % self.core.players);
-        self.core.active = next;
-        Ok(())
-    }
-
-    fn may_ask(_: &Step) -> bool {
-        false
-    }
-
-    fn menu(&mut self, out: &mut Vec<Choice<Step>>) -> Flow<()> {
-        out.extend([Choice::Move(Step::Left), Choice::Move(Step::Right), Choice::Move(Step::Wait)]);
-        Ok(())
-    }
-
-    fn turn_location(&self) -> Loc {
-        WALK_TURN
-    }
-
-    fn move_label(&self, mv: &Step) -> String {
-        format!("{mv:?}").to_lowercase()
-    }
-
-    fn pick_label(&self, pick: &Pick) -> String {
-        format!("{pick:?}")
-    }
-
-    fn observe(&self, _seen: &Seen) -> View {
-        View {
-            title: "Walk".to_string(),
-            active: Some(self.core.active.0),
-            phase: String::new(),
-            sections: vec![Section::Attributes {
-                title: String::new(),
-                items: vec![("position".to_string(), self.position.to_string())],
-            }],
-        }
-    }
-}
-
-/// Applies the options whose labels are given, in order; panics with the available labels
-/// when one is missing.
-pub fn apply_labels<G: Game>(game: &mut G, labels: &[&str]) {
-    for label in labels {
-        let n = game.options().len();
-        let Some(i) = (0..n).find(|&i| game.label(i) == *label) else {
-            let have: Vec<String> = (0..n).map(|i| game.label(i)).collect();
-            panic!("no option {label:?}; the options are {have:?}");
-        };
-        game.apply(i).expect("a listed option applies");
     }
 }

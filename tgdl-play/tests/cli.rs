@@ -1,11 +1,9 @@
 //! The command line of a game binary, run in-process: flags, outputs, exit codes.
 
-mod support;
-
-use support::WalkGame;
+use tgdl_play::cli::run_cli;
+use tgdl_reference::TicTacToe;
+use tgdl_reference::WalkGame;
 use tgdl_runtime::Game;
-use tgdl_runtime::cli::run_cli;
-use tgdl_runtime::reference::TicTacToe;
 
 struct Run {
     code: u8,

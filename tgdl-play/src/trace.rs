@@ -17,11 +17,11 @@
 //! `unfinished` (with `decisions`), or `abandoned` (a seat quit or failed; with `player`).
 //! Every result has `text`, the text of the `result:` line.
 
-use crate::error::RuleError;
-use crate::game::{Game, GameInfo, Outcome};
-use crate::hidden::{Observation, Viewer};
 use serde::{Deserialize, Serialize};
 use std::path::Path;
+use tgdl_runtime::error::RuleError;
+use tgdl_runtime::game::{Game, GameInfo, Outcome};
+use tgdl_runtime::hidden::{Observation, Viewer};
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Trace {
@@ -148,7 +148,7 @@ impl SeatTrace {
     pub fn record<G: Game>(&mut self, game: &G, player: u32, index: usize, label: &str) {
         let viewer = Viewer::Seat(self.seat);
         let own = player == self.seat;
-        let label = if own { label.to_string() } else { crate::driver::shown_label(game, viewer, label) };
+        let label = if own { label.to_string() } else { crate::render::shown_label(game, viewer, label) };
         self.decisions.push(SeatDecision { player, index: own.then_some(index), label });
         self.observations.push(game.observation(viewer));
     }

@@ -2,5 +2,5 @@
 //! `cargo run --example tic_tac_toe -- play`.
 
 fn main() -> std::process::ExitCode {
-    tgdl_runtime::cli::main::<tgdl_runtime::reference::TicTacToe>()
+    tgdl_play::cli::main::<tgdl_reference::TicTacToe>()
 }

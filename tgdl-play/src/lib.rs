@@ -1,0 +1,30 @@
+//! The front ends written once over the [`Game`](tgdl_runtime::Game) interface of
+//! `tgdl-runtime`, for every engine alike, generated or hand-written.
+//!
+//! - [`agent`]: who chooses for a seat (random, scripted, a person at a console).
+//! - [`mcts`]: the search agent (information-set Monte Carlo tree search).
+//! - [`render`]: a [`View`](tgdl_runtime::view::View) as text for the terminal, and
+//!   decision labels as a viewer may read them.
+//! - [`driver`]: playing one game, with its event lines, `result:` line and trace.
+//! - [`trace`]: the JSON trace format.
+//! - [`simulate`](mod@simulate): random playouts in parallel and their statistics.
+//! - [`perft`](mod@perft): counting decision sequences.
+//! - [`tournament`](mod@tournament): agents against each other in every seating rotation.
+//! - [`cli`]: the command line of a game binary (`play`, `simulate`, `perft`,
+//!   `tournament`) and its `--max-*` budget flags.
+
+pub mod agent;
+pub mod cli;
+pub mod driver;
+pub mod mcts;
+pub mod perft;
+pub mod render;
+pub mod simulate;
+pub mod tournament;
+pub mod trace;
+
+pub use agent::{Agent, AgentError, HumanAgent, RandomAgent, ScriptedAgent};
+pub use driver::{GameResult, PlayOptions, run_play};
+pub use perft::perft;
+pub use simulate::{Report, SimOptions, simulate};
+pub use trace::Trace;
