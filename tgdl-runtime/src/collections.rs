@@ -4,6 +4,9 @@
 //! In a running game these are reference objects: they live in arenas of the state and
 //! are shared through [`crate::arena::Id`] handles, so `b = a; b.push(x)` changes `a`.
 
+use crate::arena::Id;
+use crate::chance::Unordered;
+use crate::engine::Core;
 use crate::error::{Flow, Loc, fail};
 use crate::rng::Rng;
 use crate::value::{Str, fmt_number, index};
@@ -96,8 +99,10 @@ impl<T: Clone + PartialEq> List<T> {
         Ok(self.items.remove(i))
     }
 
-    pub fn shuffle(&mut self, rng: &mut Rng) {
-        rng.shuffle(&mut self.items);
+    /// Puts the items in a random order, each step of the shuffle a chance event of an
+    /// explicit game.
+    pub fn shuffle(&mut self, core: &mut Core) -> Flow<()> {
+        core.shuffle(&mut self.items)
     }
 }
 
@@ -224,21 +229,25 @@ pub fn key<K>(k: Option<K>, loc: Loc) -> Flow<K> {
 }
 
 /// `Stack<T>`: the top is the back. Never holds null: pushing null does nothing.
-#[derive(Debug, PartialEq, Serialize, Deserialize)]
-#[serde(transparent)]
+///
+/// A deck shuffled with [`Stack::shuffle_deck`] keeps which of its items are in no known
+/// order ([`Unordered`]): in an explicit game each card taken off it is a chance event
+/// ([`crate::chance`]). The plain operations keep those marks in place.
+#[derive(Debug, PartialEq)]
 pub struct Stack<T> {
     pub items: VecDeque<T>,
+    unordered: Unordered,
 }
 
 impl<T> Default for Stack<T> {
     fn default() -> Self {
-        Stack { items: VecDeque::new() }
+        Stack { items: VecDeque::new(), unordered: Unordered::default() }
     }
 }
 
 impl<T: Clone + PartialEq> Stack<T> {
     pub fn from_vec(items: Vec<T>) -> Self {
-        Stack { items: items.into() }
+        Stack { items: items.into(), unordered: Unordered::default() }
     }
 
     pub fn len(&self) -> f64 {
@@ -258,15 +267,24 @@ impl<T: Clone + PartialEq> Stack<T> {
     pub fn push_front(&mut self, value: Option<T>) {
         if let Some(v) = value {
             self.items.push_front(v);
+            if !self.unordered.is_empty() {
+                self.unordered.lo += 1;
+                self.unordered.hi += 1;
+            }
         }
     }
 
     pub fn pop(&mut self) -> Option<T> {
-        self.items.pop_back()
+        let top = self.items.pop_back()?;
+        self.unordered.hi = self.unordered.hi.min(self.items.len() as u32);
+        Some(top)
     }
 
     pub fn pop_front(&mut self) -> Option<T> {
-        self.items.pop_front()
+        let bottom = self.items.pop_front()?;
+        self.unordered.lo = self.unordered.lo.saturating_sub(1);
+        self.unordered.hi = self.unordered.hi.saturating_sub(1);
+        Some(bottom)
     }
 
     pub fn peek(&self) -> Option<T> {
@@ -283,10 +301,94 @@ impl<T: Clone + PartialEq> Stack<T> {
 
     pub fn clear(&mut self) {
         self.items.clear();
+        self.unordered = Unordered::default();
     }
 
-    pub fn shuffle(&mut self, rng: &mut Rng) {
-        rng.shuffle(self.items.make_contiguous());
+    /// Takes every item out, bottom first.
+    pub fn take_all(&mut self) -> Vec<T> {
+        self.unordered = Unordered::default();
+        self.items.drain(..).collect()
+    }
+
+    /// Puts `items` on top, the last one topmost.
+    pub fn extend(&mut self, items: impl IntoIterator<Item = T>) {
+        self.items.extend(items);
+    }
+
+    /// Puts the items in a random order, each step of the shuffle a chance event of an
+    /// explicit game (a stack whose order is seen, or of values).
+    pub fn shuffle(&mut self, core: &mut Core) -> Flow<()> {
+        self.unordered = Unordered::default();
+        core.shuffle(self.items.make_contiguous())
+    }
+}
+
+impl<T> Stack<Id<T>> {
+    /// Shuffles a deck of objects: every card unordered, each one taken off an end a chance
+    /// event of an explicit game ([`Core::shuffle_deck`]).
+    pub fn shuffle_deck(&mut self, core: &mut Core) {
+        core.shuffle_deck(&mut self.items, &mut self.unordered);
+    }
+
+    /// The arena indices of the items, bottom first.
+    fn indices(&self) -> Vec<u32> {
+        self.items.iter().map(|id| id.index() as u32).collect()
+    }
+
+    /// Brings the item chance picks for the end at `at` (the top: `hi - 1`, or the bottom:
+    /// `lo`) to that end, out of the unordered part. `tag` is the objects' arena.
+    fn settle_end(&mut self, core: &mut Core, tag: u32, top: bool) -> Flow<()> {
+        let u = self.unordered;
+        let len = self.items.len() as u32;
+        let at_end = if top { u.hi == len } else { u.lo == 0 };
+        if u.is_empty() || !at_end {
+            return Ok(());
+        }
+        let end = if top { u.hi - 1 } else { u.lo };
+        let picked = core.deal(tag, &self.indices(), u, end)?;
+        self.items.swap(picked as usize, end as usize);
+        if top {
+            self.unordered.hi -= 1;
+        } else {
+            self.unordered.lo += 1;
+        }
+        Ok(())
+    }
+
+    /// `pop()` of a deck: the top card, which chance picks among the unordered ones.
+    pub fn deal(&mut self, core: &mut Core, tag: u32) -> Flow<Option<Id<T>>> {
+        self.settle_end(core, tag, true)?;
+        Ok(self.pop())
+    }
+
+    /// `pop_front()` of a deck.
+    pub fn deal_front(&mut self, core: &mut Core, tag: u32) -> Flow<Option<Id<T>>> {
+        self.settle_end(core, tag, false)?;
+        Ok(self.pop_front())
+    }
+
+    /// `peek()` of a deck: the top card, settled by chance if it was unordered.
+    pub fn peek_dealt(&mut self, core: &mut Core, tag: u32) -> Flow<Option<Id<T>>> {
+        self.settle_end(core, tag, true)?;
+        Ok(self.peek())
+    }
+
+    /// `peek_front()` of a deck.
+    pub fn peek_front_dealt(&mut self, core: &mut Core, tag: u32) -> Flow<Option<Id<T>>> {
+        self.settle_end(core, tag, false)?;
+        Ok(self.peek_front())
+    }
+
+    /// Puts the unordered items in a random order from `rng` and forgets the marks: an
+    /// explicit game becoming a seeded one (a sample of a player's information state
+    /// handed to a search).
+    pub fn settle_all(&mut self, rng: &mut Rng) {
+        let u = self.unordered;
+        if !u.is_empty() {
+            let part = &mut self.items.make_contiguous()[u.lo as usize..u.hi as usize];
+            rng.shuffle(part);
+        }
+        self.unordered = Unordered::default();
     }
 }
 
@@ -303,12 +405,13 @@ impl<T: Clone> Clone for List<T> {
 
 impl<T: Clone> Clone for Stack<T> {
     fn clone(&self) -> Self {
-        Stack { items: self.items.clone() }
+        Stack { items: self.items.clone(), unordered: self.unordered }
     }
 
     /// Reuses this collection's allocation (see `Arena`'s `clone_from`).
     fn clone_from(&mut self, source: &Self) {
         self.items.clone_from(&source.items);
+        self.unordered = source.unordered;
     }
 }
 

@@ -8,8 +8,9 @@
 //! the next unanswered input or the end. The generator lives in the world, so replays
 //! draw the same numbers and write the same log.
 
+use crate::chance::{Chance, ChanceEvent, Unordered};
 use crate::error::{Flow, Loc, RuleError, Stop, StopReason};
-use crate::game::{ApplyError, Choice, Game, GameInfo, Outcome, Pick, StartError, Status};
+use crate::game::{ApplyError, ChanceMode, Choice, Game, GameInfo, Outcome, Pick, Start, StartError, Status};
 use crate::hidden::{self, Census, DeterminizeError, Observation, Resample, Seen, Viewer};
 use crate::rng::Rng;
 use crate::value::{Player, Str, str_of};
@@ -31,6 +32,8 @@ pub struct Core {
     /// pointer to the place, which generated code keeps in the binary: one store a move.
     pub turn_changed_at: Option<&'static Loc>,
     pub rng: Rng,
+    /// Seeded or explicit, and the record of what was drawn.
+    pub chance: Chance,
     pub log: Vec<String>,
     /// The lines of `log` written by `tell(p, ..)`: (line index, the one player who sees
     /// it), in order. Every other line is public.
@@ -62,6 +65,7 @@ impl Clone for Core {
             phase: self.phase.clone(),
             turn_changed_at: self.turn_changed_at,
             rng: self.rng.clone(),
+            chance: self.chance.clone(),
             log: self.log.clone(),
             told: self.told.clone(),
             outcome: self.outcome.clone(),
@@ -83,6 +87,7 @@ impl Clone for Core {
         self.phase.clone_from(&source.phase);
         self.turn_changed_at = source.turn_changed_at;
         self.rng.clone_from(&source.rng);
+        self.chance.clone_from(&source.chance);
         self.log.clone_from(&source.log);
         self.told.clone_from(&source.told);
         self.outcome.clone_from(&source.outcome);
@@ -116,16 +121,29 @@ impl PartialEq for Spare {
     }
 }
 
-/// Answers to the inputs of the move being run, and the question it stopped at.
+/// Answers to the inputs (and, in an explicit game, the chance events) of the move being
+/// run, and the question or event it stopped at.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Replay {
-    answers: Vec<Pick>,
+    answers: Vec<Answer>,
     cursor: usize,
     question: Option<Question>,
+    chance: Option<ChanceEvent>,
     /// Set on the saved world of a determinized move (see [`Game::determinize`]): once the
     /// answer at this index is given, the generator restarts from this seed — the chance
     /// before the question is what the player saw; the chance after it is unknown.
     fresh: Option<(usize, u64)>,
+}
+
+/// What a run in replay is told at each question it meets, in order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Answer {
+    /// An answer to an input.
+    Pick(Pick),
+    /// The outcome of a chance event, by its index.
+    Chance(u32),
+    /// A value of `random()`: the bits of an `f64` in `[0, 1)`.
+    Unit(u64),
 }
 
 /// An input waiting for an answer.
@@ -152,6 +170,7 @@ impl Core {
             phase: NO_PHASE.with(Str::clone),
             turn_changed_at: None,
             rng: Rng::new(seed),
+            chance: Chance::default(),
             log: Vec::new(),
             told: Vec::new(),
             outcome: None,
@@ -183,18 +202,101 @@ impl Core {
     /// Asks `player` to choose one of `options`: the recorded answer when replaying,
     /// otherwise the run stops with [`Stop::Suspend`] and the engine puts the question.
     pub fn ask(&mut self, player: Player, options: Vec<Pick>, prompt: impl FnOnce() -> String) -> Flow<Pick> {
-        let r = &mut self.replay;
-        if let Some(&answer) = r.answers.get(r.cursor) {
-            if let Some((at, seed)) = r.fresh
-                && at == r.cursor
-            {
-                self.rng = Rng::new(seed);
+        match self.next_answer() {
+            Some(Answer::Pick(pick)) => Ok(pick),
+            Some(_) => Err(crate::error::wrong_answer()),
+            None => {
+                self.replay.question = Some(Question { player, options, prompt: prompt() });
+                Err(Stop::suspend())
             }
-            r.cursor += 1;
-            return Ok(answer);
         }
-        r.question = Some(Question { player, options, prompt: prompt() });
-        Err(Stop::suspend())
+    }
+
+    /// The recorded answer to the next question of a replayed run, if there is one.
+    fn next_answer(&mut self) -> Option<Answer> {
+        let r = &mut self.replay;
+        let answer = *r.answers.get(r.cursor)?;
+        if let Some((at, seed)) = r.fresh
+            && at == r.cursor
+        {
+            self.rng = Rng::new(seed);
+        }
+        r.cursor += 1;
+        Some(answer)
+    }
+
+    /// A chance event of an explicit game: its recorded outcome when replaying, otherwise
+    /// the run stops and the engine puts the event to chance.
+    fn ask_chance(&mut self, event: impl FnOnce() -> ChanceEvent) -> Flow<Answer> {
+        match self.next_answer() {
+            Some(answer @ (Answer::Chance(_) | Answer::Unit(_))) => Ok(answer),
+            Some(Answer::Pick(_)) => Err(crate::error::wrong_answer()),
+            None => {
+                self.replay.chance = Some(event());
+                Err(Stop::suspend())
+            }
+        }
+    }
+
+    /// One of `n` equally likely outcomes (`0..n`), the event being `event`: drawn from the
+    /// generator in a seeded game, asked of chance in an explicit one.
+    fn draw(&mut self, n: u64, event: impl FnOnce() -> ChanceEvent) -> Flow<u64> {
+        match self.chance.mode {
+            ChanceMode::Seeded => {
+                let outcome = self.rng.below(n);
+                self.chance.note(outcome);
+                Ok(outcome)
+            }
+            ChanceMode::Explicit => match self.ask_chance(event)? {
+                Answer::Chance(i) if u64::from(i) < n => Ok(u64::from(i)),
+                _ => Err(crate::error::wrong_answer()),
+            },
+        }
+    }
+
+    /// Shuffles `items` as [`Rng::shuffle`] does (Fisher–Yates from the last position
+    /// down), each step a chance event of its own in an explicit game.
+    pub fn shuffle<T>(&mut self, items: &mut [T]) -> Flow<()> {
+        if self.chance.mode == ChanceMode::Seeded && self.chance.record.is_none() {
+            self.rng.shuffle(items);
+            return Ok(());
+        }
+        for i in (1..items.len()).rev() {
+            let positions = i as u64 + 1;
+            let j = self.draw(positions, || ChanceEvent::Step(positions))?;
+            items.swap(i, j as usize);
+        }
+        Ok(())
+    }
+
+    /// Shuffles a deck: in a seeded game its items are put in a random order at once; in
+    /// both kinds they are marked unordered, so that each card taken off an end is a
+    /// chance event of its own ([`Core::deal`]).
+    pub fn shuffle_deck<T>(&mut self, items: &mut std::collections::VecDeque<T>, unordered: &mut Unordered) {
+        if self.chance.mode == ChanceMode::Seeded {
+            self.rng.shuffle(items.make_contiguous());
+        }
+        *unordered = Unordered { lo: 0, hi: items.len() as u32 };
+    }
+
+    /// Which of the unordered items of a deck (`items[lo..hi]`, object indices of the arena
+    /// with `tag`) comes off the end at `at` (`lo` or `hi - 1`): its position. A seeded
+    /// game has them in a random order already and takes the one at `at`.
+    pub fn deal(&mut self, tag: u32, items: &[u32], unordered: Unordered, at: u32) -> Flow<u32> {
+        let (lo, hi) = (unordered.lo as usize, unordered.hi as usize);
+        match self.chance.mode {
+            ChanceMode::Seeded => {
+                self.chance.note(u64::from(items[at as usize]));
+                Ok(at)
+            }
+            ChanceMode::Explicit => {
+                let event = || ChanceEvent::Deal { tag, objects: items[lo..hi].to_vec() };
+                match self.ask_chance(event)? {
+                    Answer::Chance(i) if (i as usize) < hi - lo => Ok(unordered.lo + i),
+                    _ => Err(crate::error::wrong_answer()),
+                }
+            }
+        }
     }
 
     /// `tell(p, line)`: a log line only `p` sees.
@@ -289,13 +391,26 @@ impl Core {
     #[inline]
     pub fn roll(&mut self, n: f64, loc: Loc) -> Flow<f64> {
         let n = crate::value::count(n, 1.0, loc)?;
-        Ok((self.rng.below(n) + 1) as f64)
+        if self.chance.mode == ChanceMode::Seeded && self.chance.record.is_none() {
+            return Ok((self.rng.below(n) + 1) as f64);
+        }
+        Ok((self.draw(n, || ChanceEvent::Roll(n))? + 1) as f64)
     }
 
     /// `random()`: a number in `[0, 1)`.
     #[inline]
-    pub fn random(&mut self) -> f64 {
-        self.rng.unit()
+    pub fn random(&mut self) -> Flow<f64> {
+        match self.chance.mode {
+            ChanceMode::Seeded => {
+                let x = self.rng.unit();
+                self.chance.note(x.to_bits());
+                Ok(x)
+            }
+            ChanceMode::Explicit => match self.ask_chance(|| ChanceEvent::Unit)? {
+                Answer::Unit(bits) if (0.0..1.0).contains(&f64::from_bits(bits)) => Ok(f64::from_bits(bits)),
+                _ => Err(crate::error::wrong_answer()),
+            },
+        }
     }
 
     /// `winner ...;`: records the ranking and stops the game.
@@ -428,13 +543,16 @@ enum Origin<M> {
     Move(M),
 }
 
-/// A run stopped at an input: the world before it started and the answers so far.
+/// A run stopped at an input or a chance event: the world before it started and the
+/// answers so far.
 #[derive(Clone, Debug, PartialEq)]
 struct Pending<R: Rules> {
     origin: Origin<R::Move>,
     base: R,
-    answers: Vec<Pick>,
+    answers: Vec<Answer>,
     prompt: String,
+    /// The chance event waiting, at [`Status::Chance`].
+    chance: Option<ChanceEvent>,
 }
 
 /// A [`Game`] over a generated world.
@@ -484,7 +602,7 @@ fn check_players<R: Rules>(players: u32) -> Result<(), StartError> {
 impl<R: Rules> Engine<R> {
     /// Runs `setup` on a fresh world and puts the first decision.
     fn run_setup(&mut self) {
-        let base = if R::SETUP_MAY_ASK { Some(self.world.clone()) } else { None };
+        let base = if R::SETUP_MAY_ASK || self.explicit() { Some(self.world.clone()) } else { None };
         let result = self.run(Origin::Setup);
         self.settle(result, Origin::Setup, base, Vec::new());
     }
@@ -492,6 +610,11 @@ impl<R: Rules> Engine<R> {
     /// The world: the game's state as the rules see it.
     pub fn world(&self) -> &R {
         &self.world
+    }
+
+    /// Whether chance events are decisions of their own in this game.
+    fn explicit(&self) -> bool {
+        self.world.core().chance.mode == ChanceMode::Explicit
     }
 
     /// Runs (or re-runs) a move or the setup from the current world.
@@ -508,7 +631,7 @@ impl<R: Rules> Engine<R> {
 
     /// Puts the next decision after a run: the turn menu when it finished, else what
     /// stopped it.
-    fn settle(&mut self, result: Flow<()>, origin: Origin<R::Move>, base: Option<R>, answers: Vec<Pick>) {
+    fn settle(&mut self, result: Flow<()>, origin: Origin<R::Move>, base: Option<R>, answers: Vec<Answer>) {
         self.options.clear();
         self.pending = None;
         match result {
@@ -521,19 +644,29 @@ impl<R: Rules> Engine<R> {
     /// Rare (once per game, or once per input), so kept out of the path of a plain move.
     #[cold]
     #[inline(never)]
-    fn stopped(&mut self, stop: Stop, origin: Origin<R::Move>, base: Option<R>, answers: Vec<Pick>) {
+    fn stopped(&mut self, stop: Stop, origin: Origin<R::Move>, base: Option<R>, answers: Vec<Answer>) {
         match stop.into_reason() {
             StopReason::GameOver => self.status = Status::Over,
             StopReason::Error(e) => self.fail(e),
             StopReason::Suspend => {
-                let question = self.world.core_mut().replay.question.take();
-                match (base, question) {
-                    (Some(base), Some(q)) if !q.options.is_empty() => {
+                let replay = &mut self.world.core_mut().replay;
+                let question = replay.question.take();
+                let chance = replay.chance.take();
+                match (base, question, chance) {
+                    (Some(base), None, Some(event)) => {
+                        let outcomes = event.outcomes() as u32;
+                        self.options.extend((0..outcomes).map(Choice::Chance));
+                        self.status = Status::Chance;
+                        let prompt = chance_prompt(&event);
+                        self.pending = Some(Box::new(Pending { origin, base, answers, prompt, chance: Some(event) }));
+                    }
+                    (Some(base), Some(q), None) if !q.options.is_empty() => {
                         self.options.extend(q.options.iter().map(|&p| Choice::Pick(p)));
                         self.status = Status::Decide(q.player);
-                        self.pending = Some(Box::new(Pending { origin, base, answers, prompt: q.prompt }));
+                        self.pending =
+                            Some(Box::new(Pending { origin, base, answers, prompt: q.prompt, chance: None }));
                     }
-                    (_, q) => self.fail(RuleError {
+                    (_, q, _) => self.fail(RuleError {
                         message: match q {
                             Some(q) => format!("internal error: an input with no options ({})", q.prompt),
                             None => "internal error: a run stopped for an input it did not record".into(),
@@ -626,7 +759,7 @@ impl<R: Rules> Engine<R> {
     }
 
     /// Re-runs a stopped move (or setup) from `base` with `answers`, and puts what follows.
-    fn resume(&mut self, origin: Origin<R::Move>, base: R, answers: Vec<Pick>) {
+    fn resume(&mut self, origin: Origin<R::Move>, base: R, answers: Vec<Answer>) {
         self.world = base.clone();
         let replay = &mut self.world.core_mut().replay;
         replay.answers.clone_from(&answers);
@@ -647,6 +780,14 @@ impl<R: Rules> Engine<R> {
         match choice {
             Choice::Move(mv) => self.world.move_label(mv),
             Choice::Pick(p) => self.world.pick_label(p),
+            Choice::Chance(i) => match self.pending.as_ref().and_then(|p| p.chance.as_ref()) {
+                Some(ChanceEvent::Roll(_)) => format!("rolls {}", u64::from(*i) + 1),
+                Some(ChanceEvent::Deal { tag, objects }) => match objects.get(*i as usize) {
+                    Some(&o) => self.world.pick_label(&Pick::Object(*tag, o)),
+                    None => String::new(),
+                },
+                _ => format!("position {i}"),
+            },
         }
     }
 
@@ -668,7 +809,7 @@ impl<R: Rules> Engine<R> {
             Choice::Pick(Pick::Object(tag, index)) => {
                 Some(format!("{label} at {}", w.object_place(tag, index)?))
             }
-            Choice::Pick(_) => None,
+            Choice::Pick(_) | Choice::Chance(_) => None,
         }
     }
 
@@ -676,6 +817,37 @@ impl<R: Rules> Engine<R> {
         self.options.clear();
         self.error = Some(e);
         self.status = Status::Failed;
+    }
+
+    /// Answers the input or chance event the pending run stopped at, and runs on.
+    fn answer(&mut self, answer: Answer) -> Result<(), ApplyError> {
+        let Some(pending) = self.pending.take() else {
+            return Err(ApplyError::NotDeciding);
+        };
+        let Pending { origin, base, mut answers, .. } = *pending;
+        answers.push(answer);
+        self.resume(origin, base, answers);
+        Ok(())
+    }
+
+    /// The chance event the game waits for, at [`Status::Chance`].
+    pub fn chance_event(&self) -> Option<&ChanceEvent> {
+        self.pending.as_ref()?.chance.as_ref()
+    }
+
+    /// What this game drew so far, when it records.
+    pub fn chance_record(&self) -> Option<&[u64]> {
+        self.world.core().chance.record.as_deref()
+    }
+}
+
+/// How an explicit game's chance event is put (the prompt at [`Status::Chance`]).
+fn chance_prompt(event: &ChanceEvent) -> String {
+    match event {
+        ChanceEvent::Roll(n) => format!("chance: roll({n})"),
+        ChanceEvent::Step(n) => format!("chance: shuffle, one of {n}"),
+        ChanceEvent::Deal { objects, .. } => format!("chance: the next of {} shuffled", objects.len()),
+        ChanceEvent::Unit => "chance: random()".to_string(),
     }
 }
 
@@ -687,9 +859,18 @@ impl<R: Rules> Game for Engine<R> {
     }
 
     fn start(players: u32, seed: u64) -> Result<Self, StartError> {
-        check_players::<R>(players)?;
+        Self::start_with(&Start::seeded(players, seed))
+    }
+
+    fn start_with(start: &Start) -> Result<Self, StartError> {
+        check_players::<R>(start.players)?;
+        let mut core = Core::new(start.players, start.seed);
+        core.chance = Chance::new(start.chance);
+        if start.record_chance {
+            core.chance.record = Some(Vec::new());
+        }
         let mut engine = Engine {
-            world: R::new(Core::new(players, seed)),
+            world: R::new(core),
             pending: None,
             // Room for most menus, so playouts rarely grow it.
             options: Vec::with_capacity(16),
@@ -727,17 +908,20 @@ impl<R: Rules> Game for Engine<R> {
     }
 
     fn apply(&mut self, index: usize) -> Result<(), ApplyError> {
-        if !matches!(self.status, Status::Decide(_)) {
+        if !matches!(self.status, Status::Decide(_) | Status::Chance) {
             return Err(ApplyError::NotDeciding);
         }
         let Some(&choice) = self.options.get(index) else {
             return Err(ApplyError::OutOfRange { index, options: self.options.len() });
         };
-        self.decisions += 1;
+        // Chance's outcomes are not decisions of the players.
+        if self.status != Status::Chance {
+            self.decisions += 1;
+        }
         match choice {
             // The hot path of every playout: a move that cannot ask an input needs no copy
             // of the world and no replay state (no input is pending while moves are offered).
-            Choice::Move(mv) if !R::may_ask(&mv) => {
+            Choice::Move(mv) if !R::may_ask(&mv) && !self.explicit() => {
                 debug_assert!(self.pending.is_none());
                 let result = self.run(Origin::Move(mv));
                 match result {
@@ -753,14 +937,8 @@ impl<R: Rules> Game for Engine<R> {
                 let result = self.run(Origin::Move(mv));
                 self.settle(result, Origin::Move(mv), base, Vec::new());
             }
-            Choice::Pick(pick) => {
-                let Some(pending) = self.pending.take() else {
-                    return Err(ApplyError::NotDeciding);
-                };
-                let Pending { origin, base, mut answers, .. } = *pending;
-                answers.push(pick);
-                self.resume(origin, base, answers);
-            }
+            Choice::Pick(pick) => self.answer(Answer::Pick(pick))?,
+            Choice::Chance(i) => self.answer(Answer::Chance(i))?,
         }
         Ok(())
     }
@@ -876,6 +1054,17 @@ impl<R: Rules> Game for Engine<R> {
         into.error.clone_from(&self.error);
         into.decisions = self.decisions;
         Ok(())
+    }
+
+    fn sample_chance(&mut self, rng: &mut Rng) -> Result<(), ApplyError> {
+        match self.chance_event() {
+            Some(ChanceEvent::Unit) => self.answer(Answer::Unit(rng.unit().to_bits())),
+            Some(event) => {
+                let n = event.outcomes();
+                self.apply(rng.below(n) as usize)
+            }
+            None => Err(ApplyError::NotDeciding),
+        }
     }
 
     fn decisions(&self) -> u64 {

@@ -25,6 +25,11 @@ pub struct GameInfo {
 pub enum Status {
     /// `player` must choose one of [`Game::options`].
     Decide(Player),
+    /// Chance decides: one of [`Game::options`] (each an outcome, see
+    /// [`Game::chance_outcomes`]), or, when there are none, a value [`Game::sample_chance`]
+    /// draws. Only a game started with [`ChanceMode::Explicit`] stops here; a seeded game
+    /// draws chance from its generator as it plays.
+    Chance,
     /// The game ended with `winner`; see [`Game::outcome`].
     Over,
     /// A rule error stopped the game; see [`Game::error`].
@@ -128,11 +133,56 @@ pub enum Pick {
     Done,
 }
 
-/// One option of a decision: a move of the turn menu, or an answer to an input.
+/// How a game meets chance (`roll`, `random()`, a shuffle, a card drawn from a shuffled
+/// stack).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum ChanceMode {
+    /// Drawn from the game's generator as it plays: the same seed gives the same game.
+    #[default]
+    Seeded,
+    /// Every chance event is a decision of its own ([`Status::Chance`]), whose outcomes and
+    /// probabilities can be listed and chosen: for exact tree walks and for algorithms
+    /// that treat chance as a player. A shuffled stack is dealt lazily: the card that comes
+    /// off is the outcome, so a deal has as many outcomes as cards left.
+    Explicit,
+}
+
+/// How to start a game.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Start {
+    pub players: u32,
+    pub seed: u64,
+    pub chance: ChanceMode,
+    /// Whether a seeded game keeps a record of the chance it draws (a game played for
+    /// real, whose players' information states are replayed from it; see
+    /// [`crate::chance::Chance::record`]).
+    pub record_chance: bool,
+}
+
+impl Start {
+    /// A seeded game of `players` players.
+    pub fn seeded(players: u32, seed: u64) -> Start {
+        Start { players, seed, chance: ChanceMode::Seeded, record_chance: false }
+    }
+
+    /// A game whose chance events are decisions of their own.
+    pub fn explicit(players: u32) -> Start {
+        Start { players, seed: 0, chance: ChanceMode::Explicit, record_chance: false }
+    }
+
+    /// The same start, recording the chance drawn.
+    pub fn recording(self) -> Start {
+        Start { record_chance: true, ..self }
+    }
+}
+
+/// One option of a decision: a move of the turn menu, an answer to an input, or (at
+/// [`Status::Chance`]) an outcome of the chance event, by its index.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Choice<M> {
     Move(M),
     Pick(Pick),
+    Chance(u32),
 }
 
 /// Why [`Game::apply`] refused a choice.
@@ -190,6 +240,12 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// A new game; `setup` has run and the first decision is ready.
     fn start(players: u32, seed: u64) -> Result<Self, StartError>;
 
+    /// A new game as `start` says. Engines without chance play the same game in both
+    /// modes; the default starts a seeded one.
+    fn start_with(start: &Start) -> Result<Self, StartError> {
+        Self::start(start.players, start.seed)
+    }
+
     /// Turns this value into the game `start(players, seed)` would give. Engines may
     /// reuse their allocations (a playout loop restarts one game many times).
     fn restart(&mut self, players: u32, seed: u64) -> Result<(), StartError> {
@@ -205,8 +261,28 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// game is over or failed).
     fn options(&self) -> &[Choice<Self::Move>];
 
-    /// Chooses `options()[index]` for the player who decides now.
+    /// Chooses `options()[index]` for the player who decides now (or the outcome of the
+    /// chance event waiting, at [`Status::Chance`]).
     fn apply(&mut self, index: usize) -> Result<(), ApplyError>;
+
+    /// At [`Status::Chance`]: each option with its probability (they sum to 1). Empty for
+    /// an event whose outcomes cannot be listed (`random()`): see [`Game::sample_chance`].
+    fn chance_outcomes(&self) -> Vec<(usize, f64)> {
+        if self.status() != Status::Chance {
+            return Vec::new();
+        }
+        let n = self.options().len();
+        (0..n).map(|i| (i, 1.0 / n as f64)).collect()
+    }
+
+    /// At [`Status::Chance`]: draws the outcome with `rng`, by its probability, and applies it.
+    fn sample_chance(&mut self, rng: &mut Rng) -> Result<(), ApplyError> {
+        if self.status() != Status::Chance || self.options().is_empty() {
+            return Err(ApplyError::NotDeciding);
+        }
+        let n = self.options().len() as u64;
+        self.apply(rng.below(n) as usize)
+    }
 
     /// A readable label of an option (`place (1, 2)`, `7 of hearts`). Two options never
     /// share a label: where they would read the same, the labels say what tells them
