@@ -204,6 +204,8 @@ pub fn play_game<G: Game>(
                 None => break GameResult::Error(internal::<G>("the game failed without an error")),
             },
             Status::Decide(p) => p.0,
+            // A seeded game draws its chance as it plays.
+            Status::Chance => break GameResult::Error(internal::<G>("a seeded game stopped for chance")),
         };
         let made = decisions.len() as u64;
         if made >= config.max_decisions {

@@ -103,7 +103,8 @@ fn play_one<G: Game>(opts: &TournamentOptions, index: u64) -> GameTally {
                 }
                 break;
             }
-            Status::Failed => {
+            // A seeded game draws its chance as it plays: stopping for it is an engine error.
+            Status::Failed | Status::Chance => {
                 tally.error = true;
                 break;
             }

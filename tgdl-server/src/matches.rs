@@ -293,7 +293,7 @@ fn result_of<G: Game>(game: &G, decisions: usize, stopped: Option<&str>) -> Opti
             game.error()
                 .map_or_else(|| "error".to_string(), |e| format!("error at {}: {}", e.location, e.message)),
         ),
-        Status::Decide(_) => match stopped {
+        Status::Decide(_) | Status::Chance => match stopped {
             Some(reason) => Some(format!("stopped after {decisions} decisions: {reason}")),
             None if decisions >= MAX_DECISIONS => Some(format!("unfinished after {decisions} decisions")),
             None => None,
