@@ -1,9 +1,9 @@
 //! The game as the runtime sees it: creating globals and boards, `setup`, turns, labels
 //! for people, the view, and the `rt::Rules` implementation tying it all together.
 
-use super::Gen;
-use super::body::{BodyGen, Ret, This};
-use super::repr::Owner;
+use super::context::Gen;
+use super::context::{BodyGen, Ret, This};
+use crate::codegen::plan::repr::Owner;
 use crate::hir::{ClassId, ClassKind, Geometry, Ty};
 use proc_macro2::TokenStream;
 use quote::quote;
@@ -631,7 +631,7 @@ impl<'p> Gen<'p> {
     /// The label of an object of `class` (inside a label function: `id`, `index` bound).
     /// A game may define `function label { returns string; ... }` on the class; otherwise
     /// tiles show their coordinates and other objects their value attributes.
-    fn class_label(&self, class: ClassId, h: &super::Hierarchy) -> TokenStream {
+    fn class_label(&self, class: ClassId, h: &super::context::Hierarchy) -> TokenStream {
         let prog = self.prog;
         let name = &prog.class(class).name;
         // Tiles are named by position (their `label` draws the board instead).
@@ -692,7 +692,7 @@ impl<'p> Gen<'p> {
     }
 
     /// `12 cards; discards: 3, 7 of hearts on top` (the draw pile's top stays hidden).
-    fn deck_label(&self, class: ClassId, h: &super::Hierarchy) -> TokenStream {
+    fn deck_label(&self, class: ClassId, h: &super::context::Hierarchy) -> TokenStream {
         let prog = self.prog;
         let root = prog.class(class).root;
         let arena = &h.arena;
@@ -1084,7 +1084,7 @@ fn substitute_x(template: TokenStream, value: &TokenStream) -> TokenStream {
                 TokenTree::Ident(i) if i == "x" && value.clone().into_iter().count() == 1 => {
                     value.clone().into_iter().collect()
                 }
-                TokenTree::Ident(i) if i == "x" => super::expr::group(value.clone()).into_iter().collect(),
+                TokenTree::Ident(i) if i == "x" => super::tokens::group(value.clone()).into_iter().collect(),
                 TokenTree::Group(g) => {
                     let mut inner = Group::new(g.delimiter(), substitute_x(g.stream(), value));
                     inner.set_span(g.span());

@@ -290,40 +290,64 @@ impl WholeNumbers {
         b: &Block,
         out: &mut Vec<(Slot, Option<Range>)>,
     ) {
-        // Counter steps, evaluated where the loop's condition holds (see `counter_step`).
-        let mut steps: Vec<*const Expr> = Vec::new();
-        b.walk_stmts(&mut |s| match &s.kind {
-            StmtKind::Let { local, init: Some(e) } => {
-                out.push(((null.local_owner(prog, owner, *local), *local), self.range(prog, null, owner, e)));
-            }
-            StmtKind::For { cond: Some(cond), step, body, .. }
-                if let [Stmt { kind: StmtKind::Expr(step), .. }] = step.stmts.as_slice() =>
-            {
-                if let Some(flow) = self.counter_step(prog, null, owner, cond, step, body, true) {
-                    steps.push(step);
-                    out.extend(flow);
+        // Counter steps, evaluated where the loop's condition holds (see `counter_step`),
+        // named by their place in the walk of the block's statements.
+        let mut steps: HashSet<usize> = HashSet::new();
+        let mut place = 0;
+        b.walk_stmts(&mut |s| {
+            let here = place;
+            place += 1;
+            match &s.kind {
+                StmtKind::Let { local, init: Some(e) } => {
+                    out.push((
+                        (null.local_owner(prog, owner, *local), *local),
+                        self.range(prog, null, owner, e),
+                    ));
                 }
-            }
-            StmtKind::While { cond, body } => {
-                // The counter's one assignment, a statement of the body itself: the
-                // condition still holds there.
-                for st in &body.stmts {
-                    if let StmtKind::Expr(step) = &st.kind
-                        && let ExprKind::Assign { target, .. } = &step.kind
-                        && let ExprKind::Local(l) = target.kind
-                        && assignments(body, l) == 1
-                        && let Some(flow) = self.counter_step(prog, null, owner, cond, step, body, false)
-                    {
-                        steps.push(step);
+                StmtKind::For { init, cond: Some(cond), step, body }
+                    if let [Stmt { kind: StmtKind::Expr(step), .. }] = step.stmts.as_slice() =>
+                {
+                    if let Some(flow) = self.counter_step(prog, null, owner, cond, step, body, true) {
+                        // The walk visits the `for`, its `init`, its body, then its step.
+                        steps.insert(here + 1 + statements(init) + statements(body));
                         out.extend(flow);
                     }
                 }
+                StmtKind::While { cond, body } => {
+                    // The counter's one assignment, a statement of the body itself: the
+                    // condition still holds there.
+                    let mut at = here + 1;
+                    for st in &body.stmts {
+                        if let StmtKind::Expr(step) = &st.kind
+                            && let ExprKind::Assign { target, .. } = &step.kind
+                            && let ExprKind::Local(l) = target.kind
+                            && assignments(body, l) == 1
+                            && let Some(flow) = self.counter_step(prog, null, owner, cond, step, body, false)
+                        {
+                            steps.insert(at);
+                            out.extend(flow);
+                        }
+                        at += statement_size(st);
+                    }
+                }
+                _ => {}
             }
-            _ => {}
         });
-        b.walk_exprs(&mut |e| {
-            if !steps.contains(&(e as *const Expr)) {
-                self.flows_in(prog, null, owner, e, out)
+        // Every expression but the steps themselves (their operands included), in the
+        // order of `Block::walk_exprs`.
+        let mut place = 0;
+        b.walk_stmts(&mut |s| {
+            let mut skip = steps.contains(&place);
+            place += 1;
+            debug_assert!(
+                !skip || matches!(&s.kind, StmtKind::Expr(e) if matches!(e.kind, ExprKind::Assign { .. }))
+            );
+            for top in stmt_exprs(s) {
+                top.walk(&mut |e| {
+                    if !std::mem::take(&mut skip) {
+                        self.flows_in(prog, null, owner, e, out)
+                    }
+                });
             }
         });
     }
@@ -420,6 +444,51 @@ impl WholeNumbers {
             }
             _ => {}
         }
+    }
+}
+
+/// How many statements `Block::walk_stmts` visits in a block (nested ones included).
+fn statements(b: &Block) -> usize {
+    let mut n = 0;
+    b.walk_stmts(&mut |_| n += 1);
+    n
+}
+
+/// How many statements `Block::walk_stmts` visits for one statement: itself, then the
+/// statements of its blocks.
+fn statement_size(s: &Stmt) -> usize {
+    1 + match &s.kind {
+        StmtKind::If { then_branch, else_branch, .. } => statements(then_branch) + statements(else_branch),
+        StmtKind::While { body, .. } | StmtKind::ForIn { body, .. } | StmtKind::Block(body) => {
+            statements(body)
+        }
+        StmtKind::For { init, step, body, .. } => statements(init) + statements(body) + statements(step),
+        StmtKind::Input(input) => input.filters.iter().map(|f| statements(&f.body)).sum(),
+        _ => 0,
+    }
+}
+
+/// The expressions of one statement itself (not of its nested blocks) that
+/// `Block::walk_exprs` walks, in its order.
+fn stmt_exprs(s: &Stmt) -> Vec<&Expr> {
+    match &s.kind {
+        StmtKind::Let { init: Some(e), .. }
+        | StmtKind::Expr(e)
+        | StmtKind::Return(Some(e))
+        | StmtKind::Winner(e)
+        | StmtKind::Throw(e) => vec![e],
+        StmtKind::If { cond, .. } | StmtKind::While { cond, .. } => vec![cond],
+        StmtKind::For { cond: Some(c), .. } => vec![c],
+        StmtKind::ForIn { list, .. } => vec![list],
+        StmtKind::Input(input) => {
+            let mut out = Vec::new();
+            if let InputMode::Player { target: Some(t) } = &input.mode {
+                out.push(t);
+            }
+            out.extend(&input.domain);
+            out
+        }
+        _ => Vec::new(),
     }
 }
 

@@ -15,7 +15,7 @@
 //! before, and the kept menu equals a full build (the engine checks that in unoptimised
 //! builds).
 
-use super::Gen;
+use super::context::Gen;
 use crate::hir::{ActionId, AttrId, Block, BuiltinAttr, ClassId, Expr, ExprKind, LocalId, StmtKind, Ty};
 use proc_macro2::{Ident, TokenStream};
 use quote::quote;

@@ -1,8 +1,8 @@
 //! Which collections a piece of code may change: a `for` loop over a list the body cannot
 //! change reads it in place instead of iterating over a copy.
 
-use super::Gen;
-use super::repr::collection_key;
+use super::context::Gen;
+use crate::codegen::plan::repr::collection_key;
 use crate::hir::{Block, Builtin, ClassId, Expr, ExprKind, FuncId, FuncKind, StmtKind, Ty};
 use std::collections::HashSet;
 

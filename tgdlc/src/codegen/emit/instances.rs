@@ -14,7 +14,7 @@
 //! and seeded play are those of the walk over the whole arena. The discarded test stays:
 //! discarded objects remain in the list, as in the arena.
 
-use super::Gen;
+use super::context::Gen;
 use crate::hir::{ClassId, Input, InputMode, Program, Stmt, StmtKind, Ty};
 use proc_macro2::{Ident, TokenStream};
 use quote::quote;
@@ -58,11 +58,11 @@ pub(super) fn instances(
     classes.sort();
     let mut out = Instances::default();
     for c in classes {
-        let name = format!("instances_{}", super::names::snake(&g.prog.class(c).name));
+        let name = format!("instances_{}", crate::codegen::names::snake(&g.prog.class(c).name));
         out.lists.insert(c, InstanceList { field: fresh_field(&name) });
         let root = g.prog.class(c).root;
         out.created.entry(root).or_insert_with(|| {
-            fresh_fn(&format!("created_{}", super::names::snake(&g.prog.class(root).name)))
+            fresh_fn(&format!("created_{}", crate::codegen::names::snake(&g.prog.class(root).name)))
         });
     }
     out

@@ -11,7 +11,7 @@
 //! those whose test, the filter's first evaluation, which reads an attribute and cannot
 //! fail, is false.
 
-use super::Gen;
+use super::context::Gen;
 use crate::hir::{AttrId, Builtin, ClassId, Expr, ExprKind, Input, Program, Ty};
 use proc_macro2::{Ident, TokenStream};
 use quote::quote;
@@ -73,8 +73,8 @@ pub(super) fn owner_indexes(
                 let a = prog.attr(attr);
                 let name = format!(
                     "owners_{}_{}",
-                    super::names::snake(&prog.class(a.class).name),
-                    super::names::snake(&a.name)
+                    crate::codegen::names::snake(&prog.class(a.class).name),
+                    crate::codegen::names::snake(&a.name)
                 );
                 OwnerIndex { field: fresh(&name), tiles: static_tiles[&a.class].clone() }
             });
@@ -116,7 +116,7 @@ impl Gen<'_> {
             let arena = &self.hierarchy(self.prog.attr(*attr).class).expect("a tile class").arena;
             let value =
                 if self.null.attr(self.prog, *attr) { quote!(t.#field) } else { quote!(Some(t.#field)) };
-            let tiles = super::actions::static_candidates(tiles);
+            let tiles = super::tokens::static_candidates(tiles);
             quote! {
                 #world.#f.clear();
                 for id in #tiles {

@@ -2,196 +2,25 @@
 //! and the statements of TGDL blocks. Every generated body returns `rt::Flow<T>`, so
 //! rule errors, inputs waiting for an answer and `winner` all propagate with `?`.
 
-use super::Gen;
-use super::names::{Namer, ident, snake};
-use super::repr::Owner;
+use super::context::{BodyGen, Gen, InputFailure, LoopInfo, Ret, This};
+use crate::codegen::names::{Namer, ident, snake};
+use crate::codegen::plan::repr::Owner;
 use crate::hir::{Block, ClassId, Expr, ExprKind, FuncId, InputMode, LocalId, Locals, StmtKind, Ty};
 use crate::source::Span;
 use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
-use std::collections::{HashMap, HashSet};
-
-/// How `this` is reached in a body.
-#[derive(Clone, Debug)]
-pub(super) enum This {
-    None,
-    /// A global class or board: its struct is a field of `World`.
-    Global(ClassId),
-    /// An object in an arena: the handle parameter `this`.
-    Instance(ClassId),
-    /// A board group (in a group's `default`).
-    Group,
-}
-
-/// What `return` means in a body.
-#[derive(Clone, Debug)]
-pub(super) enum Ret {
-    /// Effects, `setup`, functions with `returns;`: `return Ok(())`.
-    Unit,
-    /// A value of this type and representation.
-    Value(Ty, bool),
-}
-
-pub(super) struct BodyGen<'g, 'p> {
-    pub g: &'g Gen<'p>,
-    pub owner: Owner,
-    /// Rust names of the locals, by `LocalId`.
-    pub names: Vec<Ident>,
-    pub mutable: HashSet<LocalId>,
-    pub namer: Namer,
-    pub this: This,
-    pub ret: Ret,
-    /// The `event` parameter and whether it may be null (it is when an action is called
-    /// like a function).
-    pub event: Option<(Ident, bool)>,
-    /// Enclosing loops, innermost last.
-    pub loops: Vec<LoopInfo>,
-    /// Inside an inlined filter or require: `return v` leaves this labelled block.
-    pub break_with: Option<syn::Lifetime>,
-    /// Nullable locals known not to be null here (`if (x != null) { .. }`): they are
-    /// bound to their value under the same name.
-    pub narrowed: HashSet<LocalId>,
-    /// Set by `whole` for the call it generates next: a function returning an `i64`
-    /// (`whole`) is called without converting its result to a double.
-    pub whole_call: bool,
-    /// Narrowed locals read under another name: the value bound by a `while` condition,
-    /// while the loop body may still assign the variable itself.
-    pub aliases: HashMap<LocalId, Ident>,
-    /// Guard statements of a filter that a candidate domain made redundant while the
-    /// flag is true (`codegen::domain`): they run only when it is false.
-    pub redundant_guards: Option<(Ident, Vec<*const crate::hir::Stmt>)>,
-    /// String locals held as the literal they equal (see [`coded_strings`]), with the
-    /// literals they are compared with.
-    pub coded: HashMap<LocalId, Vec<String>>,
-    labels: usize,
-}
+use std::collections::HashSet;
 
 impl<'g, 'p> BodyGen<'g, 'p> {
-    pub fn new(
-        g: &'g Gen<'p>,
-        owner: Owner,
-        locals: &Locals,
-        blocks: &[&Block],
-        this: This,
-        ret: Ret,
-    ) -> Self {
-        // The parameters the generator gives bodies, and the module's functions.
-        let mut namer = Namer::body(
-            &g.fixed,
-            &["this", "event", "self", "rt", "world", "marks", "out", "options", "pick"],
-        );
-        // Assigned locals are `mut`; an assignment's target is not a read.
-        let mut mutable = HashSet::new();
-        let mut targets = HashSet::new();
-        for b in blocks {
-            b.walk_exprs(&mut |e| {
-                if let ExprKind::Assign { target, value } = &e.kind
-                    && let ExprKind::Local(l) = target.kind
-                {
-                    // `x = x` is generated as nothing (see `expr::assign`).
-                    if !matches!(value.kind, ExprKind::Local(v) if v == l) {
-                        mutable.insert(l);
-                    }
-                    targets.insert((l, target.span));
-                }
-            });
-        }
-        let mut reads = HashSet::new();
-        for b in blocks {
-            b.walk_exprs(&mut |e| {
-                if let ExprKind::Local(l) = e.kind
-                    && !targets.contains(&(l, e.span))
-                {
-                    reads.insert(l);
-                }
-            });
-        }
-        // Inputs are read through their filters and moves even when the body does not.
-        let inputs: Vec<&crate::hir::Input> = match owner {
-            Owner::Func(f) => g.prog.func(f).inputs.iter().collect(),
-            Owner::Action(a) => g.prog.action(a).inputs.iter().collect(),
-            Owner::Setup => Vec::new(),
-        };
-        for i in inputs {
-            // A function input the body never reads is just a parameter: `_x` then.
-            if !matches!(i.mode, InputMode::Function { .. }) {
-                reads.insert(i.local);
-            }
-            reads.extend(i.filters.iter().map(|f| f.binder));
-        }
-        // Locals the program never reads are named `_x`, as Rust expects.
-        let names = locals
-            .vars
-            .iter()
-            .enumerate()
-            .map(|(i, v)| {
-                let base = snake(&v.name);
-                let unread = !reads.contains(&LocalId(i as u32)) && !base.starts_with('_');
-                ident(&namer.fresh(&if unread { format!("_{base}") } else { base }))
-            })
-            .collect();
-        let coded = coded_strings(blocks, locals, &mutable);
-        BodyGen {
-            g,
-            owner,
-            names,
-            coded,
-            mutable,
-            namer,
-            this,
-            ret,
-            event: None,
-            loops: Vec::new(),
-            break_with: None,
-            narrowed: HashSet::new(),
-            whole_call: false,
-            aliases: HashMap::new(),
-            redundant_guards: None,
-            labels: 0,
-        }
-    }
-
-    /// A fresh name for a temporary.
-    pub fn temp(&mut self, base: &str) -> Ident {
-        ident(&self.namer.fresh(base))
-    }
-
-    pub fn local_name(&self, l: LocalId) -> Ident {
-        self.names.get(l.index()).cloned().unwrap_or_else(|| ident("missing_local"))
-    }
-
-    pub fn local_nullable(&self, l: LocalId) -> bool {
-        self.g.local_nullable(self.owner, l)
-    }
-
-    pub fn local_ty(&self, l: LocalId, locals: &Locals) -> TokenStream {
-        self.g.local_rust_ty(self.owner, l, &locals.get(l).ty)
-    }
-
-    /// Whether a number local is stored as an `i64` (see `codegen::whole`).
-    pub fn local_whole(&self, l: LocalId) -> bool {
-        self.g.local_whole(self.owner, l)
-    }
-
     /// `let kind: Option<&'static str> = ...;` for a string local held as the literal it
     /// equals (see [`coded_strings`]): `None` for null or any other string. The value is
     /// read in place (`from.piece` is not copied).
     fn coded_let(&mut self, name: &Ident, local: LocalId, init: &Expr) -> TokenStream {
         let literals = self.coded[&local].clone();
         let c = self.code(init);
-        let ts = super::expr::group(super::expr::without_clone(c.ts));
+        let ts = super::tokens::group(super::tokens::without_clone(c.ts));
         let value = if c.null { quote!(#ts.as_deref()) } else { quote!(Some(&*#ts)) };
         quote!(let #name: Option<&'static str> = match #value { #(Some(#literals) => Some(#literals),)* _ => None };)
-    }
-
-    /// `loc(line, column)` for a span: where a rule error is reported.
-    pub fn loc(&self, span: Span) -> TokenStream {
-        self.g.loc_of(span)
-    }
-
-    /// The place of a check on a hot path, as a `&'static Loc` (see `Gen::at_of`).
-    pub fn at(&self, span: Span) -> TokenStream {
-        self.g.at_of(span)
     }
 
     /// The value of `return v;`. A turn's `default` that returns null is a located rule
@@ -222,6 +51,49 @@ impl<'g, 'p> BodyGen<'g, 'p> {
     pub fn block(&mut self, b: &Block, locals: &Locals) -> TokenStream {
         let stmts: Vec<TokenStream> = b.stmts.iter().map(|s| self.stmt(s, locals)).collect();
         quote!(#(#stmts)*)
+    }
+
+    /// The statements of a filter's body, those at `guards` (indices of its statements)
+    /// running only while `flag` is false: guards that a candidate domain made redundant
+    /// (see `domain`).
+    pub fn guarded_block(
+        &mut self,
+        b: &Block,
+        locals: &Locals,
+        flag: &Ident,
+        guards: &[usize],
+    ) -> TokenStream {
+        let stmts: Vec<TokenStream> = b
+            .stmts
+            .iter()
+            .enumerate()
+            .map(
+                |(i, s)| if guards.contains(&i) { self.guard(s, locals, flag) } else { self.stmt(s, locals) },
+            )
+            .collect();
+        quote!(#(#stmts)*)
+    }
+
+    /// A statement that runs only while `flag` is false. A guard is
+    /// `if (cond) { return false; }`.
+    fn guard(&mut self, s: &crate::hir::Stmt, locals: &Locals, flag: &Ident) -> TokenStream {
+        match &s.kind {
+            StmtKind::If { cond, then_branch, else_branch } if else_branch.stmts.is_empty() => {
+                let c = self.value(cond);
+                let t = self.block(then_branch, locals);
+                if super::tokens::has_block(&c) {
+                    let condition = self.temp("condition");
+                    quote!(if !#flag { let #condition = #c; if #condition { #t } })
+                } else {
+                    let c = super::tokens::group(c);
+                    quote!(if !#flag && #c { #t })
+                }
+            }
+            _ => {
+                let code = self.stmt(s, locals);
+                quote!(if !#flag { #code })
+            }
+        }
     }
 
     /// A function's body: when its last statement returns (on every branch), that
@@ -256,7 +128,7 @@ impl<'g, 'p> BodyGen<'g, 'p> {
             StmtKind::Winner(e) if e.ty == Ty::Player => Some(self.win_player(e)),
             StmtKind::Winner(e) => {
                 let ranking = self.ranking(e);
-                Some(if super::expr::needs_mut(e) {
+                Some(if super::tokens::needs_mut(e) {
                     quote!({
                         let ranking = #ranking;
                         self.core.win(&ranking)
@@ -271,7 +143,7 @@ impl<'g, 'p> BodyGen<'g, 'p> {
                 let c = self.value(cond);
                 let (t, _) = self.body(then_branch, locals);
                 let (e, _) = self.body(else_branch, locals);
-                if super::expr::has_block(&c) {
+                if super::tokens::has_block(&c) {
                     let v = self.temp("condition");
                     return Some(quote!({ let #v = #c; if #v { #t } else { #e } }));
                 }
@@ -331,7 +203,7 @@ impl<'g, 'p> BodyGen<'g, 'p> {
                 if matches!(&rhs.kind, ExprKind::Binary { op: BinaryOp::Eq | BinaryOp::Ne, .. })
                     || !matches!(&rhs.kind, ExprKind::Binary { .. } | ExprKind::Unary { .. }) =>
             {
-                self.null_test(lhs, true).filter(|&l| !super::expr::assigns(rhs, l))
+                self.null_test(lhs, true).filter(|&l| !super::tokens::assigns(rhs, l))
             }
             _ => self.null_test(cond, true),
         }
@@ -376,7 +248,7 @@ impl<'g, 'p> BodyGen<'g, 'p> {
             // `x = e` may still read `x` in `e`; a nested assignment ends narrowing before.
             let simple = matches!(&stmt.kind,
                 StmtKind::Expr(e) if matches!(&e.kind, ExprKind::Assign { target, value }
-                    if matches!(target.kind, ExprKind::Local(t) if t == l) && !super::expr::assigns(value, l)));
+                    if matches!(target.kind, ExprKind::Local(t) if t == l) && !super::tokens::assigns(value, l)));
             if narrowed && assigns && !simple {
                 self.narrowed.remove(&l);
                 self.aliases.remove(&l);
@@ -415,32 +287,6 @@ impl<'g, 'p> BodyGen<'g, 'p> {
     }
 
     fn stmt(&mut self, s: &crate::hir::Stmt, locals: &Locals) -> TokenStream {
-        if let Some((flag, stmts)) = &self.redundant_guards
-            && stmts.iter().any(|&r| std::ptr::eq(r, s))
-        {
-            let flag = flag.clone();
-            let saved = self.redundant_guards.take();
-            // A guard is `if (cond) { return false; }`: it runs only while the flag is off.
-            let code = match &s.kind {
-                StmtKind::If { cond, then_branch, else_branch } if else_branch.stmts.is_empty() => {
-                    let c = self.value(cond);
-                    let t = self.block(then_branch, locals);
-                    if super::expr::has_block(&c) {
-                        let condition = self.temp("condition");
-                        quote!(if !#flag { let #condition = #c; if #condition { #t } })
-                    } else {
-                        let c = super::expr::group(c);
-                        quote!(if !#flag && #c { #t })
-                    }
-                }
-                _ => {
-                    let code = self.stmt(s, locals);
-                    quote!(if !#flag { #code })
-                }
-            };
-            self.redundant_guards = saved;
-            return code;
-        }
         match &s.kind {
             StmtKind::Let { local, init } => {
                 let name = self.local_name(*local);
@@ -485,7 +331,7 @@ impl<'g, 'p> BodyGen<'g, 'p> {
             StmtKind::If { cond, then_branch, else_branch } => {
                 let c = self.value(cond);
                 // A condition holding a block is computed first.
-                let (bind, c) = if super::expr::has_block(&c) {
+                let (bind, c) = if super::tokens::has_block(&c) {
                     let t = self.temp("condition");
                     (quote!(let #t = #c;), quote!(#t))
                 } else {
@@ -528,7 +374,7 @@ impl<'g, 'p> BodyGen<'g, 'p> {
                         }
                     },
                     // A condition holding a block is computed at the top of each round.
-                    Some(c) if super::expr::has_block(&c) => quote! {
+                    Some(c) if super::tokens::has_block(&c) => quote! {
                         loop {
                             let go_on = #c;
                             if !go_on {
@@ -649,7 +495,7 @@ impl<'g, 'p> BodyGen<'g, 'p> {
             StmtKind::Winner(e) => {
                 let ranking = self.ranking(e);
                 // The ranking may call functions: compute it before borrowing the core.
-                if super::expr::needs_mut(e) {
+                if super::tokens::needs_mut(e) {
                     quote!({
                         let ranking = #ranking;
                         return self.core.win(&ranking);
@@ -660,7 +506,7 @@ impl<'g, 'p> BodyGen<'g, 'p> {
             }
             StmtKind::Throw(e) => {
                 let v = self.value(e);
-                if super::expr::needs_mut(e) {
+                if super::tokens::needs_mut(e) {
                     quote!({
                         let event = #v;
                         self.throw(event)?;
@@ -742,8 +588,11 @@ impl<'g, 'p> BodyGen<'g, 'p> {
         let h = self.value(list);
         let arena = self.g.collection_arena(&list.ty);
         // The list is computed first (it may be a call or a new list), then copied.
-        let (h, lets) =
-            if super::expr::needs_mut(list) { (quote!(list), quote!(let list = #h;)) } else { (h, quote!()) };
+        let (h, lets) = if super::tokens::needs_mut(list) {
+            (quote!(list), quote!(let list = #h;))
+        } else {
+            (h, quote!())
+        };
         match list.ty {
             Ty::Stack(_) => quote!({ #lets self.#arena[#h].items.iter().cloned().collect::<Vec<_>>() }),
             _ if lets.is_empty() => quote!(self.#arena[#h].items.clone()),
@@ -754,7 +603,7 @@ impl<'g, 'p> BodyGen<'g, 'p> {
     /// `winner p;`: one player first, everyone else second.
     fn win_player(&mut self, e: &Expr) -> TokenStream {
         let p = self.value(e);
-        if super::expr::needs_mut(e) {
+        if super::tokens::needs_mut(e) {
             quote!({
                 let winner = #p;
                 self.core.win_player(winner)
@@ -835,37 +684,10 @@ impl<'g, 'p> BodyGen<'g, 'p> {
     }
 }
 
-/// A loop being generated: how `break` and `continue` leave it.
-#[derive(Clone)]
-pub(super) struct LoopInfo {
-    /// The loop's own label, needed by `break` inside a labelled body.
-    label: syn::Lifetime,
-    /// For a `for` loop whose body is a labelled block (so that `continue` still runs the
-    /// step): that block's label.
-    step: Option<syn::Lifetime>,
-    /// Whether a `break` used `label` (the loop then carries it).
-    label_used: bool,
-}
-
-impl LoopInfo {
-    fn plain(label: syn::Lifetime) -> LoopInfo {
-        LoopInfo { label, step: None, label_used: false }
-    }
-}
-
-/// What happens when a single, non-optional input has no candidate.
-#[derive(Clone, Copy, Debug)]
-pub(super) enum InputFailure {
-    /// Inside an effect: a located rule error.
-    Error(Span),
-    /// A declared input of an action: the run is unavailable (the action does nothing).
-    Skip,
-}
-
 /// Whether a block assigns the local `l` anywhere (then it cannot be narrowed there).
 fn block_assigns(b: &Block, l: LocalId) -> bool {
     let mut found = false;
-    b.walk_exprs(&mut |e| found |= super::expr::assigns(e, l));
+    b.walk_exprs(&mut |e| found |= super::tokens::assigns(e, l));
     b.walk_stmts(&mut |s| {
         if let StmtKind::Input(i) = &s.kind {
             found |= i.local == l;
@@ -1344,54 +1166,4 @@ pub(super) fn count_event_reads(
         }
         _ => {}
     }
-}
-
-/// The string locals that can be held as the literal they equal (an `Option<&'static
-/// str>`) rather than as a string: declared with a value, never assigned after, and read
-/// only in comparisons with string literals (`string kind = from.piece; if (kind == "P")
-/// ...`). Each maps to the literals it is compared with, in order of first appearance.
-/// Declaring one then copies no string (a shared string's copy is two atomic operations),
-/// in rules like chess's `legal`, run a thousand times a decision.
-fn coded_strings(
-    blocks: &[&Block],
-    locals: &Locals,
-    mutable: &HashSet<LocalId>,
-) -> HashMap<LocalId, Vec<String>> {
-    let mut declared = HashSet::new();
-    for b in blocks {
-        b.walk_stmts(&mut |s| {
-            if let StmtKind::Let { local, init: Some(_) } = &s.kind {
-                declared.insert(*local);
-            }
-        });
-    }
-    let mut reads: HashMap<LocalId, usize> = HashMap::new();
-    let mut compared: HashMap<LocalId, (usize, Vec<String>)> = HashMap::new();
-    for b in blocks {
-        b.walk_exprs(&mut |e| match &e.kind {
-            ExprKind::Local(l) => *reads.entry(*l).or_default() += 1,
-            ExprKind::Binary { op: crate::hir::BinaryOp::Eq | crate::hir::BinaryOp::Ne, lhs, rhs } => {
-                if let (ExprKind::Local(l), ExprKind::String(lit))
-                | (ExprKind::String(lit), ExprKind::Local(l)) = (&lhs.kind, &rhs.kind)
-                {
-                    let (n, literals) = compared.entry(*l).or_default();
-                    *n += 1;
-                    if !literals.contains(lit) {
-                        literals.push(lit.clone());
-                    }
-                }
-            }
-            _ => {}
-        });
-    }
-    compared
-        .into_iter()
-        .filter(|(l, (n, _))| {
-            declared.contains(l)
-                && !mutable.contains(l)
-                && locals.get(*l).ty == Ty::String
-                && reads.get(l) == Some(n)
-        })
-        .map(|(l, (_, literals))| (l, literals))
-        .collect()
 }

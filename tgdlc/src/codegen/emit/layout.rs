@@ -2,8 +2,8 @@
 //! several of its classes are instantiable), the `World` holding every arena, the `Move`
 //! enum, board construction, blank objects and arena marks for speculative evaluation.
 
-use super::names::{ident, snake};
-use super::{Gen, Hierarchy};
+use super::context::{Gen, Hierarchy};
+use crate::codegen::names::{ident, snake};
 use crate::hir::{AttrId, BuiltinAttr, ClassId, ClassKind, Geometry, Ty, Visibility};
 use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote};

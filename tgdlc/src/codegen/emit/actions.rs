@@ -2,11 +2,13 @@
 //! of a player, computed, chosen element by element), the turn menu, `Move` execution,
 //! events (`throw`) and the queue of triggered runs (docs/language.md).
 
-use super::Gen;
-use super::body::{BodyGen, InputFailure, Ret, This, count_event_reads, uses_event, uses_this};
+use super::body::{count_event_reads, uses_event, uses_this};
+use super::context::Gen;
+use super::context::{BodyGen, InputFailure, Ret, This};
 use super::domain::Domain;
-use super::names::{ident, snake};
-use super::repr::Owner;
+use super::tokens::static_candidates;
+use crate::codegen::names::{ident, snake};
+use crate::codegen::plan::repr::Owner;
 use crate::hir::{
     ActionId, Block, Builtin, ClassId, ExprKind, FuncId, Input, InputMode, Locals, StmtKind, Ty, Visibility,
 };
@@ -78,7 +80,7 @@ impl<'p> Gen<'p> {
         let mut called = false;
         let mut visit = |e: &crate::hir::Expr| {
             called |= matches!(e.kind, ExprKind::CallAction { action, .. }
-                if super::repr::root_action(self.prog, action) == a)
+                if crate::codegen::plan::repr::root_action(self.prog, action) == a)
         };
         for f in &self.prog.funcs {
             f.body.walk_exprs(&mut visit);
@@ -123,7 +125,7 @@ impl<'p> Gen<'p> {
                 }
             }
         }
-        Some(super::expr::group(quote!(#(#tests)||*)))
+        Some(super::tokens::group(quote!(#(#tests)||*)))
     }
 
     /// `self.a_allowed(this, event)?`, or `true` for an action without requires.
@@ -140,7 +142,7 @@ impl<'p> Gen<'p> {
     /// Calling an action like a function: it runs now if its requires hold.
     pub(super) fn call_action_now(&self, a: ActionId, this: Option<TokenStream>) -> TokenStream {
         // An override is reached through the action it overrides (which dispatches).
-        let a = super::repr::root_action(self.prog, a);
+        let a = crate::codegen::plan::repr::root_action(self.prog, a);
         let this = this.unwrap_or_else(|| quote!(()));
         let allowed = self.allowed_call(a, &this, &quote!(None));
         let f = self.asked_fn(a);
@@ -207,7 +209,7 @@ impl<'p> Gen<'p> {
                     syn::Lifetime::new(&format!("'require{}", tests.len()), proc_macro2::Span::call_site());
                 b.break_with = Some(label.clone());
                 let code = b.block(r, &action.locals);
-                tests.push(super::expr::group(quote!(#label: { #code })));
+                tests.push(super::tokens::group(quote!(#label: { #code })));
             }
             let used_this = action.requires.iter().any(uses_this);
             let used_event = action.requires.iter().any(|r| uses_event(self.prog, r));
@@ -326,7 +328,7 @@ impl<'p> Gen<'p> {
     fn action_overriders(&self, a: ActionId) -> Vec<ActionId> {
         (0..self.prog.actions.len() as u32)
             .map(ActionId)
-            .filter(|&o| o != a && super::repr::root_action(self.prog, o) == a)
+            .filter(|&o| o != a && crate::codegen::plan::repr::root_action(self.prog, o) == a)
             .collect()
     }
 
@@ -665,7 +667,7 @@ impl<'p> Gen<'p> {
         let action = self.prog.action(a);
         let input = &action.inputs[0];
         let n = b.local_name(input.local);
-        let test = b.filter_test(input, &action.locals, quote!(#n)).unwrap_or_else(|| quote!(true));
+        let test = b.filter_test(input, &action.locals, quote!(#n), None).unwrap_or_else(|| quote!(true));
         let retest = quote! {
             while let Some(index) = self.#field.next_dirty() {
                 let #n = rt::Id::from_index(index);
@@ -1091,15 +1093,11 @@ impl<'g, 'p> BodyGen<'g, 'p> {
                 }
             }
         };
-        let saved = self.redundant_guards.take();
-        if let (Some(Domain { redundant: Some((flag, indices)), .. }), Some(first)) =
-            (&domain, input.filters.first())
-        {
-            let stmts = indices.iter().map(|&i| &first.body.stmts[i] as *const crate::hir::Stmt).collect();
-            self.redundant_guards = Some((flag.clone(), stmts));
-        }
-        let filters = self.filter_test(input, locals, quote!(#name));
-        self.redundant_guards = saved;
+        let guards = match &domain {
+            Some(Domain { redundant: Some((flag, indices)), .. }) => Some((flag, indices.as_slice())),
+            _ => None,
+        };
+        let filters = self.filter_test(input, locals, quote!(#name), guards);
         let optional = if input.optional { quote!({ let #name = None; #inner }) } else { quote!() };
         let bind = if input.optional { quote!(let #name = Some(#name);) } else { quote!() };
         let body = guarded(all_of(class_test, filters), quote!(#bind #inner));
@@ -1157,8 +1155,11 @@ impl<'g, 'p> BodyGen<'g, 'p> {
         // The list is computed first (it may call functions), then read in place: the
         // candidates are copied out before the loop runs.
         let h = self.value(list);
-        let (lets, h) =
-            if super::expr::needs_mut(list) { (quote!(let list = #h;), quote!(list)) } else { (quote!(), h) };
+        let (lets, h) = if super::tokens::needs_mut(list) {
+            (quote!(let list = #h;), quote!(list))
+        } else {
+            (quote!(), h)
+        };
         let arena = g.collection_arena(&list.ty);
         let present = if g.null.elem(g.prog, &list.ty) { quote!(.flatten()) } else { quote!() };
         // Connections for a tile input: the tiles they lead to.
@@ -1247,7 +1248,13 @@ impl<'g, 'p> BodyGen<'g, 'p> {
 
     /// The conjunction of an input's filters for the candidate in `value`, each inlined
     /// as a labelled block (their `return` leaves the block).
-    fn filter_test(&mut self, input: &Input, locals: &Locals, value: TokenStream) -> Option<TokenStream> {
+    fn filter_test(
+        &mut self,
+        input: &Input,
+        locals: &Locals,
+        value: TokenStream,
+        guards: Option<(&Ident, &[usize])>,
+    ) -> Option<TokenStream> {
         if input.filters.is_empty() {
             return None;
         }
@@ -1272,7 +1279,7 @@ impl<'g, 'p> BodyGen<'g, 'p> {
             let test = match f.body.stmts.as_slice() {
                 [crate::hir::Stmt { kind: StmtKind::Return(Some(e)), .. }] if bind.is_empty() => {
                     let v = self.value(e);
-                    super::expr::group(v)
+                    super::tokens::group(v)
                 }
                 _ => {
                     let name = snake(&input.name);
@@ -1285,15 +1292,18 @@ impl<'g, 'p> BodyGen<'g, 'p> {
                         proc_macro2::Span::call_site(),
                     );
                     self.break_with = Some(label.clone());
-                    let body = self.block(&f.body, locals);
-                    super::expr::group(quote!(#label: { #bind #body }))
+                    let body = match guards {
+                        Some((flag, indices)) if k == 0 => self.guarded_block(&f.body, locals, flag, indices),
+                        _ => self.block(&f.body, locals),
+                    };
+                    super::tokens::group(quote!(#label: { #bind #body }))
                 }
             };
             self.names[f.binder.index()] = saved_name;
             tests.push(test);
         }
         self.break_with = saved;
-        Some(super::expr::group(quote!(#(#tests)&&*)))
+        Some(super::tokens::group(quote!(#(#tests)&&*)))
     }
 
     /// An input's value: computed (`auto`) or asked of its target player. Lists are
@@ -1304,7 +1314,7 @@ impl<'g, 'p> BodyGen<'g, 'p> {
         let name = self.local_name(input.local);
         let cand = self.temp("candidate");
         let (iter, class_test) = self.input_candidates(input, &quote!(#cand));
-        let filters = self.filter_test(input, locals, quote!(#cand));
+        let filters = self.filter_test(input, locals, quote!(#cand), None);
         let accept = all_of(class_test, filters);
         let pick = pick_of(g, &cand_ty, quote!(#cand));
         let unpick = unpick(g, &cand_ty);
@@ -1501,18 +1511,6 @@ fn unpick(g: &Gen<'_>, ty: &Ty) -> TokenStream {
     }
 }
 
-/// Handles known at compile time: a range when they are consecutive, else a list.
-pub(super) fn static_candidates(indices: &[usize]) -> TokenStream {
-    match (indices.first(), indices.last()) {
-        (Some(&first), Some(&last)) if last - first + 1 == indices.len() => {
-            let end = last + 1;
-            quote!((#first..#end).map(rt::Id::from_index))
-        }
-        (Some(_), Some(_)) => quote!([#(#indices),*].into_iter().map(rt::Id::from_index)),
-        _ => quote!(std::iter::empty()),
-    }
-}
-
 /// The conjunction of two optional tests.
 fn all_of(a: Option<TokenStream>, b: Option<TokenStream>) -> Option<TokenStream> {
     match (a, b) {
@@ -1525,7 +1523,7 @@ fn all_of(a: Option<TokenStream>, b: Option<TokenStream>) -> Option<TokenStream>
 /// (an inlined filter, hoisted values) is bound first: blocks read badly in conditions.
 fn guarded(test: Option<TokenStream>, body: TokenStream) -> TokenStream {
     match test {
-        Some(t) if super::expr::has_block(&t) => quote!({
+        Some(t) if super::tokens::has_block(&t) => quote!({
             let accepted = #t;
             if accepted { #body }
         }),

@@ -13,7 +13,7 @@
 //! computing them stops on an error, the whole group is walked and the filter meets the
 //! error where it always did.
 
-use super::body::BodyGen;
+use super::context::BodyGen;
 use crate::hir::{
     BinaryOp, Builtin, BuiltinAttr, ClassId, Expr, ExprKind, Geometry, Input, LocalId, Program, StmtKind, Ty,
     UnaryOp,
@@ -460,7 +460,7 @@ impl BodyGen<'_, '_> {
                 (_, false) => quote!(- #w),
             });
         }
-        if sum.is_empty() { quote!(0) } else { super::expr::group(sum) }
+        if sum.is_empty() { quote!(0) } else { super::tokens::group(sum) }
     }
 
     /// The sum of additive leaves (see [`leaves`]), each value that is not a literal

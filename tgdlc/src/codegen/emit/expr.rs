@@ -3,18 +3,12 @@
 //! `&mut self` are bound to temporaries first wherever the expression around them holds a
 //! borrow, in source order.
 
-use super::body::BodyGen;
-use super::repr::collection_key;
+use super::context::{BodyGen, Code};
+use super::tokens::{assigns, group, needs_mut, reads, without_clone};
+use crate::codegen::plan::repr::collection_key;
 use crate::hir::{BinaryOp, Builtin, BuiltinAttr, ClassId, Expr, ExprKind, PlayerOp, Ty, UnaryOp};
 use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote};
-
-/// A generated expression and facts about it.
-pub(super) struct Code {
-    pub ts: TokenStream,
-    /// The value is an `Option`.
-    pub null: bool,
-}
 
 impl<'g, 'p> BodyGen<'g, 'p> {
     /// The expression in its natural representation.
@@ -53,9 +47,8 @@ impl<'g, 'p> BodyGen<'g, 'p> {
                     return quote!(#n);
                 }
                 ExprKind::Attr { object, attr } => return self.attr_read_as(object, *attr, true).ts,
-                ExprKind::Call { .. } => {
-                    self.whole_call = true;
-                    return self.code(e).ts;
+                ExprKind::Call { func, receiver, args, virtual_call } => {
+                    return self.call(e, *func, receiver.as_deref(), args, *virtual_call, true).ts;
                 }
                 ExprKind::Unary { operand, .. } => {
                     let v = self.whole(operand);
@@ -150,57 +143,7 @@ impl<'g, 'p> BodyGen<'g, 'p> {
             }
             ExprKind::Attr { object, attr } => self.attr_read(object, *attr),
             ExprKind::Call { func, receiver, args, virtual_call } => {
-                // `whole` asks for the `i64` a whole function returns; elsewhere it is a double.
-                let raw = std::mem::take(&mut self.whole_call);
-                let f = prog.func(*func);
-                let name = if *virtual_call { g.func_name[func].clone() } else { g.impl_name(*func) };
-                let mut values = Vec::new();
-                if let Some(r) = receiver {
-                    let owner = f.owner.unwrap_or(ClassId(0));
-                    if !g.is_global(owner) && f.owner.is_some() {
-                        values.push((self.value(r), needs_mut(r)));
-                    } else if needs_mut(r) {
-                        // A global's methods need no handle; still evaluate the receiver.
-                        let v = self.expr(r);
-                        values.push((quote!({ let _ = #v; }), true));
-                        let (lets, _) = self.hoist(values, true);
-                        values = Vec::new();
-                        let _ = lets;
-                    }
-                }
-                let params: Vec<_> = f
-                    .inputs
-                    .iter()
-                    .filter(|i| matches!(i.mode, crate::hir::InputMode::Function { .. }))
-                    .collect();
-                for (input, arg) in params.iter().zip(args) {
-                    let callee = super::repr::Owner::Func(self.family(*func));
-                    let v = if g.local_whole(callee, input.local) {
-                        self.whole(arg)
-                    } else {
-                        self.repr(arg, g.local_nullable(callee, input.local))
-                    };
-                    values.push((v, needs_mut(arg)));
-                }
-                let (lets, vals) = self.hoist(values, false);
-                let null = f.ret != Ty::Void && g.null.ret(*func);
-                let call = if g.may_recurse(*func) {
-                    // A call that may lead back here counts against the depth limit: endless
-                    // recursion is a located error, not a stack overflow (or, once the
-                    // optimiser turns a tail call into a loop, a hang).
-                    let l = self.loc(e.span);
-                    let result = self.temp("result");
-                    quote!({
-                        self.core.enter(#l)?;
-                        let #result = self.#name(#(#vals),*);
-                        self.core.leave();
-                        #result?
-                    })
-                } else {
-                    quote!(self.#name(#(#vals),*)?)
-                };
-                let call = if g.ret_whole(*func) && !raw { quote!(rt::value::number(#call)) } else { call };
-                Code { ts: wrap(lets, call), null }
+                self.call(e, *func, receiver.as_deref(), args, *virtual_call, false)
             }
             ExprKind::CallAction { action, receiver } => {
                 let this =
@@ -332,6 +275,67 @@ impl<'g, 'p> BodyGen<'g, 'p> {
             }
             ExprKind::Assign { target, value } => Code { ts: self.assign(target, value), null: false },
         }
+    }
+
+    /// A call of `func`. With `raw`, a function returning an `i64` (`whole`) gives that
+    /// `i64`, for `whole`; otherwise its result is a double, as everywhere else.
+    fn call(
+        &mut self,
+        e: &Expr,
+        func: crate::hir::FuncId,
+        receiver: Option<&Expr>,
+        args: &[Expr],
+        virtual_call: bool,
+        raw: bool,
+    ) -> Code {
+        let g = self.g;
+        let prog = g.prog;
+        let f = prog.func(func);
+        let name = if virtual_call { g.func_name[&func].clone() } else { g.impl_name(func) };
+        let mut values = Vec::new();
+        if let Some(r) = receiver {
+            let owner = f.owner.unwrap_or(ClassId(0));
+            if !g.is_global(owner) && f.owner.is_some() {
+                values.push((self.value(r), needs_mut(r)));
+            } else if needs_mut(r) {
+                // A global's methods need no handle; still evaluate the receiver.
+                let v = self.expr(r);
+                values.push((quote!({ let _ = #v; }), true));
+                let (lets, _) = self.hoist(values, true);
+                values = Vec::new();
+                let _ = lets;
+            }
+        }
+        let params: Vec<_> =
+            f.inputs.iter().filter(|i| matches!(i.mode, crate::hir::InputMode::Function { .. })).collect();
+        for (input, arg) in params.iter().zip(args) {
+            let callee = crate::codegen::plan::repr::Owner::Func(self.family(func));
+            let v = if g.local_whole(callee, input.local) {
+                self.whole(arg)
+            } else {
+                self.repr(arg, g.local_nullable(callee, input.local))
+            };
+            values.push((v, needs_mut(arg)));
+        }
+        let (lets, vals) = self.hoist(values, false);
+        let null = f.ret != Ty::Void && g.null.ret(func);
+        let call = if g.may_recurse(func) {
+            // A call that may lead back here counts against the depth limit: endless
+            // recursion is a located error, not a stack overflow (or, once the
+            // optimiser turns a tail call into a loop, a hang).
+            let l = self.loc(e.span);
+            let result = self.temp("result");
+            quote!({
+                self.core.enter(#l)?;
+                let #result = self.#name(#(#vals),*);
+                self.core.leave();
+                #result?
+            })
+        } else {
+            quote!(self.#name(#(#vals),*)?)
+        };
+        let call = if g.ret_whole(func) && !raw { quote!(rt::value::number(#call)) } else { call };
+        Code { ts: wrap(lets, call), null }
     }
 
     fn family(&self, f: crate::hir::FuncId) -> crate::hir::FuncId {
@@ -1270,7 +1274,7 @@ impl<'g, 'p> BodyGen<'g, 'p> {
         let h = &v[0];
         let a1 = v.get(1).cloned().unwrap_or_default();
         let a2 = v.get(2).cloned().unwrap_or_default();
-        let ar = arena.clone().unwrap_or_else(|| super::names::ident("missing"));
+        let ar = arena.clone().unwrap_or_else(|| crate::codegen::names::ident("missing"));
         let unit = |ts: TokenStream| Code { ts, null: false };
         let code = match op {
             ListLength | StackLength | TableLength => unit(quote!(self.#ar[#h].len())),
@@ -1405,7 +1409,7 @@ impl<'g, 'p> BodyGen<'g, 'p> {
                 };
                 match op {
                     GroupAt => Code { ts: quote!(#group.#at(#a1, #a2)), null: true },
-                    _ if super::repr::group_is_full(prog, recv) => {
+                    _ if crate::codegen::plan::repr::group_is_full(prog, recv) => {
                         Code { ts: quote!(#group.#tile(#a1, #a2, #l)?), null: false }
                     }
                     _ => Code { ts: quote!(#group.#index(#a1, #a2, #l)?), null: true },
@@ -1481,61 +1485,9 @@ impl<'g, 'p> BodyGen<'g, 'p> {
     }
 }
 
-/// Whether evaluating an expression may need `&mut self` (calls, allocation, chance, change).
-pub(super) fn needs_mut(e: &Expr) -> bool {
-    let mut found = false;
-    e.walk(&mut |x| {
-        use Builtin::*;
-        found |= match &x.kind {
-            ExprKind::Call { .. }
-            | ExprKind::CallAction { .. }
-            | ExprKind::New { .. }
-            | ExprKind::ListLit(_)
-            | ExprKind::StackLit(_)
-            | ExprKind::TableLit(_)
-            | ExprKind::Assign { .. } => true,
-            ExprKind::Attr { attr: _, .. } => false,
-            ExprKind::Builtin { op, .. } => !matches!(
-                op,
-                PlayerActive
-                    | PlayerCount
-                    | TurnActive
-                    | TurnCurrent
-                    | PhaseActive
-                    | Abs
-                    | Floor
-                    | Ceil
-                    | Round
-                    | Min
-                    | Max
-                    | Sqrt
-                    | Pow
-                    | ListLength
-                    | ListContains
-                    | ListIndexOf
-                    | TableLength
-                    | StackLength
-                    | StackPeek
-                    | StackPeekFront
-                    | StackContains
-                    | GroupAt
-                    | GroupIndex
-            ),
-            _ => false,
-        };
-    });
-    found
-}
-
 fn number_lit(n: f64) -> TokenStream {
     let lit = Literal::f64_unsuffixed(n);
     quote!(#lit)
-}
-
-/// An invisible group: keeps a sub-expression together; prettyplease prints the
-/// parentheses only where precedence needs them.
-pub(super) fn group(ts: TokenStream) -> TokenStream {
-    proc_macro2::TokenTree::Group(proc_macro2::Group::new(proc_macro2::Delimiter::None, ts)).into()
 }
 
 /// A single identifier or literal: cheap to repeat, never worth a temporary.
@@ -1558,25 +1510,6 @@ fn wrap_unit(lets: Vec<TokenStream>, ts: TokenStream) -> TokenStream {
     if lets.is_empty() { ts } else { quote!({ #(#lets)* #ts; }) }
 }
 
-/// A string read (`name.clone()`, `obj.attr.clone()`) as a place to borrow: a
-/// comparison needs no copy.
-pub(super) fn without_clone(ts: TokenStream) -> TokenStream {
-    use proc_macro2::{Delimiter, TokenTree};
-    let tokens: Vec<TokenTree> = ts.clone().into_iter().collect();
-    match tokens.as_slice() {
-        [rest @ .., TokenTree::Punct(dot), TokenTree::Ident(clone), TokenTree::Group(args)]
-            if !rest.is_empty()
-                && dot.as_char() == '.'
-                && clone == "clone"
-                && args.delimiter() == Delimiter::Parenthesis
-                && args.stream().is_empty() =>
-        {
-            rest.iter().cloned().collect()
-        }
-        _ => ts,
-    }
-}
-
 /// `a OP b` for a comparison operator (`==`, `!=`, `<`, `>`, `<=`, `>=`).
 fn comparison(op: BinaryOp, a: TokenStream, b: TokenStream) -> TokenStream {
     group(match op {
@@ -1592,43 +1525,6 @@ fn comparison(op: BinaryOp, a: TokenStream, b: TokenStream) -> TokenStream {
 /// A `String` expression as itself (`as_string`) or as an `rt::Str`.
 fn wrap_str(text: TokenStream, as_string: bool) -> TokenStream {
     if as_string { text } else { quote!(rt::Str::from(#text)) }
-}
-
-/// Whether expression tokens contain a block (`{ let v = ..; .. }`, a labelled block)
-/// outside macro arguments (`matches!(k, A { .. })` is fine): an `if` or `while`
-/// condition holding one is bound to a variable first.
-pub(super) fn has_block(ts: &TokenStream) -> bool {
-    use proc_macro2::{Delimiter, TokenTree};
-    let tokens: Vec<TokenTree> = ts.clone().into_iter().collect();
-    tokens.iter().enumerate().any(|(i, t)| match t {
-        TokenTree::Punct(p) => p.as_char() == '\'',
-        TokenTree::Group(g) if g.delimiter() == Delimiter::Brace => true,
-        TokenTree::Group(g) => {
-            let macro_args = i >= 2
-                && matches!(&tokens[i - 1], TokenTree::Punct(p) if p.as_char() == '!')
-                && matches!(&tokens[i - 2], TokenTree::Ident(_));
-            !macro_args && has_block(&g.stream())
-        }
-        _ => false,
-    })
-}
-
-/// Whether an expression reads the local `l` anywhere inside it.
-pub(super) fn reads(e: &Expr, l: crate::hir::LocalId) -> bool {
-    let mut found = false;
-    e.walk(&mut |x| found |= matches!(x.kind, ExprKind::Local(t) if t == l));
-    found
-}
-
-/// Whether an expression assigns the local `l` anywhere inside it.
-pub(super) fn assigns(e: &Expr, l: crate::hir::LocalId) -> bool {
-    let mut found = false;
-    e.walk(&mut |x| {
-        if let ExprKind::Assign { target, .. } = &x.kind {
-            found |= matches!(target.kind, ExprKind::Local(t) if t == l);
-        }
-    });
-    found
 }
 
 /// Whether `lhs op rhs` (`+`, `-`, `*`) is finite whatever finite values the operands
