@@ -9,7 +9,6 @@ use crate::hir::{Block, ClassId, Expr, ExprKind, FuncId, InputMode, LocalId, Loc
 use crate::source::Span;
 use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
-use std::collections::HashSet;
 
 impl<'g, 'p> BodyGen<'g, 'p> {
     /// `let kind: Option<&'static str> = ...;` for a string local held as the literal it
@@ -812,23 +811,6 @@ impl<'p> Gen<'p> {
         }
     }
 
-    /// Functions overriding `f` (directly or not).
-    pub(super) fn overriders(&self, f: FuncId) -> Vec<FuncId> {
-        (0..self.prog.funcs.len() as u32)
-            .map(FuncId)
-            .filter(|&g| {
-                let mut cur = self.prog.func(g).overrides;
-                while let Some(o) = cur {
-                    if o == f {
-                        return true;
-                    }
-                    cur = self.prog.func(o).overrides;
-                }
-                false
-            })
-            .collect()
-    }
-
     fn function(&self, id: FuncId) -> TokenStream {
         let f = self.prog.func(id);
         let this = match f.owner {
@@ -907,90 +889,6 @@ impl<'p> Gen<'p> {
                 #tail
             }
         }
-    }
-
-    /// Whether a user function is small and calls no user function (so inlining it
-    /// everywhere cannot grow the code much, nor recurse).
-    /// Whether a call to `id` may lead to another call, and so back to `id`: its body (or
-    /// an override's) calls a function or an action, creates an object (initialisers run)
-    /// or passes the turn (the turn's `default` runs). Only such calls count against the
-    /// depth limit; a thrown event runs later, from the queue.
-    /// Whether a call of `id` may be made while `id` is already running: such calls count
-    /// against the depth budget (`Core::enter`), so endless recursion is a located error.
-    /// Every cycle of calls goes through a call of one of its functions, so counting the
-    /// calls of functions on a cycle is enough; the others (connect four's `connects`) are
-    /// plain calls.
-    pub(super) fn may_recurse(&self, id: FuncId) -> bool {
-        let recursive = self.recursive.get_or_init(|| self.recursive_functions());
-        // The call runs `id` or one of its overrides.
-        std::iter::once(id).chain(self.overriders(id)).any(|f| recursive.contains(&f))
-    }
-
-    /// The functions on a cycle of calls. A call reaches the function and its overrides;
-    /// what runs code this analysis does not follow — an action called like a function,
-    /// `new` (initialisers), `turn.pass()` (a turn's `default`) — is taken to reach every
-    /// function, so a function that may get there is on a cycle.
-    fn recursive_functions(&self) -> HashSet<FuncId> {
-        let n = self.prog.funcs.len();
-        let mut calls: Vec<Vec<FuncId>> = vec![Vec::new(); n];
-        let mut opaque = vec![false; n];
-        for i in 0..n {
-            let f = FuncId(i as u32);
-            self.prog.func(f).body.walk_exprs(&mut |e| match &e.kind {
-                ExprKind::Call { func, .. } => calls[i].push(*func),
-                ExprKind::CallAction { .. }
-                | ExprKind::New { .. }
-                | ExprKind::Builtin { op: crate::hir::Builtin::TurnPass, .. } => opaque[i] = true,
-                _ => {}
-            });
-        }
-        // A call of g runs g or any of its overrides.
-        for list in calls.iter_mut() {
-            let direct = std::mem::take(list);
-            for g in direct {
-                list.push(g);
-                list.extend(self.overriders(g));
-            }
-        }
-        let mut recursive = HashSet::new();
-        for start in 0..n {
-            // Depth-first from the functions `start` calls: does it reach `start`, or code
-            // that may call anything?
-            let mut seen = vec![false; n];
-            let mut stack: Vec<FuncId> = calls[start].clone();
-            let mut found = opaque[start];
-            while let (false, Some(g)) = (found, stack.pop()) {
-                let j = g.index();
-                if j == start || opaque[j] {
-                    found = true;
-                } else if !seen[j] {
-                    seen[j] = true;
-                    stack.extend(calls[j].iter().copied());
-                }
-            }
-            if found {
-                recursive.insert(FuncId(start as u32));
-            }
-        }
-        recursive
-    }
-
-    fn is_small_leaf(&self, id: FuncId) -> bool {
-        let f = self.prog.func(id);
-        if !self.overriders(id).is_empty()
-            || f.inputs.iter().any(|i| !matches!(i.mode, InputMode::Function { .. }))
-        {
-            return false;
-        }
-        let mut size = 0;
-        let mut calls = false;
-        f.body.walk_stmts(&mut |_| size += 1);
-        f.body.walk_exprs(&mut |e| {
-            size += 1;
-            calls |=
-                matches!(e.kind, ExprKind::Call { .. } | ExprKind::CallAction { .. } | ExprKind::New { .. });
-        });
-        !calls && size <= 80
     }
 
     /// Turn and group `default` blocks.

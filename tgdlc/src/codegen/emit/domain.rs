@@ -14,6 +14,7 @@
 //! error where it always did.
 
 use super::context::BodyGen;
+use crate::codegen::plan::openings::{opening, opening_test};
 use crate::hir::{
     BinaryOp, Builtin, BuiltinAttr, ClassId, Expr, ExprKind, Geometry, Input, LocalId, Program, StmtKind, Ty,
     UnaryOp,
@@ -504,42 +505,6 @@ impl BodyGen<'_, '_> {
     }
 }
 
-/// The test an input's first filter opens with, when its truth decides: the leftmost
-/// operand of `return A && ...;` (a candidate passes only where A holds) or of the `||` in
-/// `if (A || ...) { return false; }` (only where A fails). Returns A, whether A must fail
-/// (the second form), and the filter's binder.
-fn opening(input: &Input) -> Option<(&Expr, bool, LocalId)> {
-    if input.is_list() || input.domain.is_some() {
-        return None;
-    }
-    let filter = input.filters.first()?;
-    match &filter.body.stmts.first()?.kind {
-        StmtKind::Return(Some(e)) => Some((leftmost(e, BinaryOp::And), false, filter.binder)),
-        StmtKind::If { cond, then_branch, else_branch }
-            if else_branch.stmts.is_empty()
-                && matches!(
-                    then_branch.stmts.as_slice(),
-                    [s] if matches!(&s.kind, StmtKind::Return(Some(e)) if matches!(e.kind, ExprKind::Bool(false)))
-                ) =>
-        {
-            Some((leftmost(cond, BinaryOp::Or), true, filter.binder))
-        }
-        _ => None,
-    }
-}
-
-/// The comparison an input's first filter opens with (see [`opening`]): `A == B` where it
-/// must hold, `A != B` where it must fail. Only candidates for which it holds (or fails to
-/// reject) can pass. Returns the two sides and the filter's binder.
-pub(super) fn opening_test(input: &Input) -> Option<(&Expr, &Expr, LocalId)> {
-    let (test, rejects, binder) = opening(input)?;
-    let want = if rejects { BinaryOp::Ne } else { BinaryOp::Eq };
-    match &test.kind {
-        ExprKind::Binary { op, lhs, rhs } if *op == want => Some((lhs, rhs, binder)),
-        _ => None,
-    }
-}
-
 /// Whether `e` can be computed once for every candidate: it does not read the filter's
 /// binder, and changes nothing.
 fn independent(e: &Expr, binder: LocalId) -> bool {
@@ -594,14 +559,6 @@ pub(super) fn membership_list(input: &Input) -> Option<&Expr> {
             _ => None,
         },
         _ => None,
-    }
-}
-
-/// The leftmost operand of a chain of `op` (`a && b && c` → `a`).
-fn leftmost(e: &Expr, op: BinaryOp) -> &Expr {
-    match &e.kind {
-        ExprKind::Binary { op: o, lhs, .. } if *o == op => leftmost(lhs, op),
-        _ => e,
     }
 }
 

@@ -2,9 +2,10 @@
 //! several of its classes are instantiable), the `World` holding every arena, the `Move`
 //! enum, board construction, blank objects and arena marks for speculative evaluation.
 
-use super::context::{Gen, Hierarchy};
+use super::context::Gen;
 use crate::codegen::names::{ident, snake};
-use crate::hir::{AttrId, BuiltinAttr, ClassId, ClassKind, Geometry, Ty, Visibility};
+use crate::codegen::plan::layout::Hierarchy;
+use crate::hir::{AttrId, BuiltinAttr, ClassId, ClassKind, Geometry, Ty};
 use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote};
 
@@ -142,13 +143,6 @@ impl<'p> Gen<'p> {
             return quote!(i64);
         }
         self.rust_ty(&attr.ty, self.null.attr(self.prog, a))
-    }
-
-    /// Whether `attr` lives on the root struct (else in a variant, behind an accessor):
-    /// attributes of the root class, and of every class of a flat hierarchy.
-    pub(super) fn attr_on_root(&self, a: AttrId) -> bool {
-        let attr = self.prog.attr(a);
-        self.prog.class(attr.class).root == attr.class || self.hierarchy(attr.class).is_some_and(|h| h.flat)
     }
 
     fn hierarchy_types(&self, h: &Hierarchy) -> TokenStream {
@@ -410,24 +404,6 @@ impl<'p> Gen<'p> {
         out
     }
 
-    /// Whether the game throws events (and so needs the queue of triggered runs).
-    pub(super) fn has_queue(&self) -> bool {
-        self.prog.actions.iter().any(|a| a.triggers.iter().any(|t| !self.is_choice_trigger(t.event)))
-    }
-
-    /// A trigger on `PlayerChoiceEvent` (or on `event`, its base) puts the action in menus.
-    pub(super) fn is_choice_trigger(&self, event: ClassId) -> bool {
-        self.prog.is_subclass(self.prog.builtins.player_choice, event)
-    }
-
-    /// Actions of the turn menu, in declaration order.
-    pub(super) fn menu_actions(&self) -> Vec<crate::hir::ActionId> {
-        (0..self.prog.actions.len() as u32)
-            .map(crate::hir::ActionId)
-            .filter(|&a| self.prog.action(a).triggers.iter().any(|t| self.is_choice_trigger(t.event)))
-            .collect()
-    }
-
     fn move_enum(&self) -> TokenStream {
         let variants: Vec<TokenStream> = self
             .menu_actions()
@@ -488,30 +464,6 @@ impl<'p> Gen<'p> {
             #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
             pub enum Run { #(#variants)* }
         }
-    }
-
-    /// Whether an action's `Move` variant has fields (an object or leading inputs).
-    pub(super) fn move_has_fields(&self, a: crate::hir::ActionId) -> bool {
-        !self.is_global(self.prog.action(a).owner) || !self.leading_inputs(a).is_empty()
-    }
-
-    /// Indices of an action's leading inputs: the run of single, asked, default-target
-    /// inputs that a move carries (notes, "Moves").
-    pub(super) fn leading_inputs(&self, a: crate::hir::ActionId) -> Vec<usize> {
-        let action = self.prog.action(a);
-        action
-            .inputs
-            .iter()
-            // A number (from an `in` list) is asked once the move is chosen: moves are
-            // compared and hashed, which `f64`s are not.
-            .take_while(|i| {
-                !i.is_list()
-                    && i.ty != Ty::Number
-                    && matches!(i.mode, crate::hir::InputMode::Player { target: None })
-            })
-            .enumerate()
-            .map(|(k, _)| k)
-            .collect()
     }
 
     fn world_impl(&self) -> TokenStream {
@@ -1014,18 +966,6 @@ impl<'p> Gen<'p> {
         } else {
             quote!(#k::#v { .. })
         }
-    }
-
-    /// Whether `class` covers its whole hierarchy (so no kind test is needed).
-    pub(super) fn covers_hierarchy(&self, class: ClassId) -> bool {
-        match self.hierarchy(class) {
-            Some(h) => h.variants.iter().all(|(c, _)| self.prog.is_subclass(*c, class)),
-            None => true,
-        }
-    }
-
-    pub(super) fn visibility(&self, class: ClassId) -> Visibility {
-        self.prog.class(class).visibility
     }
 }
 

@@ -9,14 +9,13 @@ mod actions;
 mod body;
 mod context;
 mod domain;
-mod effects;
 mod expr;
 mod hidden;
 mod instances;
-mod kept;
 mod layout;
 mod owners;
 mod rules;
 mod tokens;
+mod writes;
 
 pub(crate) use context::Gen;

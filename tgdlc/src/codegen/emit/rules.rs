@@ -631,7 +631,7 @@ impl<'p> Gen<'p> {
     /// The label of an object of `class` (inside a label function: `id`, `index` bound).
     /// A game may define `function label { returns string; ... }` on the class; otherwise
     /// tiles show their coordinates and other objects their value attributes.
-    fn class_label(&self, class: ClassId, h: &super::context::Hierarchy) -> TokenStream {
+    fn class_label(&self, class: ClassId, h: &crate::codegen::plan::layout::Hierarchy) -> TokenStream {
         let prog = self.prog;
         let name = &prog.class(class).name;
         // Tiles are named by position (their `label` draws the board instead).
@@ -692,7 +692,7 @@ impl<'p> Gen<'p> {
     }
 
     /// `12 cards; discards: 3, 7 of hearts on top` (the draw pile's top stays hidden).
-    fn deck_label(&self, class: ClassId, h: &super::context::Hierarchy) -> TokenStream {
+    fn deck_label(&self, class: ClassId, h: &crate::codegen::plan::layout::Hierarchy) -> TokenStream {
         let prog = self.prog;
         let root = prog.class(class).root;
         let arena = &h.arena;

@@ -1,7 +1,139 @@
-//! The analyses: what the generated code looks like before any token is written.
+//! The analyses: everything decided about the generated code before any token is
+//! written, computed once into an immutable [`Plan`] that the emitters only read.
 //!
 //! - [`repr`]: nullability, the `Option`-represented values.
-//! - [`whole`]: the number slots held as `i64`.
+//! - [`whole`]: the number slots and function results held as `i64`.
+//! - [`layout`]: hierarchies (flat or with variants), arenas, globals, collections, and
+//!   every Rust name derived from the program.
+//! - [`owners`], [`instances`], [`kept`]: the indexes the world keeps for menus (owner
+//!   sets, class instance lists, kept menus).
+//! - [`openings`]: the tests a filter opens with, which bound an input's candidates.
+//! - [`effects`]: which collections a piece of code may change.
 
+pub(crate) mod effects;
+pub(crate) mod instances;
+pub(crate) mod kept;
+pub(crate) mod layout;
+pub(crate) mod openings;
+pub(crate) mod owners;
 pub(crate) mod repr;
 pub(crate) mod whole;
+
+use crate::codegen::names::{self, ident};
+use crate::hir::{ActionId, AttrId, ClassId, FuncId, Input, Program, Ty};
+use instances::Instances;
+use kept::KeptMenu;
+use layout::Layout;
+use owners::OwnerIndex;
+use proc_macro2::Ident;
+use repr::{Nullability, Owner};
+use std::collections::{BTreeMap, HashSet};
+use whole::WholeNumbers;
+
+/// What the generator decided about a program: its layout and names, its values'
+/// representations, and the indexes the world keeps. Read-only once made.
+pub(crate) struct Plan<'p> {
+    /// Hierarchies, arenas, globals, collections and names.
+    pub layout: Layout<'p>,
+    /// Which values are `Option`s.
+    pub null: Nullability,
+    /// Number locals and function results stored as `i64` (see [`whole`]).
+    pub whole: WholeNumbers,
+    /// Attributes whose owners the world indexes for menus (`owners`).
+    pub owner_indexes: BTreeMap<AttrId, OwnerIndex>,
+    /// Classes whose own instances the world lists for inputs' candidates (`instances`).
+    pub instances: Instances,
+    /// The menu actions whose options the world keeps between moves (`kept`); empty when
+    /// the menu is built in full after every move.
+    pub kept: Vec<KeptMenu>,
+    /// The functions on a cycle of calls (see [`Plan::may_recurse`]).
+    pub recursive: HashSet<FuncId>,
+}
+
+/// The layout's fields and queries are the plan's.
+impl<'p> std::ops::Deref for Plan<'p> {
+    type Target = Layout<'p>;
+    fn deref(&self) -> &Layout<'p> {
+        &self.layout
+    }
+}
+
+impl<'p> Plan<'p> {
+    /// Analyses a program. `fixed` are the generator's own names (see `names::Fixed`).
+    pub(crate) fn new(prog: &'p Program, fixed: names::Fixed) -> Plan<'p> {
+        let null = Nullability::analyze(prog);
+        let whole = WholeNumbers::analyze(prog, &null);
+        let (layout, mut namers) = Layout::new(prog, fixed);
+        let fields = &mut namers.fields;
+        let mut owner_indexes =
+            owners::owner_indexes(prog, &layout.static_tiles, &mut |n| ident(&fields.fresh(n)));
+        // The sets are read and updated as plain fields of the tile struct.
+        owner_indexes.retain(|a, _| layout.attr_on_root(*a));
+        let instances = instances::instances(&layout, &mut |n| ident(&namers.fields.fresh(n)), &mut |n| {
+            ident(&namers.fns.fresh(n))
+        });
+        let kept = kept::kept_menus(&layout, &mut |n| ident(&namers.fields.fresh(n)));
+        let recursive = layout.recursive_functions();
+        Plan { layout, null, whole, owner_indexes, instances, kept, recursive }
+    }
+
+    /// Whether a local is `Option`-represented.
+    pub fn local_nullable(&self, owner: Owner, l: crate::hir::LocalId) -> bool {
+        self.null.local(self.prog, owner, l)
+    }
+
+    /// Whether a number local is stored as an `i64` (see [`whole`]).
+    /// Whether a function returns an `i64` (`whole`): a `number` that is always small and whole.
+    pub fn ret_whole(&self, f: crate::hir::FuncId) -> bool {
+        self.whole.ret(&self.null, f)
+    }
+
+    pub fn local_whole(&self, owner: Owner, l: crate::hir::LocalId) -> bool {
+        self.whole.local(self.prog, &self.null, owner, l)
+    }
+
+    /// Whether the game's lists of tiles (and so `G.tiles`) may hold null: their items
+    /// are then `Option`s, and a tile is put in them as `Some(tile)`.
+    pub fn tile_lists_nullable(&self) -> bool {
+        self.null.elem(self.prog, &Ty::List(Box::new(Ty::Class(self.prog.builtins.tile))))
+    }
+
+    /// Whether a user function is small and calls no user function (so inlining it
+    /// everywhere cannot grow the code much, nor recurse).
+    /// Whether a call to `id` may lead to another call, and so back to `id`: its body (or
+    /// an override's) calls a function or an action, creates an object (initialisers run)
+    /// or passes the turn (the turn's `default` runs). Only such calls count against the
+    /// depth limit; a thrown event runs later, from the queue.
+    /// Whether a call of `id` may be made while `id` is already running: such calls count
+    /// against the depth budget (`Core::enter`), so endless recursion is a located error.
+    /// Every cycle of calls goes through a call of one of its functions, so counting the
+    /// calls of functions on a cycle is enough; the others (connect four's `connects`) are
+    /// plain calls.
+    pub(crate) fn may_recurse(&self, id: FuncId) -> bool {
+        let recursive = &self.recursive;
+        // The call runs `id` or one of its overrides.
+        std::iter::once(id).chain(self.overriders(id)).any(|f| recursive.contains(&f))
+    }
+
+    /// The words of an index's sets: one set per player the game allows, one bit per tile.
+    pub(crate) fn owner_words(&self, index: &OwnerIndex) -> usize {
+        let tiles = index.tiles.last().map_or(0, |&t| t + 1);
+        self.prog.max_players as usize * tiles.div_ceil(64)
+    }
+
+    /// The owner index an input's candidates come from, if any.
+    pub(crate) fn owner_index_of(&self, input: &Input) -> Option<(AttrId, &OwnerIndex)> {
+        let attr = owners::ownership_test(self.prog, &self.static_tiles, input)?;
+        self.owner_indexes.get(&attr).map(|i| (attr, i))
+    }
+
+    /// The list of `class`'s own instances, when the world keeps one.
+    pub(crate) fn instance_list(&self, class: ClassId) -> Option<&Ident> {
+        self.instances.lists.get(&class).map(|l| &l.field)
+    }
+
+    /// The kept menu of action `a`, if the menu is kept.
+    pub(crate) fn kept_of(&self, a: ActionId) -> Option<&KeptMenu> {
+        self.kept.iter().find(|k| k.action == a)
+    }
+}
