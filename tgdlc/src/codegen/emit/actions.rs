@@ -8,7 +8,9 @@ use super::context::{BodyGen, InputFailure, Ret, This};
 use super::domain::Domain;
 use super::tokens::static_candidates;
 use crate::codegen::names::{ident, snake};
+use crate::codegen::plan::candidates::Candidates;
 use crate::codegen::plan::repr::Owner;
+use crate::codegen::plan::values::Base;
 use crate::hir::{
     ActionId, Block, Builtin, ClassId, ExprKind, FuncId, Input, InputMode, Locals, StmtKind, Ty, Visibility,
 };
@@ -1077,19 +1079,27 @@ impl<'g, 'p> BodyGen<'g, 'p> {
         inner: TokenStream,
     ) -> TokenStream {
         let name = self.local_name(input.local);
-        let domain = if input.domain.is_some() { None } else { self.domain_candidates(input) };
+        let g = self.g;
+        let candidates = g.candidates(input);
+        let domain = match &candidates {
+            Candidates::Cells(cells) => Some(self.cell_walk(cells)),
+            _ => None,
+        };
         let (prelude, iter, class_test) = match &domain {
             Some(d) => (d.prelude.clone(), d.cells.clone(), None),
             None => {
                 let (iter, test) = self.input_candidates(input, &quote!(#name));
-                if let Some(known) = self.known_candidate(input, &iter) {
+                match &candidates {
                     // A filter opening with `to == E`: only E can pass.
-                    (quote!(), known, test)
-                } else if let Some((members, test)) = self.member_candidates(input, &iter, &quote!(#name)) {
+                    Candidates::Known { object, class } => {
+                        (quote!(), self.known_walk(object, *class, &iter), test)
+                    }
                     // A filter opening with `L.contains(c)`: only L's objects can pass.
-                    (quote!(), members, test)
-                } else {
-                    (quote!(), iter, test)
+                    Candidates::Members { list, class } => {
+                        let (members, test) = self.member_walk(list, *class, &iter, &quote!(#name));
+                        (quote!(), members, test)
+                    }
+                    _ => (quote!(), iter, test),
                 }
             }
         };
@@ -1101,11 +1111,10 @@ impl<'g, 'p> BodyGen<'g, 'p> {
         let optional = if input.optional { quote!({ let #name = None; #inner }) } else { quote!() };
         let bind = if input.optional { quote!(let #name = Some(#name);) } else { quote!() };
         let body = guarded(all_of(class_test, filters), quote!(#bind #inner));
-        let owners = self
-            .g
-            .owner_index_of(input)
-            .filter(|_| domain.is_none() && input.domain.is_none())
-            .map(|(_, i)| i.field.clone());
+        let owners = match candidates {
+            Candidates::Owners(attr) => Some(g.owner_indexes[&attr].field.clone()),
+            _ => None,
+        };
         let walk = match owners {
             // The tiles whose owner is the active player, in creation order.
             Some(sets) => {
@@ -1128,12 +1137,31 @@ impl<'g, 'p> BodyGen<'g, 'p> {
         if prelude.is_empty() { walk } else { quote!({ #prelude #walk }) }
     }
 
-    /// An input's candidates before its filters: the elements of its `in` list, else every
-    /// value of its candidate type ([`Self::candidates`]).
+    /// An input's candidates before its filters (its base walk, see `plan::candidates`):
+    /// an iterator, and a test on the candidate in `var` that keeps only objects of the
+    /// input's class that are not discarded.
     fn input_candidates(&mut self, input: &Input, var: &TokenStream) -> (TokenStream, Option<TokenStream>) {
-        match &input.domain {
-            Some(list) => self.domain_list_candidates(input, list, var),
-            None => self.candidates(input.candidate_ty(), var),
+        let g = self.g;
+        match g.base_candidates(input) {
+            Base::InList(list) => self.domain_list_candidates(input, list, var),
+            Base::Players => (quote!((0..self.core.players).map(rt::Player)), None),
+            Base::Bools => (quote!([true, false]), None),
+            Base::Global(c) => {
+                let h = g.handle_ty(c);
+                (quote!([<#h>::from_index(0)]), None)
+            }
+            Base::StaticTiles(c) => (static_candidates(&g.static_tiles[&c]), None),
+            // The class's own instances: no test of their kind.
+            Base::Instances(c) => {
+                let list = &g.instances.lists[&c].field;
+                (quote!(self.#list.ids()), self.discarded_test(c, var))
+            }
+            Base::Arena(c) => {
+                let arena = &g.hierarchy(c).expect("an arena").arena;
+                (quote!(self.#arena.ids()), self.class_test(c, var))
+            }
+            Base::Groups => (quote!(self.groups.ids()), None),
+            Base::Nothing => (quote!(std::iter::empty()), None),
         }
     }
 
@@ -1218,32 +1246,6 @@ impl<'g, 'p> BodyGen<'g, 'p> {
             let d = g.builtin_field(root, crate::hir::BuiltinAttr::Discarded);
             quote!(!self.#arena[#var].#d)
         })
-    }
-
-    /// The candidates of a type in creation order: an iterator, and a test on the
-    /// candidate in `var` that keeps only objects of the class that are not discarded.
-    fn candidates(&mut self, ty: &Ty, var: &TokenStream) -> (TokenStream, Option<TokenStream>) {
-        let g = self.g;
-        match ty {
-            Ty::Player => (quote!((0..self.core.players).map(rt::Player)), None),
-            Ty::Bool => (quote!([true, false]), None),
-            Ty::Class(c) if g.is_global(*c) => {
-                let h = g.handle_ty(*c);
-                (quote!([<#h>::from_index(0)]), None)
-            }
-            Ty::Class(c) if g.static_tiles.contains_key(c) => (static_candidates(&g.static_tiles[c]), None),
-            Ty::Class(c) => match (g.hierarchy(*c), g.instance_list(*c)) {
-                // The class's own instances: no test of their kind.
-                (Some(_), Some(list)) => (quote!(self.#list.ids()), self.discarded_test(*c, var)),
-                (Some(h), None) => {
-                    let arena = &h.arena;
-                    (quote!(self.#arena.ids()), self.class_test(*c, var))
-                }
-                (None, _) if *c == g.prog.builtins.group => (quote!(self.groups.ids()), None),
-                (None, _) => (quote!(std::iter::empty()), None),
-            },
-            _ => (quote!(std::iter::empty()), None),
-        }
     }
 
     /// The conjunction of an input's filters for the candidate in `value`, each inlined

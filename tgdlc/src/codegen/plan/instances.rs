@@ -15,7 +15,8 @@
 //! discarded objects remain in the list, as in the arena.
 
 use super::layout::Layout;
-use crate::hir::{ClassId, Input, InputMode, Program, Stmt, StmtKind, Ty};
+use super::values::Base;
+use crate::hir::{ClassId, Input, InputMode, Program, Stmt, StmtKind};
 use proc_macro2::Ident;
 use std::collections::BTreeMap;
 
@@ -73,13 +74,10 @@ fn walked_class(g: &Layout<'_>, input: &Input) -> Option<ClassId> {
     if input.domain.is_some() || matches!(input.mode, InputMode::Function { .. }) {
         return None;
     }
-    let Ty::Class(c) = *input.candidate_ty() else { return None };
-    let walked = g.hierarchy(c).is_some()
-        && !g.is_global(c)
-        && !g.static_tiles.contains_key(&c)
-        && !g.covers_hierarchy(c)
-        && g.has_variants(c);
-    walked.then_some(c)
+    match g.values(input.candidate_ty()) {
+        Base::Arena(c) if !g.covers_hierarchy(c) && g.has_variants(c) => Some(c),
+        _ => None,
+    }
 }
 
 /// Calls `f` on every input of the program: of actions, of functions, and `input`

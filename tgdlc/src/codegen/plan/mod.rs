@@ -7,9 +7,11 @@
 //!   every Rust name derived from the program.
 //! - [`owners`], [`instances`], [`kept`]: the indexes the world keeps for menus (owner
 //!   sets, class instance lists, kept menus).
-//! - [`openings`]: the tests a filter opens with, which bound an input's candidates.
+//! - [`openings`]: the tests a filter opens with, which bound an input's candidates;
+//!   [`values`] and [`candidates`]: how each input's candidates are found.
 //! - [`effects`]: which collections a piece of code may change.
 
+pub(crate) mod candidates;
 pub(crate) mod effects;
 pub(crate) mod instances;
 pub(crate) mod kept;
@@ -17,15 +19,15 @@ pub(crate) mod layout;
 pub(crate) mod openings;
 pub(crate) mod owners;
 pub(crate) mod repr;
+pub(crate) mod values;
 pub(crate) mod whole;
 
 use crate::codegen::names::{self, ident};
-use crate::hir::{ActionId, AttrId, ClassId, FuncId, Input, Program, Ty};
+use crate::hir::{ActionId, AttrId, FuncId, Program, Ty};
 use instances::Instances;
 use kept::KeptMenu;
 use layout::Layout;
 use owners::OwnerIndex;
-use proc_macro2::Ident;
 use repr::{Nullability, Owner};
 use std::collections::{BTreeMap, HashSet};
 use whole::WholeNumbers;
@@ -119,17 +121,6 @@ impl<'p> Plan<'p> {
     pub(crate) fn owner_words(&self, index: &OwnerIndex) -> usize {
         let tiles = index.tiles.last().map_or(0, |&t| t + 1);
         self.prog.max_players as usize * tiles.div_ceil(64)
-    }
-
-    /// The owner index an input's candidates come from, if any.
-    pub(crate) fn owner_index_of(&self, input: &Input) -> Option<(AttrId, &OwnerIndex)> {
-        let attr = owners::ownership_test(self.prog, &self.static_tiles, input)?;
-        self.owner_indexes.get(&attr).map(|i| (attr, i))
-    }
-
-    /// The list of `class`'s own instances, when the world keeps one.
-    pub(crate) fn instance_list(&self, class: ClassId) -> Option<&Ident> {
-        self.instances.lists.get(&class).map(|l| &l.field)
     }
 
     /// The kept menu of action `a`, if the menu is kept.
