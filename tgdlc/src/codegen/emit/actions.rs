@@ -917,8 +917,8 @@ impl<'p> Gen<'p> {
         let backward = self.blank_connection(self.prog.builtins.connection, quote!(Some(from)));
         let ch = self.hierarchy(self.prog.builtins.connection).expect("connections are used");
         let copy = if self.hierarchy_is_copy(ch) { quote!(self.#ca[c]) } else { quote!(self.#ca[c].clone()) };
-        let record_f = self.record_created(self.prog.builtins.connection, quote!(self), quote!(f));
-        let record_b = self.record_created(self.prog.builtins.connection, quote!(self), quote!(b));
+        let record_f = self.after_allocation(self.prog.builtins.connection, quote!(self), quote!(f));
+        let record_b = self.after_allocation(self.prog.builtins.connection, quote!(self), quote!(b));
         quote! {
             /// `from.connect(to[, with])`: links two tiles both ways; `with` is used for
             /// `from → to` and a copy of it for `to → from`.

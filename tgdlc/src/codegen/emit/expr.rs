@@ -469,9 +469,9 @@ impl<'g, 'p> BodyGen<'g, 'p> {
                 // Rust evaluates the value before the place, as TGDL does.
                 let (lets, vals) = self.hoist(vec![(v, needs_mut(value)), (o, needs_mut(object))], false);
                 let (v, o) = (&vals[0], &vals[1]);
-                if let Some(index) = g.owner_indexes.get(attr) {
-                    // An indexed owner: its sets follow the write (`codegen::owners`).
-                    let sets = &index.field;
+                if g.write_moves_owner(*attr) {
+                    // An indexed owner: its sets follow the write (`plan::owners`), and kept
+                    // menus whose filters read the attribute test the tile again.
                     let (value, target, before) =
                         (self.temp("value"), self.temp("target"), self.temp("before"));
                     let owner = |t: &proc_macro2::Ident| {
@@ -482,8 +482,7 @@ impl<'g, 'p> BodyGen<'g, 'p> {
                         }
                     };
                     let read = owner(&target);
-                    // Kept menus whose filters read the attribute test the tile again.
-                    let touches = g.kept_touches(*attr, &quote!(#target));
+                    let hooks = g.after_write(*attr, &quote!(#target), Some((&before, &read)));
                     return wrap_unit(
                         lets,
                         quote!({
@@ -491,8 +490,7 @@ impl<'g, 'p> BodyGen<'g, 'p> {
                             let #target = #o;
                             let #before = #read;
                             self.#arena[#target].#field = #value;
-                            self.#sets.moved(#target.index(), #before, #read);
-                            #touches
+                            #hooks
                         }),
                     );
                 }
@@ -504,7 +502,7 @@ impl<'g, 'p> BodyGen<'g, 'p> {
                 };
                 // Kept menus whose filters read the attribute test the tile again (`kept`):
                 // the place is read again, pure (else hoisted) and just found.
-                let touches = g.kept_touches(*attr, &group(o.clone()));
+                let touches = g.after_write(*attr, &group(o.clone()), None);
                 if touches.is_empty() {
                     return wrap_unit(lets, place);
                 }
@@ -550,6 +548,12 @@ impl<'g, 'p> BodyGen<'g, 'p> {
         if **lhs != *target || target.ty != Ty::Number {
             return None;
         }
+        // A write that moves an owner index reads the old value first: the general path.
+        if let ExprKind::Attr { attr, .. } = &target.kind
+            && g.write_moves_owner(*attr)
+        {
+            return None;
+        }
         let place = match &target.kind {
             ExprKind::Local(l) if !self.local_nullable(*l) => {
                 let n = self.local_name(*l);
@@ -584,9 +588,9 @@ impl<'g, 'p> BodyGen<'g, 'p> {
         // Kept menus whose filters read the attribute test the tile again (`kept`); the
         // object is pure (else the write takes the general path) and read once more.
         let touch = match &target.kind {
-            ExprKind::Attr { object, attr } if g.kept.iter().any(|k| k.reads.contains(attr)) => {
+            ExprKind::Attr { object, attr } if g.write_has_hooks(*attr) => {
                 let o = group(self.value(object));
-                g.kept_touches(*attr, &o)
+                g.after_write(*attr, &o, None)
             }
             _ => quote!(),
         };
@@ -1036,7 +1040,7 @@ impl<'g, 'p> BodyGen<'g, 'p> {
             }
         }
         // Listed at once, before what its initialisers create (`instances`).
-        let record = g.record_created(prog.class(class).root, quote!(self), quote!(#obj));
+        let record = g.after_allocation(prog.class(class).root, quote!(self), quote!(#obj));
         let ts = if init_call.is_empty() && sets.is_empty() && defaults.is_empty() && record.is_empty() {
             // Nothing runs once it exists: a blank object (built first: building it
             // may need the world too).

@@ -517,7 +517,7 @@ impl<'p> Gen<'p> {
             })
             .unwrap_or_else(|| quote!(Event {}));
         let owners = self.rebuild_owners(quote!(world));
-        let record = self.record_created(self.prog.builtins.event, quote!(world), quote!(choice));
+        let record = self.after_allocation(self.prog.builtins.event, quote!(world), quote!(choice));
         let choice_event = if record.is_empty() {
             quote!(world.events.alloc(#choice_variant);)
         } else {
@@ -649,7 +649,7 @@ impl<'p> Gen<'p> {
         } else {
             (quote!(), quote!(), quote!(None))
         };
-        let tile_created = self.record_created(self.prog.builtins.tile, quote!(self), quote!(tile));
+        let tile_created = self.after_allocation(self.prog.builtins.tile, quote!(self), quote!(tile));
         let conns_list = self.collection_arena(&Ty::List(Box::new(Ty::Class(self.prog.builtins.connection))));
         // Variant codes in the layout tables: 0 is blank, k+1 the k-th tile variant; a
         // byte each while there are at most 255 tile classes, else wider.
@@ -673,7 +673,7 @@ impl<'p> Gen<'p> {
                 &self.hierarchy(self.prog.builtins.connection).expect("connections are used").arena;
             let plain_connection = self.blank_connection(self.prog.builtins.connection, quote!(Some(to)));
             let connection_created =
-                self.record_created(self.prog.builtins.connection, quote!(self), quote!(connection));
+                self.after_allocation(self.prog.builtins.connection, quote!(self), quote!(connection));
             (
                 quote!(connections,),
                 quote!(let connections = self.#conns_list.alloc(rt::List::default());),

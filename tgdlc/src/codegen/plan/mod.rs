@@ -9,10 +9,12 @@
 //!   sets, class instance lists, kept menus).
 //! - [`openings`]: the tests a filter opens with, which bound an input's candidates;
 //!   [`values`] and [`candidates`]: how each input's candidates are found.
+//! - [`hooks`]: what each write and allocation must also update.
 //! - [`effects`]: which collections a piece of code may change.
 
 pub(crate) mod candidates;
 pub(crate) mod effects;
+pub(crate) mod hooks;
 pub(crate) mod instances;
 pub(crate) mod kept;
 pub(crate) mod layout;
@@ -48,6 +50,8 @@ pub(crate) struct Plan<'p> {
     /// The menu actions whose options the world keeps between moves (`kept`); empty when
     /// the menu is built in full after every move.
     pub kept: Vec<KeptMenu>,
+    /// What writes and allocations must also update (from the three above).
+    pub hooks: hooks::Hooks,
     /// The functions on a cycle of calls (see [`Plan::may_recurse`]).
     pub recursive: HashSet<FuncId>,
 }
@@ -75,8 +79,9 @@ impl<'p> Plan<'p> {
             ident(&namers.fns.fresh(n))
         });
         let kept = kept::kept_menus(&layout, &mut |n| ident(&namers.fields.fresh(n)));
+        let hooks = hooks::hooks(&owner_indexes, &instances, &kept);
         let recursive = layout.recursive_functions();
-        Plan { layout, null, whole, owner_indexes, instances, kept, recursive }
+        Plan { layout, null, whole, owner_indexes, instances, kept, hooks, recursive }
     }
 
     /// Whether a local is `Option`-represented.
