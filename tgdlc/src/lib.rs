@@ -216,6 +216,23 @@ pub fn generate_source(name: &str, text: &str) -> Result<String, Compilation> {
     generate(check_source(name, text))
 }
 
+/// [`generate_source`] with a choice of the generator's optimisations:
+/// `codegen::Options::none()` is the plain generator, whose engine plays the same games.
+#[allow(clippy::result_large_err)]
+pub fn generate_source_with(
+    name: &str,
+    text: &str,
+    options: &codegen::Options,
+) -> Result<String, Compilation> {
+    let compilation = check_source(name, text);
+    match &compilation.program {
+        Some(program) if !compilation.has_errors() => {
+            Ok(codegen::generate_with(program, &compilation.sources, options))
+        }
+        _ => Err(compilation),
+    }
+}
+
 #[allow(clippy::result_large_err)]
 fn generate(compilation: Compilation) -> Result<String, Compilation> {
     match &compilation.program {

@@ -15,6 +15,7 @@ mod plan;
 
 use crate::hir::Program;
 use emit::Gen;
+pub use plan::options::Options;
 use proc_macro2::TokenStream;
 
 /// Generates the engine module for a checked program, pretty-printed.
@@ -22,15 +23,21 @@ use proc_macro2::TokenStream;
 /// Runs on the calling thread: inside `tgdl!` the tokens must be made on the macro's own
 /// thread. The command line calls it through [`crate::generate_on_big_stack`].
 pub fn generate(prog: &Program, sources: &crate::source::SourceMap) -> String {
+    generate_with(prog, sources, &Options::all())
+}
+
+/// [`generate`] with a choice of the optimisations the generator may use: with
+/// [`Options::none`] it is the plain generator, whose engines play the same games.
+pub fn generate_with(prog: &Program, sources: &crate::source::SourceMap, options: &Options) -> String {
     // A first generation with placeholders for every name derived from the program finds
     // the names the generator writes itself; the real one keeps the program's names
     // away from them (see `names::Fixed`).
     let probe = names::Fixed::probe();
-    let fixed = match probe.collect(Gen::new(prog, Some(sources), probe.clone()).module()) {
+    let fixed = match probe.collect(Gen::new(prog, Some(sources), probe.clone(), options).module()) {
         Ok(fixed) => fixed,
         Err(e) => return format!("// tgdlc internal error: {e}\n"),
     };
-    let generator = Gen::new(prog, Some(sources), fixed);
+    let generator = Gen::new(prog, Some(sources), fixed, options);
     let tokens = unsuffixed(generator.module());
     // A plain comment, not `//!`: the module must also work through `include!`.
     let header = format!(

@@ -12,7 +12,7 @@ use quote::{format_ident, quote};
 
 impl<'g, 'p> BodyGen<'g, 'p> {
     /// `let kind: Option<&'static str> = ...;` for a string local held as the literal it
-    /// equals (see [`coded_strings`]): `None` for null or any other string. The value is
+    /// equals (see `plan::coded`): `None` for null or any other string. The value is
     /// read in place (`from.piece` is not copied).
     fn coded_let(&mut self, name: &Ident, local: LocalId, init: &Expr) -> TokenStream {
         let literals = self.coded[&local].clone();

@@ -4,8 +4,10 @@
 
 use crate::codegen::names::{self, Namer, ident, snake};
 use crate::codegen::plan::Plan;
+use crate::codegen::plan::coded::coded_strings;
+use crate::codegen::plan::options::Options;
 use crate::codegen::plan::repr::{Owner, collection_key};
-use crate::hir::{Block, ClassId, ExprKind, InputMode, LocalId, Locals, Program, StmtKind, Ty};
+use crate::hir::{Block, ClassId, ExprKind, InputMode, LocalId, Locals, Program, Ty};
 use crate::source::Span;
 use proc_macro2::{Ident, TokenStream};
 use quote::quote;
@@ -31,8 +33,9 @@ impl<'p> Gen<'p> {
         prog: &'p Program,
         sources: Option<&'p crate::source::SourceMap>,
         fixed: names::Fixed,
+        options: &Options,
     ) -> Gen<'p> {
-        Gen { plan: Plan::new(prog, fixed), sources }
+        Gen { plan: Plan::new(prog, fixed, options), sources }
     }
 
     /// The Rust type of a TGDL value, `Option`-wrapped when `nullable`.
@@ -170,7 +173,7 @@ pub(super) struct BodyGen<'g, 'p> {
     /// Narrowed locals read under another name: the value bound by a `while` condition,
     /// while the loop body may still assign the variable itself.
     pub aliases: HashMap<LocalId, Ident>,
-    /// String locals held as the literal they equal (see [`coded_strings`]), with the
+    /// String locals held as the literal they equal (see `plan::coded`), with the
     /// literals they are compared with.
     pub coded: HashMap<LocalId, Vec<String>>,
     pub labels: usize,
@@ -240,7 +243,8 @@ impl<'g, 'p> BodyGen<'g, 'p> {
                 ident(&namer.fresh(&if unread { format!("_{base}") } else { base }))
             })
             .collect();
-        let coded = coded_strings(blocks, locals, &mutable);
+        let coded =
+            if g.options.coded_strings { coded_strings(blocks, locals, &mutable) } else { HashMap::new() };
         BodyGen {
             g,
             owner,
@@ -311,56 +315,6 @@ pub(super) enum InputFailure {
     Error(Span),
     /// A declared input of an action: the run is unavailable (the action does nothing).
     Skip,
-}
-
-/// The string locals that can be held as the literal they equal (an `Option<&'static
-/// str>`) rather than as a string: declared with a value, never assigned after, and read
-/// only in comparisons with string literals (`string kind = from.piece; if (kind == "P")
-/// ...`). Each maps to the literals it is compared with, in order of first appearance.
-/// Declaring one then copies no string (a shared string's copy is two atomic operations),
-/// in rules like chess's `legal`, run a thousand times a decision.
-fn coded_strings(
-    blocks: &[&Block],
-    locals: &Locals,
-    mutable: &HashSet<LocalId>,
-) -> HashMap<LocalId, Vec<String>> {
-    let mut declared = HashSet::new();
-    for b in blocks {
-        b.walk_stmts(&mut |s| {
-            if let StmtKind::Let { local, init: Some(_) } = &s.kind {
-                declared.insert(*local);
-            }
-        });
-    }
-    let mut reads: HashMap<LocalId, usize> = HashMap::new();
-    let mut compared: HashMap<LocalId, (usize, Vec<String>)> = HashMap::new();
-    for b in blocks {
-        b.walk_exprs(&mut |e| match &e.kind {
-            ExprKind::Local(l) => *reads.entry(*l).or_default() += 1,
-            ExprKind::Binary { op: crate::hir::BinaryOp::Eq | crate::hir::BinaryOp::Ne, lhs, rhs } => {
-                if let (ExprKind::Local(l), ExprKind::String(lit))
-                | (ExprKind::String(lit), ExprKind::Local(l)) = (&lhs.kind, &rhs.kind)
-                {
-                    let (n, literals) = compared.entry(*l).or_default();
-                    *n += 1;
-                    if !literals.contains(lit) {
-                        literals.push(lit.clone());
-                    }
-                }
-            }
-            _ => {}
-        });
-    }
-    compared
-        .into_iter()
-        .filter(|(l, (n, _))| {
-            declared.contains(l)
-                && !mutable.contains(l)
-                && locals.get(*l).ty == Ty::String
-                && reads.get(l) == Some(n)
-        })
-        .map(|(l, (_, literals))| (l, literals))
-        .collect()
 }
 
 impl LoopInfo {

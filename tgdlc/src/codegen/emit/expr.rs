@@ -873,7 +873,7 @@ impl<'g, 'p> BodyGen<'g, 'p> {
                     _ => None,
                 };
                 if let Some((s, other)) = literal {
-                    // A string local held as the literal it equals (`body::coded_strings`).
+                    // A string local held as the literal it equals (`plan::coded`).
                     if let ExprKind::Local(l) = other.kind
                         && self.coded.contains_key(&l)
                     {

@@ -45,17 +45,21 @@ impl<'p> Plan<'p> {
     where
         'p: 'i,
     {
-        if input.domain.is_none()
+        let allowed = &self.options;
+        if allowed.input_domains
+            && input.domain.is_none()
             && let Some(cells) = self.cell_box(input)
         {
             return Candidates::Cells(cells);
         }
-        if let Some(object) = known_object(self.prog, input)
+        if allowed.known_objects
+            && let Some(object) = known_object(self.prog, input)
             && let Ty::Class(class) = object.ty
         {
             return Candidates::Known { object, class };
         }
-        if let Some(list) = membership_list(input)
+        if allowed.listed_members
+            && let Some(list) = membership_list(input)
             && let Ty::Class(class) = *input.candidate_ty()
             && self.hierarchy(class).is_some()
         {

@@ -90,9 +90,14 @@ pub(crate) struct Namers {
 }
 
 impl<'p> Layout<'p> {
-    /// The layout of a program, and the namers of `World`'s fields and methods, for the
+    /// The layout of a program (`flat_hierarchies`: whether small hierarchies may be
+    /// flat), and the namers of `World`'s fields and methods, for the
     /// analyses that name more of them.
-    pub(crate) fn new(prog: &'p Program, fixed: names::Fixed) -> (Layout<'p>, Namers) {
+    pub(crate) fn new(
+        prog: &'p Program,
+        fixed: names::Fixed,
+        flat_hierarchies: bool,
+    ) -> (Layout<'p>, Namers) {
         let mut types = Namer::new(&fixed, Space::Module);
         let mut fields = Namer::new(&fixed, Space::WorldFields);
         let mut fns = Namer::new(&fixed, Space::Methods);
@@ -189,7 +194,7 @@ impl<'p> Layout<'p> {
                 .iter()
                 .filter(|a| a.class != id && prog.class(a.class).root == id && a.builtin.is_none())
                 .count();
-            let flat = kind_enum.is_some() && variant_attributes <= FLAT_ATTRIBUTES;
+            let flat = flat_hierarchies && kind_enum.is_some() && variant_attributes <= FLAT_ATTRIBUTES;
             hierarchy_of.insert(id, hierarchies.len());
             let tag = hierarchies.len() as u32;
             hierarchies.push(Hierarchy {

@@ -10,15 +10,19 @@
 //! - [`openings`]: the tests a filter opens with, which bound an input's candidates;
 //!   [`values`] and [`candidates`]: how each input's candidates are found.
 //! - [`hooks`]: what each write and allocation must also update.
-//! - [`effects`]: which collections a piece of code may change.
+//! - [`effects`]: which collections a piece of code may change; [`coded`]: string
+//!   locals held as the literal they equal.
+//! - [`options`]: which of these optimisations the plan may use.
 
 pub(crate) mod candidates;
+pub(crate) mod coded;
 pub(crate) mod effects;
 pub(crate) mod hooks;
 pub(crate) mod instances;
 pub(crate) mod kept;
 pub(crate) mod layout;
 pub(crate) mod openings;
+pub(crate) mod options;
 pub(crate) mod owners;
 pub(crate) mod repr;
 pub(crate) mod values;
@@ -29,6 +33,7 @@ use crate::hir::{ActionId, AttrId, FuncId, Program, Ty};
 use instances::Instances;
 use kept::KeptMenu;
 use layout::Layout;
+use options::Options;
 use owners::OwnerIndex;
 use repr::{Nullability, Owner};
 use std::collections::{BTreeMap, HashSet};
@@ -52,6 +57,9 @@ pub(crate) struct Plan<'p> {
     pub kept: Vec<KeptMenu>,
     /// What writes and allocations must also update (from the three above).
     pub hooks: hooks::Hooks,
+    /// The optimisations the plan was allowed (the candidates' walks and coded strings
+    /// read them; the other analyses were skipped when theirs is off).
+    pub options: Options,
     /// The functions on a cycle of calls (see [`Plan::may_recurse`]).
     pub recursive: HashSet<FuncId>,
 }
@@ -66,22 +74,34 @@ impl<'p> std::ops::Deref for Plan<'p> {
 
 impl<'p> Plan<'p> {
     /// Analyses a program. `fixed` are the generator's own names (see `names::Fixed`).
-    pub(crate) fn new(prog: &'p Program, fixed: names::Fixed) -> Plan<'p> {
+    pub(crate) fn new(prog: &'p Program, fixed: names::Fixed, options: &Options) -> Plan<'p> {
         let null = Nullability::analyze(prog);
-        let whole = WholeNumbers::analyze(prog, &null);
-        let (layout, mut namers) = Layout::new(prog, fixed);
+        let whole =
+            if options.whole_numbers { WholeNumbers::analyze(prog, &null) } else { WholeNumbers::none() };
+        let (layout, mut namers) = Layout::new(prog, fixed, options.flat_hierarchies);
         let fields = &mut namers.fields;
-        let mut owner_indexes =
-            owners::owner_indexes(prog, &layout.static_tiles, &mut |n| ident(&fields.fresh(n)));
+        let mut owner_indexes = if options.owner_indexes {
+            owners::owner_indexes(prog, &layout.static_tiles, &mut |n| ident(&fields.fresh(n)))
+        } else {
+            BTreeMap::new()
+        };
         // The sets are read and updated as plain fields of the tile struct.
         owner_indexes.retain(|a, _| layout.attr_on_root(*a));
-        let instances = instances::instances(&layout, &mut |n| ident(&namers.fields.fresh(n)), &mut |n| {
-            ident(&namers.fns.fresh(n))
-        });
-        let kept = kept::kept_menus(&layout, &mut |n| ident(&namers.fields.fresh(n)));
+        let instances = if !options.class_instances {
+            Instances::default()
+        } else {
+            instances::instances(&layout, &mut |n| ident(&namers.fields.fresh(n)), &mut |n| {
+                ident(&namers.fns.fresh(n))
+            })
+        };
+        let kept = if options.kept_menus {
+            kept::kept_menus(&layout, &mut |n| ident(&namers.fields.fresh(n)))
+        } else {
+            Vec::new()
+        };
         let hooks = hooks::hooks(&owner_indexes, &instances, &kept);
         let recursive = layout.recursive_functions();
-        Plan { layout, null, whole, owner_indexes, instances, kept, hooks, recursive }
+        Plan { layout, null, whole, owner_indexes, instances, kept, hooks, options: *options, recursive }
     }
 
     /// Whether a local is `Option`-represented.

@@ -67,6 +67,8 @@ enum Values {
 type Slot = (Owner, LocalId);
 
 pub struct WholeNumbers {
+    /// Whether the analysis ran: when it did not, nothing is whole.
+    enabled: bool,
     slots: HashMap<Slot, Values>,
     /// What the functions of a family (by its root: overrides return through it) return,
     /// for `number` functions that never return null.
@@ -75,7 +77,7 @@ pub struct WholeNumbers {
 
 impl WholeNumbers {
     pub fn analyze(prog: &Program, null: &Nullability) -> WholeNumbers {
-        let mut w = WholeNumbers { slots: HashMap::new(), returns: HashMap::new() };
+        let mut w = WholeNumbers { enabled: true, slots: HashMap::new(), returns: HashMap::new() };
         for (i, f) in prog.funcs.iter().enumerate() {
             let id = FuncId(i as u32);
             if f.ret == Ty::Number && !null.ret(id) {
@@ -141,6 +143,11 @@ impl WholeNumbers {
         w
     }
 
+    /// No whole numbers: every number is a double.
+    pub fn none() -> WholeNumbers {
+        WholeNumbers { enabled: false, slots: HashMap::new(), returns: HashMap::new() }
+    }
+
     /// Whether a function (with its family) returns an `i64`.
     pub fn ret(&self, null: &Nullability, f: FuncId) -> bool {
         matches!(self.returns.get(&null.func_family(f)), Some(Values::None | Values::Whole(..)))
@@ -157,6 +164,9 @@ impl WholeNumbers {
     /// The bounds of an expression whose value is a small whole number computed as an
     /// `i64` (see the module comment), `None` when it is a double.
     pub fn range(&self, prog: &Program, null: &Nullability, owner: Owner, e: &Expr) -> Option<Range> {
+        if !self.enabled {
+            return None;
+        }
         self.range_in(prog, null, owner, e, None)
     }
 
