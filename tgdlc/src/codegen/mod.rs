@@ -2,8 +2,8 @@
 //! implements `tgdl_runtime::Rules` (and so, through `tgdl_runtime::Engine`, the
 //! `tgdl_runtime::Game` interface).
 //!
-//! Two stages, wired here: [`plan`] holds the analyses (representations, names, and the
-//! optimisations chosen), [`emit`] writes the tokens from the typed program and the
+//! Two stages, wired here: `plan` holds the analyses (representations, names, and the
+//! optimisations chosen), `emit` writes the tokens from the typed program and the
 //! plan; the tokens then go through `syn` and prettyplease.
 //!
 //! Output is deterministic: every table is ordered by declaration, never by hashing.

@@ -1,4 +1,5 @@
-//! Candidate domains: an input over the tiles of one regular group whose first
+//! The walks of narrowed candidates (`plan::candidates`). Candidate domains: an input
+//! over the tiles of one regular group whose first
 //! filter opens with guards on the candidate's coordinates walks only the cells those
 //! guards let through (`tgdl_runtime::domain`), not the whole group.
 //!
@@ -126,7 +127,7 @@ impl BodyGen<'_, '_> {
     }
 
     /// The candidates of an input whose filter opens by requiring one known object (see
-    /// [`known_object`]): that object alone, computed once before the walk, when it is
+    /// `plan::openings::known_object`): that object alone, computed once before the walk, when it is
     /// not null; if computing it stops on an error, every candidate, so the filter meets
     /// the error where it always did. `all` is the walk of every candidate.
     pub(super) fn known_walk(&mut self, known: &Expr, class: ClassId, all: &TokenStream) -> TokenStream {
@@ -140,7 +141,7 @@ impl BodyGen<'_, '_> {
     }
 
     /// The candidates of an input whose filter opens by requiring membership of a list
-    /// (see [`membership_list`]): the list's objects in creation order (their handles'
+    /// (see `plan::openings::membership_list`): the list's objects in creation order (their handles'
     /// order), without nulls or repeats, the list computed once before the walk; if
     /// computing it stops on an error, every candidate, so the filter meets the error where
     /// it always did. `all` is the walk of every candidate. Also the test keeping the
@@ -213,7 +214,7 @@ impl BodyGen<'_, '_> {
         if sum.is_empty() { quote!(0) } else { super::tokens::group(sum) }
     }
 
-    /// The sum of additive leaves (see [`leaves`]), each value that is not a literal
+    /// The sum of additive leaves (see `plan::openings`), each value that is not a literal
     /// checked small into the flag `proven`.
     fn checked_sum(&mut self, parts: &[(i64, &Expr)], proven: &proc_macro2::Ident) -> TokenStream {
         let terms: Vec<TokenStream> = parts

@@ -1,21 +1,42 @@
-//! The emitters: the module's tokens, written from the typed program and the plan.
+//! The emitters: the module's tokens, written from the typed program and the plan
+//! (`plan`), which they only read. [`context`] holds what they share (`Gen`, the module;
+//! `BodyGen`, one function body) and [`tokens`] the helpers on tokens; every other file
+//! extends `Gen` or `BodyGen` with the code of one concern:
 //!
-//! - [`layout`]: the data — one struct per class hierarchy, arenas, the `World`, `Move`.
-//! - [`body`] and [`expr`]: statements and expressions of functions and effects.
-//! - [`actions`]: actions, inputs, the turn menu, events and their queue.
-//! - [`rules`]: global creation, turns, labels, the view, and the `Rules` impl.
+//! - data: [`layout`] (structs, `World`, `Move`), [`boards`], [`owners`] and
+//!   [`instances`] (the world's indexes);
+//! - code: [`functions`], [`body`] (statements), [`loops`], [`winners`], [`expr`],
+//!   [`assign`] and [`writes`] (what a write must also update), [`builtins`],
+//!   [`strings`];
+//! - actions: [`actions`], [`inputs`] and [`domain`] (candidates), [`menus`], [`events`],
+//!   [`inits`], [`asking`];
+//! - the game: [`rules`], [`labels`], [`view`], [`hidden`].
 
 mod actions;
+mod asking;
+mod assign;
+mod boards;
 mod body;
+mod builtins;
 mod context;
 mod domain;
+mod events;
 mod expr;
+mod functions;
 mod hidden;
+mod inits;
+mod inputs;
 mod instances;
+mod labels;
 mod layout;
+mod loops;
+mod menus;
 mod owners;
 mod rules;
+mod strings;
 mod tokens;
+mod view;
+mod winners;
 mod writes;
 
 pub(crate) use context::Gen;

@@ -1,8 +1,8 @@
 //! Helpers on tokens and on expressions that every emitter uses: grouping, block
 //! detection, and which expressions need the world mutably or assign a local.
 
-use crate::hir::{Builtin, Expr, ExprKind};
-use proc_macro2::TokenStream;
+use crate::hir::{BinaryOp, Builtin, Expr, ExprKind};
+use proc_macro2::{Literal, TokenStream};
 use quote::quote;
 
 /// Whether evaluating an expression may need `&mut self` (calls, allocation, chance, change).
@@ -123,4 +123,89 @@ pub(super) fn static_candidates(indices: &[usize]) -> TokenStream {
         (Some(_), Some(_)) => quote!([#(#indices),*].into_iter().map(rt::Id::from_index)),
         _ => quote!(std::iter::empty()),
     }
+}
+
+pub(super) fn number_lit(n: f64) -> TokenStream {
+    let lit = Literal::f64_unsuffixed(n);
+    quote!(#lit)
+}
+
+/// A single identifier or literal: cheap to repeat, never worth a temporary.
+pub(super) fn is_trivial(ts: &TokenStream) -> bool {
+    let mut it = ts.clone().into_iter();
+    matches!(
+        (it.next(), it.next()),
+        (Some(proc_macro2::TokenTree::Ident(_) | proc_macro2::TokenTree::Literal(_)), None)
+    )
+}
+
+/// `{ lets; expr }`, or just `expr` when there is nothing to bind.
+pub(super) fn wrap(lets: Vec<TokenStream>, ts: TokenStream) -> TokenStream {
+    let lets: Vec<TokenStream> = lets.into_iter().filter(|l| !l.is_empty()).collect();
+    if lets.is_empty() { ts } else { quote!({ #(#lets)* #ts }) }
+}
+
+/// Like [`wrap`] for statements that produce no value.
+pub(super) fn wrap_unit(lets: Vec<TokenStream>, ts: TokenStream) -> TokenStream {
+    if lets.is_empty() { ts } else { quote!({ #(#lets)* #ts; }) }
+}
+
+/// `a OP b` for a comparison operator (`==`, `!=`, `<`, `>`, `<=`, `>=`).
+pub(super) fn comparison(op: BinaryOp, a: TokenStream, b: TokenStream) -> TokenStream {
+    group(match op {
+        BinaryOp::Eq => quote!(#a == #b),
+        BinaryOp::Ne => quote!(#a != #b),
+        BinaryOp::Lt => quote!(#a < #b),
+        BinaryOp::Gt => quote!(#a > #b),
+        BinaryOp::Le => quote!(#a <= #b),
+        _ => quote!(#a >= #b),
+    })
+}
+
+/// A `String` expression as itself (`as_string`) or as an `rt::Str`.
+pub(super) fn wrap_str(text: TokenStream, as_string: bool) -> TokenStream {
+    if as_string { text } else { quote!(rt::Str::from(#text)) }
+}
+
+/// `seen` as the parameter of a generated view function, `_seen` where its body does not
+/// read it (a game with nothing to hide there).
+pub(super) fn seen_param(body: &TokenStream) -> TokenStream {
+    if reads_seen(body) { quote!(seen) } else { quote!(_seen) }
+}
+
+/// Whether `seen` appears as a variable (not as a field: `self.ledger.seen`).
+pub(super) fn reads_seen(body: &TokenStream) -> bool {
+    let mut after_dot = false;
+    body.clone().into_iter().any(|tt| {
+        let found = match &tt {
+            proc_macro2::TokenTree::Ident(i) => i == "seen" && !after_dot,
+            proc_macro2::TokenTree::Group(g) => reads_seen(&g.stream()),
+            _ => false,
+        };
+        after_dot = matches!(&tt, proc_macro2::TokenTree::Punct(p) if p.as_char() == '.');
+        found
+    })
+}
+
+/// Replaces the identifier `x` in a label template by the value's expression.
+pub(super) fn substitute_x(template: TokenStream, value: &TokenStream) -> TokenStream {
+    use proc_macro2::{Group, TokenTree};
+    template
+        .into_iter()
+        .flat_map(|tt| -> Vec<TokenTree> {
+            match tt {
+                // A lone identifier needs no grouping (and prints better without it).
+                TokenTree::Ident(i) if i == "x" && value.clone().into_iter().count() == 1 => {
+                    value.clone().into_iter().collect()
+                }
+                TokenTree::Ident(i) if i == "x" => super::tokens::group(value.clone()).into_iter().collect(),
+                TokenTree::Group(g) => {
+                    let mut inner = Group::new(g.delimiter(), substitute_x(g.stream(), value));
+                    inner.set_span(g.span());
+                    vec![TokenTree::Group(inner)]
+                }
+                other => vec![other],
+            }
+        })
+        .collect()
 }

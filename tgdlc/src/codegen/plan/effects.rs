@@ -101,7 +101,7 @@ impl Layout<'_> {
     }
 }
 
-/// Code [`Gen::may_change_lists`] looks into: a body, or an attribute's initialiser.
+/// Code [`Layout::may_change_lists`] looks into: a body, or an attribute's initialiser.
 enum Code<'p> {
     Block(Block),
     Expr(&'p Expr),
