@@ -9,11 +9,10 @@
 //!   [`assign`] and [`writes`] (what a write must also update), [`builtins`],
 //!   [`strings`];
 //! - actions: [`actions`], [`inputs`] and [`domain`] (candidates), [`menus`], [`events`],
-//!   [`inits`], [`asking`];
+//!   [`inits`];
 //! - the game: [`rules`], [`labels`], [`view`], [`hidden`].
 
 mod actions;
-mod asking;
 mod assign;
 mod boards;
 mod body;

@@ -9,11 +9,13 @@
 //!   sets, class instance lists, kept menus).
 //! - [`openings`]: the tests a filter opens with, which bound an input's candidates;
 //!   [`values`] and [`candidates`]: how each input's candidates are found.
+//! - [`asking`]: which code may ask a player for an input mid-effect.
 //! - [`hooks`]: what each write and allocation must also update.
 //! - [`effects`]: which collections a piece of code may change; [`coded`]: string
 //!   locals held as the literal they equal.
 //! - [`options`]: which of these optimisations the plan may use.
 
+pub(crate) mod asking;
 pub(crate) mod candidates;
 pub(crate) mod coded;
 pub(crate) mod effects;

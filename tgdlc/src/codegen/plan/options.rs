@@ -73,3 +73,73 @@ impl Default for Options {
         Options::all()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::Options;
+
+    /// A game using most optimisations: a kept menu over board tiles, whole-number
+    /// coordinates, a coded string local.
+    const GAME: &str = "game G players 2;
+        tile Cell { number n = 0; string mark = \"a\"; }
+        board B { group Grid { geometry square; grid { Cell Cell Cell } } }
+        global class Rules {
+            action bump { trigger PlayerChoiceEvent; input Cell c { return c.n < 3; }
+                effect { string m = c.mark; if (m == \"a\") { c.n += 1; } number x = c.x + 1; turn.pass(); } }
+        }
+        turn Alternate { default { return turn.active() + 1; } }
+        setup { }";
+
+    fn generated(options: &Options) -> String {
+        crate::generate_source_with("options.tgdl", GAME, options)
+            .unwrap_or_else(|c| panic!("{}", c.render(false)))
+    }
+
+    /// Every optimisation on and off, and each one off alone: the code parses.
+    fn every_choice() -> Vec<Options> {
+        let mut out = vec![Options::all(), Options::none()];
+        let fields: [fn(&mut Options) -> &mut bool; 9] = [
+            |o| &mut o.whole_numbers,
+            |o| &mut o.flat_hierarchies,
+            |o| &mut o.input_domains,
+            |o| &mut o.known_objects,
+            |o| &mut o.listed_members,
+            |o| &mut o.owner_indexes,
+            |o| &mut o.class_instances,
+            |o| &mut o.kept_menus,
+            |o| &mut o.coded_strings,
+        ];
+        for field in fields {
+            let mut o = Options::all();
+            *field(&mut o) = false;
+            out.push(o);
+        }
+        out
+    }
+
+    #[test]
+    fn the_default_is_every_optimisation() {
+        assert_eq!(Options::default(), Options::all());
+        assert_eq!(generated(&Options::all()), crate::generate_source("options.tgdl", GAME).unwrap());
+    }
+
+    #[test]
+    fn every_choice_generates_code() {
+        for options in every_choice() {
+            let code = generated(&options);
+            assert!(syn::parse_file(&code).is_ok(), "{options:?}:\n{code}");
+        }
+    }
+
+    #[test]
+    fn none_is_the_plain_generator() {
+        let all = generated(&Options::all());
+        let none = generated(&Options::none());
+        assert!(all.contains("const KEEPS_MENU: bool = true;"));
+        assert!(!none.contains("KEEPS_MENU"));
+        assert!(all.contains("let _x: i64"), "{all}");
+        assert!(!none.contains("let _x: i64"));
+        assert!(all.contains("Option<&'static str>"));
+        assert!(!none.contains("Option<&'static str>"));
+    }
+}

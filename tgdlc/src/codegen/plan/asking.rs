@@ -1,14 +1,14 @@
 //! Which code may ask a player for an input in the middle of an effect (an action, the
 //! setup, and what they call).
 
-use super::context::Gen;
+use super::layout::Layout;
 use crate::hir::{ActionId, Block, Builtin, ExprKind, FuncId, InputMode, StmtKind};
 use std::collections::HashMap;
 
-impl<'p> Gen<'p> {
+impl Layout<'_> {
     /// Whether running this action (its inputs, effect and everything it starts) may ask a
     /// player something: such moves are run from a saved copy of the world.
-    pub(super) fn action_may_ask(&self, a: ActionId, from_menu: bool) -> bool {
+    pub(crate) fn action_may_ask(&self, a: ActionId, from_menu: bool) -> bool {
         let mut memo = HashMap::new();
         let action = self.prog.action(a);
         let leading = if from_menu { self.leading_inputs(a).len() } else { 0 };
@@ -17,7 +17,7 @@ impl<'p> Gen<'p> {
             || (from_menu && self.has_queue() && self.cascade_may_ask(&mut memo))
     }
 
-    pub(super) fn setup_may_ask(&self) -> bool {
+    pub(crate) fn setup_may_ask(&self) -> bool {
         let mut memo = HashMap::new();
         self.block_may_ask(&self.prog.setup.body, &mut memo)
             || self.prog.funcs.iter().any(|f| {
@@ -31,7 +31,7 @@ impl<'p> Gen<'p> {
             || (self.has_queue() && self.cascade_may_ask(&mut memo))
     }
 
-    pub(super) fn cascade_may_ask(&self, memo: &mut HashMap<FuncId, bool>) -> bool {
+    pub(crate) fn cascade_may_ask(&self, memo: &mut HashMap<FuncId, bool>) -> bool {
         self.prog.actions.iter().enumerate().any(|(i, a)| {
             a.triggers.iter().any(|t| !self.is_choice_trigger(t.event))
                 && (a.inputs.iter().any(|x| !matches!(x.mode, InputMode::Auto)) || {
@@ -41,7 +41,7 @@ impl<'p> Gen<'p> {
         })
     }
 
-    pub(super) fn block_may_ask(&self, b: &Block, memo: &mut HashMap<FuncId, bool>) -> bool {
+    pub(crate) fn block_may_ask(&self, b: &Block, memo: &mut HashMap<FuncId, bool>) -> bool {
         let mut found = false;
         b.walk_stmts(&mut |s| {
             if let StmtKind::Input(i) = &s.kind {
@@ -56,7 +56,7 @@ impl<'p> Gen<'p> {
         exprs.iter().any(|e| self.expr_may_ask(e, memo))
     }
 
-    pub(super) fn expr_may_ask(&self, e: &crate::hir::Expr, memo: &mut HashMap<FuncId, bool>) -> bool {
+    pub(crate) fn expr_may_ask(&self, e: &crate::hir::Expr, memo: &mut HashMap<FuncId, bool>) -> bool {
         let mut calls = Vec::new();
         let mut actions = Vec::new();
         let mut pass = false;
@@ -83,7 +83,7 @@ impl<'p> Gen<'p> {
         })
     }
 
-    pub(super) fn func_may_ask(&self, f: FuncId, memo: &mut HashMap<FuncId, bool>) -> bool {
+    pub(crate) fn func_may_ask(&self, f: FuncId, memo: &mut HashMap<FuncId, bool>) -> bool {
         if let Some(&m) = memo.get(&f) {
             return m;
         }
