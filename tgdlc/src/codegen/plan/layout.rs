@@ -488,6 +488,8 @@ impl<'p> Layout<'p> {
         recursive
     }
 
+    /// Whether a user function is small and calls no user function (so inlining it
+    /// everywhere cannot grow the code much, nor recurse).
     pub(crate) fn is_small_leaf(&self, id: FuncId) -> bool {
         let f = self.prog.func(id);
         if !self.overriders(id).is_empty()

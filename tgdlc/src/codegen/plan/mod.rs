@@ -111,12 +111,12 @@ impl<'p> Plan<'p> {
         self.null.local(self.prog, owner, l)
     }
 
-    /// Whether a number local is stored as an `i64` (see [`whole`]).
     /// Whether a function returns an `i64` (`whole`): a `number` that is always small and whole.
     pub fn ret_whole(&self, f: crate::hir::FuncId) -> bool {
         self.whole.ret(&self.null, f)
     }
 
+    /// Whether a number local is stored as an `i64` (see [`whole`]).
     pub fn local_whole(&self, owner: Owner, l: crate::hir::LocalId) -> bool {
         self.whole.local(self.prog, &self.null, owner, l)
     }
@@ -127,12 +127,6 @@ impl<'p> Plan<'p> {
         self.null.elem(self.prog, &Ty::List(Box::new(Ty::Class(self.prog.builtins.tile))))
     }
 
-    /// Whether a user function is small and calls no user function (so inlining it
-    /// everywhere cannot grow the code much, nor recurse).
-    /// Whether a call to `id` may lead to another call, and so back to `id`: its body (or
-    /// an override's) calls a function or an action, creates an object (initialisers run)
-    /// or passes the turn (the turn's `default` runs). Only such calls count against the
-    /// depth limit; a thrown event runs later, from the queue.
     /// Whether a call of `id` may be made while `id` is already running: such calls count
     /// against the depth budget (`Core::enter`), so endless recursion is a located error.
     /// Every cycle of calls goes through a call of one of its functions, so counting the
