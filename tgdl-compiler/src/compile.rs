@@ -37,11 +37,10 @@ pub struct Options {
     pub partial: bool,
 }
 
-/// Settings of code generation. There are none yet: the engine is determined by the
-/// program alone, and a setting added here keeps today's output as its default.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-#[non_exhaustive]
-pub struct CodegenOptions {}
+/// Settings of code generation: the optimisations the generator may use. Each changes
+/// only how fast the engine runs, never what it does; [`CodegenOptions::all`] (the
+/// default) is the generator as it ships, [`CodegenOptions::none`] the plain one.
+pub use crate::codegen::Options as CodegenOptions;
 
 /// The result of compiling one game: every file read, its syntax trees, the diagnostics
 /// (errors and warnings), the typed program when the game is valid, and the generated
@@ -102,7 +101,7 @@ pub(crate) fn compile_here(input: Input<'_>, options: &Options) -> Compilation {
     }
     let valid = !diagnostics.iter().any(Diagnostic::is_error);
     let generated = match (&options.generate, &program) {
-        (Some(_), Some(program)) if valid => Some(codegen::generate(program, &sources)),
+        (Some(settings), Some(program)) if valid => Some(codegen::generate_with(program, &sources, settings)),
         _ => None,
     };
     Compilation { sources, modules, program, diagnostics, generated }

@@ -15,10 +15,9 @@
 //! before, and the kept menu equals a full build (the engine checks that in unoptimised
 //! builds).
 
-use super::Gen;
+use super::layout::Layout;
 use crate::hir::{ActionId, AttrId, Block, BuiltinAttr, ClassId, Expr, ExprKind, LocalId, StmtKind, Ty};
-use proc_macro2::{Ident, TokenStream};
-use quote::quote;
+use proc_macro2::Ident;
 use std::collections::BTreeSet;
 
 /// One action whose options the world keeps.
@@ -34,7 +33,7 @@ pub(crate) struct KeptMenu {
 
 /// The kept menus, one per menu action in menu order, when every menu action can be kept;
 /// otherwise none (the menu is built in full after every move).
-pub(super) fn kept_menus(g: &Gen, fresh: &mut dyn FnMut(&str) -> Ident) -> Vec<KeptMenu> {
+pub(crate) fn kept_menus(g: &Layout, fresh: &mut dyn FnMut(&str) -> Ident) -> Vec<KeptMenu> {
     let actions = g.menu_actions();
     let mut out = Vec::new();
     for a in actions {
@@ -48,7 +47,7 @@ pub(super) fn kept_menus(g: &Gen, fresh: &mut dyn FnMut(&str) -> Ident) -> Vec<K
 
 /// The tile class an action picks from and the attributes its filters read, when its
 /// options can be kept.
-fn keepable(g: &Gen, a: ActionId) -> Option<(ClassId, BTreeSet<AttrId>)> {
+fn keepable(g: &Layout, a: ActionId) -> Option<(ClassId, BTreeSet<AttrId>)> {
     let prog = g.prog;
     let action = prog.action(a);
     // Offered whenever it is the player's turn: no condition on the event, no `requires`.
@@ -86,7 +85,7 @@ fn keepable(g: &Gen, a: ActionId) -> Option<(ClassId, BTreeSet<AttrId>)> {
 
 /// Checks that a filter reads only its own tile.
 struct Reader<'a, 'g> {
-    g: &'a Gen<'g>,
+    g: &'a Layout<'g>,
     class: ClassId,
     binder: LocalId,
     /// The binder and the filter's own variables.
@@ -138,20 +137,6 @@ impl Reader<'_, '_> {
                 ok
             }
         }
-    }
-}
-
-impl Gen<'_> {
-    /// What a write to `attr` of the tile `object` (a pure expression) must add: a mark in
-    /// each kept menu whose filters read the attribute. Empty when none does.
-    pub(super) fn kept_touches(&self, attr: AttrId, object: &TokenStream) -> TokenStream {
-        let kept = self.kept.iter().filter(|k| k.reads.contains(&attr)).map(|k| &k.field);
-        quote!(#(self.#kept.touch(#object.index());)*)
-    }
-
-    /// The kept menu of action `a`, if the menu is kept.
-    pub(super) fn kept_of(&self, a: ActionId) -> Option<&KeptMenu> {
-        self.kept.iter().find(|k| k.action == a)
     }
 }
 

@@ -14,10 +14,10 @@
 //! and seeded play are those of the walk over the whole arena. The discarded test stays:
 //! discarded objects remain in the list, as in the arena.
 
-use super::Gen;
-use crate::hir::{ClassId, Input, InputMode, Program, Stmt, StmtKind, Ty};
-use proc_macro2::{Ident, TokenStream};
-use quote::quote;
+use super::layout::Layout;
+use super::values::Base;
+use crate::hir::{ClassId, Input, InputMode, Program, Stmt, StmtKind};
+use proc_macro2::Ident;
 use std::collections::BTreeMap;
 
 /// The list kept for one class.
@@ -41,8 +41,8 @@ pub(crate) struct Instances {
 /// walk their arena, when the class does not cover its hierarchy. Inputs with an `in` list
 /// walk their list; tile classes made only by boards (`static_tiles`) have their handles
 /// known when the game is compiled; global classes have one object.
-pub(super) fn instances(
-    g: &Gen<'_>,
+pub(crate) fn instances(
+    g: &Layout<'_>,
     fresh_field: &mut dyn FnMut(&str) -> Ident,
     fresh_fn: &mut dyn FnMut(&str) -> Ident,
 ) -> Instances {
@@ -58,11 +58,11 @@ pub(super) fn instances(
     classes.sort();
     let mut out = Instances::default();
     for c in classes {
-        let name = format!("instances_{}", super::names::snake(&g.prog.class(c).name));
+        let name = format!("instances_{}", crate::codegen::names::snake(&g.prog.class(c).name));
         out.lists.insert(c, InstanceList { field: fresh_field(&name) });
         let root = g.prog.class(c).root;
         out.created.entry(root).or_insert_with(|| {
-            fresh_fn(&format!("created_{}", super::names::snake(&g.prog.class(root).name)))
+            fresh_fn(&format!("created_{}", crate::codegen::names::snake(&g.prog.class(root).name)))
         });
     }
     out
@@ -70,17 +70,14 @@ pub(super) fn instances(
 
 /// The class whose arena an input's candidates would walk with a test of each object's
 /// kind, if any.
-fn walked_class(g: &Gen<'_>, input: &Input) -> Option<ClassId> {
+fn walked_class(g: &Layout<'_>, input: &Input) -> Option<ClassId> {
     if input.domain.is_some() || matches!(input.mode, InputMode::Function { .. }) {
         return None;
     }
-    let Ty::Class(c) = *input.candidate_ty() else { return None };
-    let walked = g.hierarchy(c).is_some()
-        && !g.is_global(c)
-        && !g.static_tiles.contains_key(&c)
-        && !g.covers_hierarchy(c)
-        && !g.variants_of(c).is_empty();
-    walked.then_some(c)
+    match g.values(input.candidate_ty()) {
+        Base::Arena(c) if !g.covers_hierarchy(c) && g.has_variants(c) => Some(c),
+        _ => None,
+    }
 }
 
 /// Calls `f` on every input of the program: of actions, of functions, and `input`
@@ -111,65 +108,5 @@ fn for_each_input(prog: &Program, f: &mut impl FnMut(&Input)) {
         prog.funcs.iter().flat_map(|func| &func.inputs).chain(prog.actions.iter().flat_map(|a| &a.inputs))
     {
         f(i);
-    }
-}
-
-impl Gen<'_> {
-    /// The list of `class`'s own instances, when the world keeps one.
-    pub(super) fn instance_list(&self, class: ClassId) -> Option<&Ident> {
-        self.instances.lists.get(&class).map(|l| &l.field)
-    }
-
-    /// The `World` fields of the lists, with their docs.
-    pub(super) fn instance_fields(&self) -> Vec<TokenStream> {
-        self.instances
-            .lists
-            .iter()
-            .map(|(c, list)| {
-                let doc = format!(
-                    " Every `{}` object, its subclasses' included, in creation order.",
-                    self.prog.class(*c).name
-                );
-                let f = &list.field;
-                let s = &self.hierarchy(*c).expect("listed classes have an arena").strukt;
-                quote! { #[doc = #doc] pub #f: rt::instances::Instances<#s>, }
-            })
-            .collect()
-    }
-
-    /// The call that records `id`, just allocated in the hierarchy rooted at `root`, on
-    /// `world` (`self` or a world being built); nothing when no class of it has a list.
-    pub(super) fn record_created(&self, root: ClassId, world: TokenStream, id: TokenStream) -> TokenStream {
-        match self.instances.created.get(&root) {
-            Some(f) => quote!(#world.#f(#id);),
-            None => quote!(),
-        }
-    }
-
-    /// The `created_*` methods: each pushes a new object onto the list of every listed
-    /// class it belongs to.
-    pub(super) fn created_fns(&self) -> TokenStream {
-        let fns = self.hierarchies.iter().filter_map(|h| {
-            let f = self.instances.created.get(&h.root)?;
-            let (arena, s) = (&h.arena, &h.strukt);
-            let pushes =
-                self.instances.lists.iter().filter(|(c, _)| self.prog.class(**c).root == h.root).map(
-                    |(c, list)| {
-                        let (vs, field) = (self.variants_of(*c), &list.field);
-                        quote!(if matches!(self.#arena[id].kind, #(#vs)|*) { self.#field.push(id); })
-                    },
-                );
-            let doc = format!(
-                " Records a new `{}` object in the lists of the classes it belongs to (see `instances`).",
-                h.strukt
-            );
-            Some(quote! {
-                #[doc = #doc]
-                fn #f(&mut self, id: rt::Id<#s>) {
-                    #(#pushes)*
-                }
-            })
-        });
-        quote!(#(#fns)*)
     }
 }

@@ -4,7 +4,8 @@
 //! sees what, observations and determinization itself are generic, in
 //! `tgdl_runtime::hidden`.
 
-use super::{Gen, Hierarchy};
+use super::context::Gen;
+use crate::codegen::plan::layout::Hierarchy;
 use crate::hir::{BuiltinAttr, ClassId, ClassKind, Ty};
 use proc_macro2::TokenStream;
 use quote::quote;

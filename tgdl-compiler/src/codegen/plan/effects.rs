@@ -1,19 +1,19 @@
 //! Which collections a piece of code may change: a `for` loop over a list the body cannot
 //! change reads it in place instead of iterating over a copy.
 
-use super::Gen;
+use super::layout::Layout;
 use super::repr::collection_key;
 use crate::hir::{Block, Builtin, ClassId, Expr, ExprKind, FuncId, FuncKind, StmtKind, Ty};
 use std::collections::HashSet;
 
-impl Gen<'_> {
+impl Layout<'_> {
     /// Whether running `block` may change a list of type `list_ty` (push, remove, clear,
     /// shuffle, assign an item, connect tiles, ...), directly or in the functions it
     /// calls — including the code the language runs for it: a turn's `default` behind
     /// `turn.pass()`, the attribute initialisers (and a stack's `default`) behind `new`.
     /// Actions called like functions, events and inputs count as changing anything: what
     /// they run is decided later.
-    pub(super) fn may_change_lists(&self, block: &Block, list_ty: &Ty) -> bool {
+    pub(crate) fn may_change_lists(&self, block: &Block, list_ty: &Ty) -> bool {
         let key = collection_key(self.prog, list_ty);
         let mut seen = HashSet::new();
         let mut seen_classes = HashSet::new();
@@ -101,7 +101,7 @@ impl Gen<'_> {
     }
 }
 
-/// Code [`Gen::may_change_lists`] looks into: a body, or an attribute's initialiser.
+/// Code [`Layout::may_change_lists`] looks into: a body, or an attribute's initialiser.
 enum Code<'p> {
     Block(Block),
     Expr(&'p Expr),

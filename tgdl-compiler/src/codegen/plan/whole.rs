@@ -67,6 +67,8 @@ enum Values {
 type Slot = (Owner, LocalId);
 
 pub struct WholeNumbers {
+    /// Whether the analysis ran: when it did not, nothing is whole.
+    enabled: bool,
     slots: HashMap<Slot, Values>,
     /// What the functions of a family (by its root: overrides return through it) return,
     /// for `number` functions that never return null.
@@ -75,7 +77,7 @@ pub struct WholeNumbers {
 
 impl WholeNumbers {
     pub fn analyze(prog: &Program, null: &Nullability) -> WholeNumbers {
-        let mut w = WholeNumbers { slots: HashMap::new(), returns: HashMap::new() };
+        let mut w = WholeNumbers { enabled: true, slots: HashMap::new(), returns: HashMap::new() };
         for (i, f) in prog.funcs.iter().enumerate() {
             let id = FuncId(i as u32);
             if f.ret == Ty::Number && !null.ret(id) {
@@ -141,6 +143,11 @@ impl WholeNumbers {
         w
     }
 
+    /// No whole numbers: every number is a double.
+    pub fn none() -> WholeNumbers {
+        WholeNumbers { enabled: false, slots: HashMap::new(), returns: HashMap::new() }
+    }
+
     /// Whether a function (with its family) returns an `i64`.
     pub fn ret(&self, null: &Nullability, f: FuncId) -> bool {
         matches!(self.returns.get(&null.func_family(f)), Some(Values::None | Values::Whole(..)))
@@ -157,6 +164,9 @@ impl WholeNumbers {
     /// The bounds of an expression whose value is a small whole number computed as an
     /// `i64` (see the module comment), `None` when it is a double.
     pub fn range(&self, prog: &Program, null: &Nullability, owner: Owner, e: &Expr) -> Option<Range> {
+        if !self.enabled {
+            return None;
+        }
         self.range_in(prog, null, owner, e, None)
     }
 
@@ -290,40 +300,64 @@ impl WholeNumbers {
         b: &Block,
         out: &mut Vec<(Slot, Option<Range>)>,
     ) {
-        // Counter steps, evaluated where the loop's condition holds (see `counter_step`).
-        let mut steps: Vec<*const Expr> = Vec::new();
-        b.walk_stmts(&mut |s| match &s.kind {
-            StmtKind::Let { local, init: Some(e) } => {
-                out.push(((null.local_owner(prog, owner, *local), *local), self.range(prog, null, owner, e)));
-            }
-            StmtKind::For { cond: Some(cond), step, body, .. }
-                if let [Stmt { kind: StmtKind::Expr(step), .. }] = step.stmts.as_slice() =>
-            {
-                if let Some(flow) = self.counter_step(prog, null, owner, cond, step, body, true) {
-                    steps.push(step);
-                    out.extend(flow);
+        // Counter steps, evaluated where the loop's condition holds (see `counter_step`),
+        // named by their place in the walk of the block's statements.
+        let mut steps: HashSet<usize> = HashSet::new();
+        let mut place = 0;
+        b.walk_stmts(&mut |s| {
+            let here = place;
+            place += 1;
+            match &s.kind {
+                StmtKind::Let { local, init: Some(e) } => {
+                    out.push((
+                        (null.local_owner(prog, owner, *local), *local),
+                        self.range(prog, null, owner, e),
+                    ));
                 }
-            }
-            StmtKind::While { cond, body } => {
-                // The counter's one assignment, a statement of the body itself: the
-                // condition still holds there.
-                for st in &body.stmts {
-                    if let StmtKind::Expr(step) = &st.kind
-                        && let ExprKind::Assign { target, .. } = &step.kind
-                        && let ExprKind::Local(l) = target.kind
-                        && assignments(body, l) == 1
-                        && let Some(flow) = self.counter_step(prog, null, owner, cond, step, body, false)
-                    {
-                        steps.push(step);
+                StmtKind::For { init, cond: Some(cond), step, body }
+                    if let [Stmt { kind: StmtKind::Expr(step), .. }] = step.stmts.as_slice() =>
+                {
+                    if let Some(flow) = self.counter_step(prog, null, owner, cond, step, body, true) {
+                        // The walk visits the `for`, its `init`, its body, then its step.
+                        steps.insert(here + 1 + statements(init) + statements(body));
                         out.extend(flow);
                     }
                 }
+                StmtKind::While { cond, body } => {
+                    // The counter's one assignment, a statement of the body itself: the
+                    // condition still holds there.
+                    let mut at = here + 1;
+                    for st in &body.stmts {
+                        if let StmtKind::Expr(step) = &st.kind
+                            && let ExprKind::Assign { target, .. } = &step.kind
+                            && let ExprKind::Local(l) = target.kind
+                            && assignments(body, l) == 1
+                            && let Some(flow) = self.counter_step(prog, null, owner, cond, step, body, false)
+                        {
+                            steps.insert(at);
+                            out.extend(flow);
+                        }
+                        at += statement_size(st);
+                    }
+                }
+                _ => {}
             }
-            _ => {}
         });
-        b.walk_exprs(&mut |e| {
-            if !steps.contains(&(e as *const Expr)) {
-                self.flows_in(prog, null, owner, e, out)
+        // Every expression but the steps themselves (their operands included), in the
+        // order of `Block::walk_exprs`.
+        let mut place = 0;
+        b.walk_stmts(&mut |s| {
+            let mut skip = steps.contains(&place);
+            place += 1;
+            debug_assert!(
+                !skip || matches!(&s.kind, StmtKind::Expr(e) if matches!(e.kind, ExprKind::Assign { .. }))
+            );
+            for top in stmt_exprs(s) {
+                top.walk(&mut |e| {
+                    if !std::mem::take(&mut skip) {
+                        self.flows_in(prog, null, owner, e, out)
+                    }
+                });
             }
         });
     }
@@ -420,6 +454,51 @@ impl WholeNumbers {
             }
             _ => {}
         }
+    }
+}
+
+/// How many statements `Block::walk_stmts` visits in a block (nested ones included).
+fn statements(b: &Block) -> usize {
+    let mut n = 0;
+    b.walk_stmts(&mut |_| n += 1);
+    n
+}
+
+/// How many statements `Block::walk_stmts` visits for one statement: itself, then the
+/// statements of its blocks.
+fn statement_size(s: &Stmt) -> usize {
+    1 + match &s.kind {
+        StmtKind::If { then_branch, else_branch, .. } => statements(then_branch) + statements(else_branch),
+        StmtKind::While { body, .. } | StmtKind::ForIn { body, .. } | StmtKind::Block(body) => {
+            statements(body)
+        }
+        StmtKind::For { init, step, body, .. } => statements(init) + statements(body) + statements(step),
+        StmtKind::Input(input) => input.filters.iter().map(|f| statements(&f.body)).sum(),
+        _ => 0,
+    }
+}
+
+/// The expressions of one statement itself (not of its nested blocks) that
+/// `Block::walk_exprs` walks, in its order.
+fn stmt_exprs(s: &Stmt) -> Vec<&Expr> {
+    match &s.kind {
+        StmtKind::Let { init: Some(e), .. }
+        | StmtKind::Expr(e)
+        | StmtKind::Return(Some(e))
+        | StmtKind::Winner(e)
+        | StmtKind::Throw(e) => vec![e],
+        StmtKind::If { cond, .. } | StmtKind::While { cond, .. } => vec![cond],
+        StmtKind::For { cond: Some(c), .. } => vec![c],
+        StmtKind::ForIn { list, .. } => vec![list],
+        StmtKind::Input(input) => {
+            let mut out = Vec::new();
+            if let InputMode::Player { target: Some(t) } = &input.mode {
+                out.push(t);
+            }
+            out.extend(&input.domain);
+            out
+        }
+        _ => Vec::new(),
     }
 }
 
