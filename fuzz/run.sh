@@ -33,7 +33,7 @@ for target in "${targets[@]}"; do
         cp seeds/server/* "$corpus/" 2>/dev/null || true
     else
         for f in ../examples/*.tgdl ../examples/lib/*.tgdl ../tests/programs/*.tgdl \
-            ../tests/programs/modules/*.tgdl ../tests/data/*.tgdl ../tgdlc/tests/fragments/*.tgdl; do
+            ../tests/programs/modules/*.tgdl ../tests/data/*.tgdl ../tgdl-compiler/tests/fragments/*.tgdl; do
             [ -f "$f" ] && cp "$f" "$corpus/"
         done
     fi

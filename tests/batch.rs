@@ -1,5 +1,5 @@
 //! The batch compilation: every program the property-test generators of
-//! `tgdlc/tests/check_fuzz.rs` produce and `check` accepts, and accepted mutations of the
+//! `tgdl-compiler/tests/check_fuzz.rs` produce and `check` accepts, and accepted mutations of the
 //! examples and test programs, compiled as modules of this crate with warnings denied
 //! (`build.rs` writes them; a program whose Rust does not compile fails the build). Each
 //! is then played: a rule error is a game's business, a Rust panic is a compiler bug.

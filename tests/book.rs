@@ -32,6 +32,7 @@ use std::collections::BTreeSet;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use tgdl_compiler::{CodegenOptions, Input, Options};
 use tgdl_tests::without_file;
 
 const DOCS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../docs");
@@ -238,7 +239,8 @@ fn check(block: &Block, harness: &str, index: usize) -> Result<String, String> {
     let text = program(block, harness);
     let path = scratch(&block.chapter).join(format!("block_{index}.tgdl"));
     std::fs::write(&path, &text).expect("a writable scratch directory");
-    let compilation = tgdlc::check_file(&path);
+    let options = Options { generate: Some(CodegenOptions::default()), ..Options::default() };
+    let mut compilation = tgdl_compiler::compile(Input::File(&path), &options);
     let rendered = || format!("{}\n--- the program checked ---\n{text}", compilation.render(false));
     let has = |code: &str| compilation.diagnostics.iter().any(|d| d.code == Some(code));
     if let Some(code) = &block.error {
@@ -260,8 +262,7 @@ fn check(block: &Block, harness: &str, index: usize) -> Result<String, String> {
     } else if matches!(block.kind, Kind::Program | Kind::Harness) && !compilation.diagnostics.is_empty() {
         return Err(format!("a complete program must check without warnings\n{}", rendered()));
     }
-    let program = compilation.program.as_ref().expect("a checked program");
-    Ok(tgdlc::generate_on_big_stack(program, &compilation.sources))
+    Ok(compilation.generated.take().expect("the engine of a checked program"))
 }
 
 /// Builds the played blocks into one cargo project and runs it; returns each game's

@@ -6,7 +6,7 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 /// The program generators of the compiler's property test.
-#[path = "../tgdlc/tests/support/programs.rs"]
+#[path = "../tgdl-compiler/tests/support/programs.rs"]
 mod programs;
 
 fn main() {
@@ -34,21 +34,17 @@ const RANDOM_PROGRAMS: u64 = 150;
 const MUTATED_PROGRAMS: usize = 12;
 
 /// The batch of `tests/batch.rs`: programs from the property-test generators of
-/// `tgdlc/tests/check_fuzz.rs` (well-typed and merely well-formed random programs) and
+/// `tgdl-compiler/tests/check_fuzz.rs` (well-typed and merely well-formed random programs) and
 /// mutated examples and test programs, every one `check` accepts, generated into a module
 /// that the test crate compiles with warnings denied, and a table of them to play.
 fn batch(root: &Path, out: &Path) -> String {
-    println!("cargo::rerun-if-changed={}", root.join("tgdlc/tests/support/programs.rs").display());
+    println!("cargo::rerun-if-changed={}", root.join("tgdl-compiler/tests/support/programs.rs").display());
     let dir = out.join("batch");
     std::fs::create_dir_all(&dir).expect("OUT_DIR is writable");
     let mut accepted: Vec<(String, String, String)> = Vec::new();
     let mut keep = |name: String, path: &str, text: &str| {
-        let compilation = tgdlc::check_source(path, text);
-        if compilation.has_errors() {
-            return false;
-        }
-        let program = compilation.program.as_ref().expect("a checked program");
-        accepted.push((name, tgdlc::codegen::generate(program, &compilation.sources), text.to_string()));
+        let Ok(code) = tgdl_compiler::generate_source(path, text) else { return false };
+        accepted.push((name, code, text.to_string()));
         true
     };
     let mut typed = programs::TypedGen { rng: programs::Rng(11), vars: Vec::new(), fresh: 0 };
@@ -143,7 +139,7 @@ fn generate(dir: &Path, out: &Path, kind: &str, table_name: &str, attributes: &s
 
 /// Checks and generates one game: the same pipeline as `tgdlc emit`.
 fn tgdlc_load(path: &Path) -> Result<String, String> {
-    tgdlc::generate_file(path).map_err(|c| c.render(false))
+    tgdl_compiler::generate_file(path).map_err(|c| c.render(false))
 }
 
 /// Rebuild when a module the games import changes: the `.tgdl` files of the

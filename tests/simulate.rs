@@ -138,7 +138,7 @@ fn the_large_benchmark_program_checks() {
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("data/large.tgdl");
     let text = std::fs::read_to_string(&path).expect("tests/data/large.tgdl");
     assert!(text.lines().count() >= 1000, "the large program has {} lines", text.lines().count());
-    let compilation = tgdlc::check_file(&path);
+    let compilation = tgdl_compiler::check_file(&path);
     assert!(compilation.diagnostics.is_empty(), "{}", compilation.render(false));
-    assert!(tgdlc::generate_file(&path).is_ok());
+    assert!(tgdl_compiler::generate_file(&path).is_ok());
 }

@@ -6,7 +6,7 @@ use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else { return };
-    let compilation = tgdlc::check_source("fuzz.tgdl", text);
+    let compilation = tgdl_compiler::check_source("fuzz.tgdl", text);
     let _ = compilation.render(false);
     for d in &compilation.diagnostics {
         let _ = d.to_json(&compilation.sources);

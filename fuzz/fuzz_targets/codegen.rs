@@ -7,7 +7,7 @@ use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else { return };
-    if let Ok(code) = tgdlc::generate_source("fuzz.tgdl", text) {
+    if let Ok(code) = tgdl_compiler::generate_source("fuzz.tgdl", text) {
         if let Err(e) = syn::parse_file(&code) {
             panic!("generated code does not parse: {e}\n{code}");
         }

@@ -3,10 +3,10 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use tgdlc::source::FileId;
+use tgdl_compiler::source::FileId;
 
 fuzz_target!(|data: &[u8]| {
     if let Ok(text) = std::str::from_utf8(data) {
-        let _ = tgdlc::syntax::parse(FileId(0), text);
+        let _ = tgdl_compiler::parse(FileId(0), text);
     }
 });

@@ -1,7 +1,7 @@
 //! Compiler speed: `tgdlc check` (load, parse, check) and `tgdlc emit` (the same, then
 //! generate and pretty-print the Rust) of `tests/data/large.tgdl`, a 1,300-line game, and
 //! of the connect-four example for scale. Measured through the library functions the
-//! commands call (`tgdlc::check_file`, `tgdlc::generate_file`), so process start-up and
+//! commands call (`tgdl_compiler::check_file`, `tgdl_compiler::generate_file`), so process start-up and
 //! terminal output are not counted. Target: `check` under 50 ms for 1,000 lines.
 //!
 //! `cargo bench -p tgdl-tests --bench compiler`
@@ -24,7 +24,7 @@ fn bench(c: &mut Criterion) {
         let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
         let lines = text.lines().count() as u64;
         // A program that does not check would measure the error path.
-        let compilation = tgdlc::check_file(&path);
+        let compilation = tgdl_compiler::check_file(&path);
         assert!(
             !compilation.has_errors(),
             "{} does not check:\n{}",
@@ -35,10 +35,10 @@ fn bench(c: &mut Criterion) {
         let mut group = c.benchmark_group("compiler");
         group.throughput(Throughput::Elements(lines));
         group.bench_function(BenchmarkId::new("check", name), |b| {
-            b.iter(|| black_box(tgdlc::check_file(black_box(&path))).has_errors())
+            b.iter(|| black_box(tgdl_compiler::check_file(black_box(&path))).has_errors())
         });
         group.bench_function(BenchmarkId::new("emit", name), |b| {
-            b.iter(|| black_box(tgdlc::generate_file(black_box(&path))).is_ok())
+            b.iter(|| black_box(tgdl_compiler::generate_file(black_box(&path))).is_ok())
         });
         group.finish();
     }

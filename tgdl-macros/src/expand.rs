@@ -1,5 +1,5 @@
 //! What `tgdl!` expands to: reads the form of the input, hands the game to
-//! [`tgdlc::embed::compile`], and turns its answer into Rust tokens — the engine's module,
+//! [`tgdl_compiler::embed::compile`], and turns its answer into Rust tokens — the engine's module,
 //! the `include_str!`s that make the build depend on the game's files, and a
 //! `compile_error!` for every error, spanned at the tokens it is about.
 
@@ -7,7 +7,7 @@ use crate::text::{MacroError, TokenText};
 use proc_macro2::{Delimiter, Group, Ident, Literal, Punct, Spacing, Span, TokenStream, TokenTree};
 use quote::quote;
 use std::path::{Path, PathBuf};
-use tgdlc::embed::{self, Embedded, Source};
+use tgdl_compiler::embed::{self, Embedded, Source};
 
 /// Expands one `tgdl!` invocation. Every problem is a `compile_error!`; should the
 /// compiler itself panic (a bug), that too becomes a `compile_error!` asking for a report.

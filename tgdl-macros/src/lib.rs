@@ -1,7 +1,7 @@
 //! The `tgdl!` macro: a TGDL game definition inside Rust source, expanded to the same
 //! native engine `tgdlc emit` generates. A thin shell over the `tgdlc` library (one
 //! compiler, not two): [`text`] rebuilds TGDL text from the macro's tokens, [`expand`]
-//! hands it to `tgdlc::embed` and turns the answer into tokens.
+//! hands it to `tgdl_compiler::embed` and turns the answer into tokens.
 
 mod expand;
 mod text;

@@ -5,7 +5,7 @@
 //! rename, converting and sending the diagnostics) but no process or pipe.
 //! Target: under 50 ms. Figures: docs/performance.md ("Editor").
 //!
-//! Beside it, `tgdlc::check_file` of the same file (what `tgdlc check` does) for scale.
+//! Beside it, `tgdl_compiler::check_file` of the same file (what `tgdlc check` does) for scale.
 //!
 //! `cargo bench -p tgdlc --bench lsp`; with `TGDL_LSP_EDITS=N` the binary makes N edits
 //! (each awaiting its diagnostics) once and exits, a fixed workload for callgrind or perf:
@@ -148,7 +148,7 @@ fn bench(c: &mut Criterion) {
         })
     });
     group.bench_function(BenchmarkId::new("check_file", "valid"), |b| {
-        b.iter(|| std::hint::black_box(tgdlc::check_file(&path)).has_errors())
+        b.iter(|| std::hint::black_box(tgdl_compiler::check_file(&path)).has_errors())
     });
     group.finish();
     session.stop();

@@ -1,5 +1,6 @@
 //! The `tgdlc` command line (docs/cli.md): exit codes, diagnostics on stderr and as JSON,
-//! import resolution, `explain` and `new`. Fast: no game is built with cargo here.
+//! import resolution, `check` printing the checker's UI suite as the library renders it,
+//! `fmt`, `explain` and `new`. Fast: no game is built with cargo here.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -281,7 +282,7 @@ fn build_without_the_runtime_says_how_to_set_tgdl_runtime_path() {
     assert_eq!(err.lines().count(), 2, "one error and its help, no cargo output:\n{err}");
     assert!(!dir.join("cache").exists(), "nothing is written before the runtime is found");
 
-    // A crate that is not the runtime (here the compiler's own) is refused the same way,
+    // A crate that is not the runtime (here the command line's own) is refused the same way,
     // before cargo would fail on it.
     let out = Command::new(env!("CARGO_BIN_EXE_tgdlc"))
         .args(["play", "valid.tgdl"])
@@ -297,6 +298,86 @@ fn build_without_the_runtime_says_how_to_set_tgdl_runtime_path() {
         stderr(&out)
     );
     assert!(!dir.join("cache").exists(), "nothing is written before the runtime is found");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+// ---------------------------------------------------------------------------------------
+// check of the checker's UI suite, fmt
+
+/// The cases of the checker's UI suite (`tgdl-compiler/tests/check_ui`), sorted.
+fn ui_cases() -> Vec<PathBuf> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tgdl-compiler/tests/check_ui");
+    let mut cases: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .expect("the checker's UI suite exists")
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.is_file() && p.extension().is_some_and(|x| x == "tgdl"))
+        .collect();
+    cases.sort();
+    assert!(cases.len() >= 40, "the UI suite is found");
+    cases
+}
+
+#[test]
+fn check_prints_the_ui_suites_text_and_fails() {
+    for path in ui_cases() {
+        let name = path.file_stem().and_then(|s| s.to_str()).expect("a UTF-8 name").to_string();
+        let compilation = tgdl_compiler::check_file(&path);
+        let out = Command::new(env!("CARGO_BIN_EXE_tgdlc"))
+            .arg("check")
+            .arg(&path)
+            .env("NO_COLOR", "1")
+            .output()
+            .expect("run tgdlc");
+        let expected_exit = if compilation.has_errors() { 1 } else { 0 };
+        assert_eq!(out.status.code(), Some(expected_exit), "{name}: exit status");
+        let err = stderr(&out);
+        let rendered = compilation.render(false);
+        if compilation.has_errors() {
+            assert_eq!(err, rendered, "{name}: the output of `tgdlc check`");
+        } else {
+            // A valid game (with warnings) ends with the one-line summary.
+            let rest = err.strip_prefix(rendered.as_str());
+            assert!(
+                rest.is_some_and(|r| r.starts_with("    Checked `") && r.lines().count() == 1),
+                "{name}: the output of `tgdlc check`: {err}"
+            );
+        }
+        assert!(out.stdout.is_empty(), "{name}: `check` prints diagnostics on standard error only");
+    }
+}
+
+#[test]
+fn fmt_checks_writes_and_refuses_syntax_errors() {
+    let dir = scratch("fmt");
+    let messy = dir.join("messy.tgdl");
+    let tidy = dir.join("tidy.tgdl");
+    let broken = dir.join("broken.tgdl");
+    std::fs::write(&messy, "game G players 2;\nsetup{x=1;}\n").unwrap();
+    std::fs::write(&tidy, "game G players 2;\nsetup { x = 1; }\n").unwrap();
+    std::fs::write(&broken, "game G players 2;\nsetup { x = ; }\n").unwrap();
+    let (m, t, b) = (messy.to_str().unwrap(), tidy.to_str().unwrap(), broken.to_str().unwrap());
+
+    let out = tgdlc(&["fmt", "--check", m, t]);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(stdout(&out).trim(), m, "only the file that would change is listed");
+    assert_eq!(
+        std::fs::read_to_string(&messy).unwrap(),
+        "game G players 2;\nsetup{x=1;}\n",
+        "--check writes nothing"
+    );
+
+    let out = tgdlc(&["fmt", m, t]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(std::fs::read_to_string(&messy).unwrap(), "game G players 2;\nsetup { x = 1; }\n");
+    assert_eq!(tgdlc(&["fmt", "--check", m]).status.code(), Some(0));
+    let leftovers = std::fs::read_dir(&dir).unwrap().count();
+    assert_eq!(leftovers, 3, "no temporary file is left behind");
+
+    let out = tgdlc(&["fmt", b]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = stderr(&out);
+    assert!(err.contains("error[E0001]") && err.contains("broken.tgdl:2:"), "{err}");
+    assert_eq!(std::fs::read_to_string(&broken).unwrap(), "game G players 2;\nsetup { x = ; }\n");
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -321,7 +402,7 @@ fn explain_prints_a_code_and_lists_them_all() {
     let out = tgdlc(&["explain", "--list"]);
     assert_exit(&out, 0);
     let list = stdout(&out);
-    for code in tgdlc::codes::ALL {
+    for code in tgdl_compiler::codes::ALL {
         assert!(list.contains(code.code) && list.contains(code.title), "{list}");
     }
 }

@@ -1,7 +1,6 @@
 //! `tgdlc lsp`, driven in process over `Connection::memory()` as an editor would: open a
 //! game that imports a library, break it, fix it, and ask for hovers, definitions (across
 //! the import), references, completion after `.`, the outline, formatting and rename.
-#![cfg(feature = "lsp")]
 
 use lsp_server::{Connection, Message, Notification, Request, RequestId};
 use lsp_types::Position;

@@ -4,7 +4,6 @@
 //!
 //! Needs `nvim` (Debian's `neovim` package; 0.7 or later). Without it the test prints why
 //! and passes, unless `TGDL_REQUIRE_NVIM` is set (`.ci/run` sets it), when it fails.
-#![cfg(feature = "lsp")]
 
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};

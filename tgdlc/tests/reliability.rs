@@ -151,13 +151,13 @@ fn a_line_break_in_the_main_files_path_stays_inside_the_generated_comment() {
 #[test]
 fn carriage_returns_end_lines() {
     // Old Mac line endings: a `//` comment ends at the `\r`, and lines count from them.
-    let ok = tgdlc::check_source("cr.tgdl", "game G players 2;\r// a comment\rsetup { }\r");
+    let ok = tgdl_compiler::check_source("cr.tgdl", "game G players 2;\r// a comment\rsetup { }\r");
     assert!(!ok.has_errors(), "{ok:?}");
-    let bad = tgdlc::check_source("cr.tgdl", "game G players 2;\r// a comment\rsetup { x = 1; }\r");
+    let bad = tgdl_compiler::check_source("cr.tgdl", "game G players 2;\r// a comment\rsetup { x = 1; }\r");
     let d = &bad.diagnostics[0];
     let at = bad.sources.location(d.primary.span);
     assert_eq!((at.line, at.column), (3, 9), "{bad:?}");
-    let mixed = tgdlc::check_source("crlf.tgdl", "game G players 2;\r\n\r\nsetup { x = 1; }\r\n");
+    let mixed = tgdl_compiler::check_source("crlf.tgdl", "game G players 2;\r\n\r\nsetup { x = 1; }\r\n");
     let at = mixed.sources.location(mixed.diagnostics[0].primary.span);
     assert_eq!((at.line, at.column), (3, 9), "{mixed:?}");
 }
@@ -176,14 +176,13 @@ fn else_if_chain(n: usize) -> String {
 
 #[test]
 fn a_long_flat_else_if_chain_is_not_nesting() {
-    let c = tgdlc::check_source("chain.tgdl", &else_if_chain(300));
+    let c = tgdl_compiler::check_source("chain.tgdl", &else_if_chain(300));
     assert!(!c.has_errors(), "{c:?}");
     // Code generation walks the chain too (on the compiler's stack, as the command line
     // runs it).
-    let c = tgdlc::check_source("chain.tgdl", &else_if_chain(1000));
-    let code = tgdlc::generate_on_big_stack(c.program.as_ref().expect("checked"), &c.sources);
+    let code = tgdl_compiler::generate_source("chain.tgdl", &else_if_chain(1000)).expect("checked");
     assert!(code.contains("y = 1000"), "the last branch is generated");
-    let c = tgdlc::check_source("chain.tgdl", &else_if_chain(5000));
+    let c = tgdl_compiler::check_source("chain.tgdl", &else_if_chain(5000));
     assert!(c.render(false).contains("too many `else if` branches in one chain"), "{}", c.render(false));
 }
 
@@ -198,7 +197,7 @@ fn long_chains_of_calls_and_classes_are_checked_on_a_bounded_stack() {
     s.push_str(&format!(
         "function f{n} {{ returns number; effect {{ return 1; }} }}\nsetup {{ log(\"\" + f0()); }}\n"
     ));
-    let c = tgdlc::check_source("calls.tgdl", &s);
+    let c = tgdl_compiler::check_source("calls.tgdl", &s);
     assert!(!c.has_errors(), "{}", c.render(false));
 
     // A chain of 3,000 classes: refused past the inheritance bound, once per 65 levels,
@@ -208,7 +207,7 @@ fn long_chains_of_calls_and_classes_are_checked_on_a_bounded_stack() {
         s.push_str(&format!("class C{i} : C{} {{ }}\n", i - 1));
     }
     s.push_str("setup { }\n");
-    let c = tgdlc::check_source("classes.tgdl", &s);
+    let c = tgdl_compiler::check_source("classes.tgdl", &s);
     let first = &c.diagnostics[0];
     assert_eq!(first.message, "`C65` has more than 64 classes above it");
     assert_eq!(c.sources.location(first.primary.span).line, 67);
@@ -219,7 +218,7 @@ fn thousands_of_errors_on_one_line_print_a_bounded_report() {
     let n = 12_000;
     let line: Vec<String> = (0..n).map(|i| format!("x{i} = 1;")).collect();
     let text = format!("game G players 2;\nsetup {{ {} }}\n", line.join(" "));
-    let c = tgdlc::check_source("long.tgdl", &text);
+    let c = tgdl_compiler::check_source("long.tgdl", &text);
     assert_eq!(c.diagnostics.len(), n);
     let rendered = c.render(false);
     assert!(rendered.len() < 40_000, "{} bytes", rendered.len());

@@ -1,8 +1,8 @@
 //! `cargo xtask docs`: regenerates `docs/diagnostics.md` from the explanations in
-//! `tgdlc/src/codes.rs`.
+//! `tgdl-compiler/src/codes.rs`.
 //!
-//! The generator is `tgdlc::codes::markdown`, and the test `diagnostics_doc_is_current`
-//! (in `tgdlc/tests/check_ui.rs`) fails when the file differs from it; with
+//! The generator is `tgdl_compiler::codes::markdown`, and the test
+//! `diagnostics_doc_is_current` (in `tgdl-compiler/tests/check_ui.rs`) fails when the file differs from it; with
 //! `TGDL_UPDATE_DOCS=1` that test writes the file instead. This command runs it so, which
 //! keeps xtask free of a dependency on the compiler.
 
@@ -15,7 +15,7 @@ pub fn run(args: &[String]) -> ExitCode {
     }
     let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
     let status = Command::new(cargo)
-        .args(["test", "-q", "-p", "tgdlc", "--test", "check_ui", "diagnostics_doc_is_current"])
+        .args(["test", "-q", "-p", "tgdl-compiler", "--test", "check_ui", "diagnostics_doc_is_current"])
         .env("TGDL_UPDATE_DOCS", "1")
         .current_dir(crate::workspace_root())
         .status();

@@ -11,7 +11,7 @@ mod tidy;
 /// The commands, with a one-line description each (shown by `cargo xtask help`).
 const COMMANDS: &[(&str, &str)] = &[
     ("bench", "measure engines and compiler; print (or --write) docs/performance.md's table"),
-    ("docs", "regenerate docs/diagnostics.md from the explanations in tgdlc/src/codes.rs"),
+    ("docs", "regenerate docs/diagnostics.md from the explanations in tgdl-compiler/src/codes.rs"),
     (
         "tidy",
         "check the repository's conventions (//! headers, no outside references, ARCHITECTURE.md's paths)",

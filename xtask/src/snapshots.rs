@@ -1,5 +1,5 @@
 //! `cargo xtask snapshots [--check]`: regenerates the insta snapshots of generated code
-//! (`tgdlc/tests/snapshots/`, one per `examples/*.tgdl`) and lists the files that changed,
+//! (`tgdl-compiler/tests/snapshots/`, one per `examples/*.tgdl`) and lists the files that changed,
 //! for review; with `--check`, fails when a snapshot is stale instead of writing it.
 
 use std::collections::BTreeMap;
@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
 
 /// The snapshot suites: (package, test target, directory of its `.snap` files).
-const SUITES: &[(&str, &str, &str)] = &[("tgdlc", "snapshots", "tgdlc/tests/snapshots")];
+const SUITES: &[(&str, &str, &str)] = &[("tgdl-compiler", "snapshots", "tgdl-compiler/tests/snapshots")];
 
 pub fn run(args: &[String]) -> ExitCode {
     let check = match args {

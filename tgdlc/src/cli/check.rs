@@ -1,27 +1,27 @@
 //! `tgdlc check` (diagnostics only) and `tgdlc emit` (the generated Rust).
 
-use super::{MessageFormat, compile, fail, options, report};
+use super::{MessageFormat, Session, fail};
 use std::io::Write;
 use std::path::Path;
 
 /// Reports a game's diagnostics: rendered on standard error, or one JSON object per line
 /// on standard output. Exit 0 when the game is valid (warnings allowed); a valid game
 /// gets a one-line summary on standard error (people only: not with JSON).
-pub(super) fn check(file: &Path) -> u8 {
-    let compilation = super::check_file(file);
-    if let Err(code) = report(&compilation) {
+pub(super) fn check(session: &Session, file: &Path) -> u8 {
+    let compilation = session.compile(file, false);
+    if let Err(code) = session.report(&compilation) {
         return code;
     }
     if compilation.has_errors() {
         return 1;
     }
-    if options().message_format == MessageFormat::Human {
+    if session.message_format == MessageFormat::Human {
         let warnings = compilation.diagnostics.len();
         let files = compilation.sources.files().count();
         let name = compilation.program.as_ref().map_or("?", |p| p.name.as_str());
         eprintln!(
             "    Checked `{}`: the game `{name}` is valid ({files} file{}{})",
-            crate::source::printable(&file.display().to_string()),
+            tgdl_compiler::source::printable(&file.display().to_string()),
             if files == 1 { "" } else { "s" },
             match warnings {
                 0 => String::new(),
@@ -34,18 +34,17 @@ pub(super) fn check(file: &Path) -> u8 {
 }
 
 /// Prints the generated engine (diagnostics, warnings included, go to standard error).
-pub(super) fn emit(file: &Path, output: Option<&Path>) -> u8 {
-    let compilation = match compile(file) {
+pub(super) fn emit(session: &Session, file: &Path, output: Option<&Path>) -> u8 {
+    let mut compilation = match session.compile_valid(file, true) {
         Ok(c) => c,
         Err(code) => return code,
     };
-    let Some(program) = &compilation.program else { return 1 };
+    let Some(code) = compilation.generated.take() else { return 1 };
     if let Some(path) = output {
         if let Err(code) = super::refuse_overwriting_sources(path, &compilation) {
             return code;
         }
     }
-    let code = crate::generate_on_big_stack(program, &compilation.sources);
     match output {
         Some(path) => match std::fs::write(path, code) {
             Ok(()) => 0,

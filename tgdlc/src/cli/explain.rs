@@ -1,6 +1,6 @@
 //! `tgdlc explain CODE` and `tgdlc explain --list`.
 
-use crate::codes;
+use tgdl_compiler::codes;
 
 pub(super) fn explain(code: Option<&str>, list: bool) -> u8 {
     if list {

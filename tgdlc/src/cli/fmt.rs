@@ -1,8 +1,8 @@
 //! `tgdlc fmt FILE... [--check]`: formats files in place, or lists those that would change.
 
 use super::color;
-use crate::source::{SourceFile, SourceMap};
 use std::path::Path;
+use tgdl_compiler::source::{SourceFile, SourceMap};
 
 /// Formats every file; with `check`, writes nothing and prints the files that would
 /// change. Exit 1 when a file does not parse or cannot be read or written, or (with
@@ -34,7 +34,7 @@ fn format_file(path: &Path, check: bool) -> Result<bool, String> {
     let mut sources = SourceMap::new();
     let id =
         sources.add(SourceFile::new(path.display().to_string(), Some(path.to_path_buf()), text.as_str()));
-    let formatted = crate::fmt::format_source(id, &text).map_err(|d| d.render(&sources, color()))?;
+    let formatted = tgdl_compiler::format_source(id, &text).map_err(|d| d.render(&sources, color()))?;
     if formatted == text {
         return Ok(false);
     }

@@ -14,8 +14,9 @@ mod run;
 use clap::{Parser, Subcommand, ValueEnum};
 use std::ffi::OsString;
 use std::io::IsTerminal;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use tgdl_compiler::{CodegenOptions, Compilation, Input, Options};
 
 #[derive(Parser, Debug)]
 #[command(
@@ -38,27 +39,50 @@ pub(crate) struct Cli {
     message_format: MessageFormat,
 }
 
-/// This run's options that every compiling command shares, set once from the command line.
-#[derive(Default)]
-struct Options {
-    load: crate::load::LoadOptions,
+/// What every compiling command of this run shares, from the global options of the
+/// command line: how to find the game's files and how to print diagnostics.
+struct Session {
+    options: Options,
     message_format: MessageFormat,
 }
 
-static OPTIONS: std::sync::OnceLock<Options> = std::sync::OnceLock::new();
+impl Session {
+    /// Loads and checks a game, and generates its engine when `generate`.
+    fn compile(&self, file: &Path, generate: bool) -> Compilation {
+        let options = Options { generate: generate.then(CodegenOptions::default), ..self.options.clone() };
+        tgdl_compiler::compile(Input::File(file), &options)
+    }
 
-fn options() -> &'static Options {
-    OPTIONS.get_or_init(Options::default)
-}
+    /// Compiles a game (generating its engine when `generate`), printing its
+    /// diagnostics; the compilation when the game is valid.
+    fn compile_valid(&self, file: &Path, generate: bool) -> Result<Compilation, u8> {
+        let compilation = self.compile(file, generate);
+        self.report(&compilation)?;
+        if compilation.has_errors() { Err(1) } else { Ok(compilation) }
+    }
 
-/// Loads and checks a game with this run's options.
-fn check_file(file: &std::path::Path) -> crate::Compilation {
-    crate::check_file_with(file, &options().load)
+    /// Prints a compilation's diagnostics in this run's message format: rendered on
+    /// standard error, or JSON lines on standard output. Err(1) when standard output is
+    /// closed.
+    fn report(&self, compilation: &Compilation) -> Result<(), u8> {
+        use std::io::Write;
+        match self.message_format {
+            MessageFormat::Human => eprint!("{}", compilation.render(color())),
+            MessageFormat::Json => {
+                let mut out = std::io::stdout().lock();
+                for d in &compilation.diagnostics {
+                    writeln!(out, "{}", d.to_json(&compilation.sources)).map_err(|_| 1u8)?;
+                }
+                out.flush().map_err(|_| 1u8)?;
+            }
+        }
+        Ok(())
+    }
 }
 
 /// The game's main file: FILE itself, or `FILE/main.tgdl` when FILE is a project
 /// directory (as `tgdlc new` makes them).
-fn main_file(file: &std::path::Path) -> PathBuf {
+fn main_file(file: &Path) -> PathBuf {
     let main = file.join("main.tgdl");
     if file.is_dir() && main.is_file() { main } else { file.to_path_buf() }
 }
@@ -114,7 +138,6 @@ enum Command {
         check: bool,
     },
     /// Run the language server on standard input and output (for editors)
-    #[cfg(feature = "lsp")]
     Lsp,
     /// Create a new game project directory NAME with a small playable game
     New {
@@ -184,26 +207,26 @@ fn parse_args(mut args: Vec<OsString>) -> Result<Cli, clap::Error> {
 }
 
 fn run(cli: Cli) -> u8 {
-    let _ = OPTIONS.set(Options {
-        load: crate::load::LoadOptions { import_root: cli.import_root },
+    let session = Session {
+        options: Options { import_root: cli.import_root, ..Options::default() },
         message_format: cli.message_format,
-    });
+    };
+    let s = &session;
     match cli.command {
-        Command::Check { file } => check::check(&main_file(&file)),
-        Command::Emit { file, output } => check::emit(&main_file(&file), output.as_deref()),
+        Command::Check { file } => check::check(s, &main_file(&file)),
+        Command::Emit { file, output } => check::emit(s, &main_file(&file), output.as_deref()),
         Command::Build { file, output, verbose, python: false } => {
-            run::build(&main_file(&file), output.as_deref(), verbose)
+            run::build(s, &main_file(&file), output.as_deref(), verbose)
         }
         Command::Build { file, output, verbose, python: true } => {
-            run::build_python(&main_file(&file), output.as_deref(), verbose)
+            run::build_python(s, &main_file(&file), output.as_deref(), verbose)
         }
-        Command::Play(a) => run::run("play", &main_file(&a.file), &a.args),
-        Command::Simulate(a) => run::run("simulate", &main_file(&a.file), &a.args),
-        Command::Perft(a) => run::run("perft", &main_file(&a.file), &a.args),
-        Command::Tournament(a) => run::run("tournament", &main_file(&a.file), &a.args),
-        Command::Serve(a) => run::serve(&main_file(&a.file), &a.args),
+        Command::Play(a) => run::run(s, "play", &main_file(&a.file), &a.args),
+        Command::Simulate(a) => run::run(s, "simulate", &main_file(&a.file), &a.args),
+        Command::Perft(a) => run::run(s, "perft", &main_file(&a.file), &a.args),
+        Command::Tournament(a) => run::run(s, "tournament", &main_file(&a.file), &a.args),
+        Command::Serve(a) => run::serve(s, &main_file(&a.file), &a.args),
         Command::Fmt { files, check } => fmt::fmt(&files, check),
-        #[cfg(feature = "lsp")]
         Command::Lsp => match crate::lsp::run_stdio() {
             Ok(()) => 0,
             Err(e) => fail(format!("language server: {e}")),
@@ -224,34 +247,9 @@ fn fail(message: impl std::fmt::Display) -> u8 {
     1
 }
 
-/// Checks a game, printing its diagnostics on standard error; the compilation when it
-/// is valid.
-fn compile(file: &std::path::Path) -> Result<crate::Compilation, u8> {
-    let compilation = check_file(file);
-    report(&compilation)?;
-    if compilation.has_errors() { Err(1) } else { Ok(compilation) }
-}
-
-/// Prints a compilation's diagnostics in this run's message format: rendered on standard
-/// error, or JSON lines on standard output. Err(1) when standard output is closed.
-fn report(compilation: &crate::Compilation) -> Result<(), u8> {
-    use std::io::Write;
-    match options().message_format {
-        MessageFormat::Human => eprint!("{}", compilation.render(color())),
-        MessageFormat::Json => {
-            let mut out = std::io::stdout().lock();
-            for d in &compilation.diagnostics {
-                writeln!(out, "{}", d.to_json(&compilation.sources)).map_err(|_| 1u8)?;
-            }
-            out.flush().map_err(|_| 1u8)?;
-        }
-    }
-    Ok(())
-}
-
 /// Refuses an output path that is one of the game's own source files (`tgdlc build game`
 /// on a source without extension, `emit g.tgdl -o g.tgdl`): writing would destroy it.
-fn refuse_overwriting_sources(output: &std::path::Path, compilation: &crate::Compilation) -> Result<(), u8> {
+fn refuse_overwriting_sources(output: &Path, compilation: &Compilation) -> Result<(), u8> {
     let target = match std::fs::canonicalize(output) {
         Ok(existing) => existing,
         // A file that does not exist yet cannot be a source.
@@ -262,7 +260,7 @@ fn refuse_overwriting_sources(output: &std::path::Path, compilation: &crate::Com
             return Err(fail(format!(
                 "`{}` is a source file of the game; refusing to write over it\n\
                  help: give another output path with -o",
-                crate::source::printable(&output.display().to_string())
+                tgdl_compiler::source::printable(&output.display().to_string())
             )));
         }
     }

@@ -46,7 +46,7 @@ fn shell_quoted(path: &str) -> String {
     if !path.is_empty() && path.chars().all(safe) {
         path.to_string()
     } else {
-        format!("'{}'", crate::source::printable(path).replace('\'', "'\\''"))
+        format!("'{}'", tgdl_compiler::source::printable(path).replace('\'', "'\\''"))
     }
 }
 
@@ -189,7 +189,7 @@ mod tests {
         std::fs::create_dir_all(&dir).unwrap();
         std::fs::write(dir.join("main.tgdl"), MAIN.replace("{GAME}", "Nim")).unwrap();
         std::fs::write(dir.join("rules.tgdl"), RULES.replace("{GAME}", "Nim")).unwrap();
-        let c = crate::check_file(&dir.join("main.tgdl"));
+        let c = tgdl_compiler::check_file(&dir.join("main.tgdl"));
         let _ = std::fs::remove_dir_all(&dir);
         assert!(!c.has_errors() && c.diagnostics.is_empty(), "{}", c.render(false));
     }

@@ -1,52 +1,32 @@
 //! `tgdlc build`, and `play`, `simulate`, `perft`, `tournament`, `serve`: build the game
 //! (cached), then run its binary with the subcommand and the remaining arguments.
 
-use super::{compile, fail};
-use crate::build::{self, BuildOptions, Built};
+use super::{Session, fail};
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use tgdl_build::{BuildOptions, Built};
 
 /// Checks, generates and builds a game; diagnostics and errors are printed here. The
 /// binary will be copied to `output`, which must not be a source of the game.
-fn build_game(file: &Path, verbose: bool, output: Option<&Path>) -> Result<Built, u8> {
-    let mut compilation = compile(file)?;
+fn build_game(session: &Session, file: &Path, verbose: bool, output: Option<&Path>) -> Result<Built, u8> {
+    let compilation = session.compile_valid(file, true)?;
     if let Some(output) = output {
         super::refuse_overwriting_sources(output, &compilation)?;
     }
-    let Some((name, code)) = generate_for_build(&mut compilation) else { return Err(1) };
-    build::build(&name, &code, &BuildOptions { verbose, status: true }).map_err(fail)
+    let Some((name, code)) = generated(compilation) else { return Err(1) };
+    tgdl_build::build(&name, &code, &BuildOptions { verbose, status: true }).map_err(fail)
 }
 
 /// The game's name and generated engine, for a build. The engine names the game's files
-/// (in rule errors and traces) relative to the main file's directory — `x.tgdl`,
-/// `lib/cards.tgdl` — not as typed: the same game reached from another directory
-/// (`./x.tgdl`, `../games/x.tgdl`, through a symlink) generates the same code, and the
-/// build cache, keyed by the code, reuses its binary instead of building it again.
-fn generate_for_build(compilation: &mut crate::Compilation) -> Option<(String, String)> {
-    let program = compilation.program.as_mut()?;
-    program.files = stable_file_names(&compilation.sources);
-    let code = crate::generate_on_big_stack(program, &compilation.sources);
-    Some((program.name.clone(), code))
-}
-
-/// Every source file's name relative to the main file's real directory (symlinks
-/// resolved); an import outside it keeps its real absolute path. Files not on disk keep
-/// their names.
-fn stable_file_names(sources: &crate::source::SourceMap) -> Vec<String> {
-    let main_dir =
-        sources.files().next().and_then(|(_, main)| main.path.as_deref()?.parent().map(Path::to_path_buf));
-    sources
-        .files()
-        .map(|(_, f)| match (&f.path, &main_dir) {
-            (Some(path), Some(dir)) => path.strip_prefix(dir).unwrap_or(path).display().to_string(),
-            _ => f.name.clone(),
-        })
-        .collect()
+/// as every front end does (relative to the main file's directory), so the build cache,
+/// keyed by the code, reuses the binary of the same game reached by another path.
+fn generated(compilation: tgdl_compiler::Compilation) -> Option<(String, String)> {
+    Some((compilation.program?.name, compilation.generated?))
 }
 
 /// `tgdlc build FILE [-o BIN]`.
-pub(super) fn build(file: &Path, output: Option<&Path>, verbose: bool) -> u8 {
+pub(super) fn build(session: &Session, file: &Path, output: Option<&Path>, verbose: bool) -> u8 {
     let target = match output {
         Some(o) => o.to_path_buf(),
         None => {
@@ -56,7 +36,7 @@ pub(super) fn build(file: &Path, output: Option<&Path>, verbose: bool) -> u8 {
             PathBuf::from(name)
         }
     };
-    let built = match build_game(file, verbose, Some(&target)) {
+    let built = match build_game(session, file, verbose, Some(&target)) {
         Ok(b) => b,
         Err(code) => return code,
     };
@@ -78,15 +58,14 @@ pub(super) fn build(file: &Path, output: Option<&Path>, verbose: bool) -> u8 {
 }
 
 /// `tgdlc build FILE --python [-o DIR]`: the game's wheel, written to DIR.
-pub(super) fn build_python(file: &Path, output: Option<&Path>, verbose: bool) -> u8 {
-    let compilation = match compile(file) {
+pub(super) fn build_python(session: &Session, file: &Path, output: Option<&Path>, verbose: bool) -> u8 {
+    let compilation = match session.compile_valid(file, true) {
         Ok(c) => c,
         Err(code) => return code,
     };
-    let mut compilation = compilation;
-    let Some((name, code)) = generate_for_build(&mut compilation) else { return 1 };
+    let Some((name, code)) = generated(compilation) else { return 1 };
     let dir = output.unwrap_or(Path::new("."));
-    match build::build_python(&name, &code, dir, &BuildOptions { verbose, status: true }) {
+    match tgdl_build::build_python(&name, &code, dir, &BuildOptions { verbose, status: true }) {
         Ok(built) => {
             eprintln!("    Finished `{}` (import {})", built.wheel.display(), built.module);
             println!("{}", built.wheel.display());
@@ -103,8 +82,8 @@ fn partial_name(target: &Path) -> PathBuf {
 }
 
 /// `tgdlc play|simulate|perft FILE ARGS...`: the binary's exit code.
-pub(super) fn run(subcommand: &str, file: &Path, args: &[OsString]) -> u8 {
-    let built = match build_game(file, false, None) {
+pub(super) fn run(session: &Session, subcommand: &str, file: &Path, args: &[OsString]) -> u8 {
+    let built = match build_game(session, file, false, None) {
         Ok(b) => b,
         Err(code) => return code,
     };
@@ -120,13 +99,13 @@ pub(super) fn run(subcommand: &str, file: &Path, args: &[OsString]) -> u8 {
 
 /// `tgdlc serve FILE ARGS...`: the binary's `serve`, with the matches kept beside the
 /// game (`FILE` with the extension `.sqlite`) unless `--db` is given.
-pub(super) fn serve(file: &Path, args: &[OsString]) -> u8 {
+pub(super) fn serve(session: &Session, file: &Path, args: &[OsString]) -> u8 {
     let mut args = args.to_vec();
     let has_db = args.iter().any(|a| a == "--db" || a.to_string_lossy().starts_with("--db="));
     if !has_db {
         args.extend([OsString::from("--db"), file.with_extension("sqlite").into_os_string()]);
     }
-    run("serve", file, &args)
+    run(session, "serve", file, &args)
 }
 
 /// Replaces this process with the game binary (Unix), so signals, the terminal and the

@@ -6,14 +6,12 @@
 //! expressions carry ids and spans); class names, which also appear in types, bases and
 //! triggers the typed program keeps no span for, from the tokens of each file.
 
-use crate::codes;
-use crate::diagnostics::Diagnostic;
-use crate::hir::{self, ClassId, Expr, ExprKind, LocalId, Program, Ty};
-use crate::sema::{self, Module};
-use crate::source::{FileId, SourceMap, Span};
-use crate::syntax::ast;
 use std::collections::HashMap;
 use std::path::Path;
+use tgdl_compiler::diagnostics::Diagnostic;
+use tgdl_compiler::hir::{self, ClassId, Expr, ExprKind, LocalId, Program, Ty};
+use tgdl_compiler::source::{FileId, SourceMap, Span};
+use tgdl_compiler::{Compilation, Input, Module, Options, ast, codes};
 
 pub(crate) struct Analysis {
     pub sources: SourceMap,
@@ -63,27 +61,21 @@ pub(crate) struct Index {
     pub bodies: Vec<(Span, Option<ClassId>)>,
 }
 
-/// Loads and checks the document `text` (at `path`, for its imports).
+/// Loads and checks the document `text` (at `path`, for its imports), keeping what could
+/// be typed when there are errors.
 pub(crate) fn analyse(path: Option<&Path>, text: &str) -> Analysis {
-    let mut sources = SourceMap::new();
     let name = path.map_or_else(|| "untitled.tgdl".to_owned(), |p| p.display().to_string());
-    let loaded = crate::load::load_source(&mut sources, &name, text, path.and_then(Path::parent));
+    let input = Input::Text { name: &name, text, base_dir: path.and_then(Path::parent) };
+    let Compilation { sources, modules, program, mut diagnostics, .. } =
+        tgdl_compiler::compile(input, &Options { partial: true, ..Options::default() });
     let main = FileId(0);
-    let mut diagnostics = loaded.diagnostics.clone();
-    let program = if loaded.has_errors() || loaded.modules.is_empty() {
-        None
-    } else {
-        let (program, found) = sema::check_partial(&sources, &loaded.modules);
-        diagnostics.extend(found);
-        Some(program)
-    };
     // A library (no `game` directive) is checked as if it were a game; what only a game
     // needs is not its fault.
-    let is_library = loaded.modules.iter().any(|m| m.is_main && m.ast.game.is_none());
+    let is_library = modules.iter().any(|m| m.is_main && m.ast.game.is_none());
     if is_library {
         diagnostics.retain(|d| !(d.code == Some(codes::GAME_DIRECTIVE) && d.primary.span.file == main));
     }
-    Analysis { sources, main, modules: loaded.modules, diagnostics, program, index: Default::default() }
+    Analysis { sources, main, modules, diagnostics, program, index: Default::default() }
 }
 
 impl Analysis {

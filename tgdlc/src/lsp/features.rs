@@ -5,14 +5,14 @@
 use super::Document;
 use super::analysis::{self, Analysis, DefKind, ty_name};
 use super::convert;
-use crate::hir::{ClassId, Program, Ty};
-use crate::source::{FileId, Span};
-use crate::syntax::ast;
 use lsp_types::{
     CompletionItem, CompletionItemKind, DocumentSymbol, Hover, HoverContents, Location, MarkupContent,
     MarkupKind, Position, SymbolKind, TextEdit, Uri, WorkspaceEdit,
 };
 use std::collections::HashMap;
+use tgdl_compiler::ast;
+use tgdl_compiler::hir::{ClassId, Program, Ty};
+use tgdl_compiler::source::{FileId, Span};
 
 /// The protocol location of a span of one of the analysis' files.
 pub(crate) fn location(doc_uri: &Uri, a: &Analysis, span: Span) -> Option<Location> {
@@ -40,7 +40,7 @@ pub(crate) fn hover(doc: &Document, pos: Position) -> Option<Hover> {
         if s.file != a.main || offset < s.start as usize || offset > s.end as usize {
             continue;
         }
-        if let Some(c) = d.code.and_then(crate::codes::find) {
+        if let Some(c) = d.code.and_then(tgdl_compiler::codes::find) {
             parts.push(format!("**{}**: {}\n\n{}", c.code, c.title, c.explanation.trim_end()));
         }
     }
@@ -95,7 +95,7 @@ pub(crate) fn rename(doc: &Document, pos: Position, new_name: &str) -> Result<Wo
     let a = &doc.analysis;
     let valid = new_name.chars().next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
         && new_name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
-    if !valid || crate::syntax::parse(FileId(0), &format!("function {new_name} {{ }}")).is_err() {
+    if !valid || tgdl_compiler::parse(FileId(0), &format!("function {new_name} {{ }}")).is_err() {
         return Err(format!("`{new_name}` is not a name TGDL accepts"));
     }
     let Some((_, d)) = a.reference_at(a.main, convert::offset(&doc.text, pos)) else {
@@ -132,7 +132,7 @@ pub(crate) fn rename(doc: &Document, pos: Position, new_name: &str) -> Result<Wo
 }
 
 pub(crate) fn formatting(doc: &Document) -> Option<Vec<TextEdit>> {
-    let formatted = crate::fmt::format_source(FileId(0), &doc.text).ok()?;
+    let formatted = tgdl_compiler::format_source(FileId(0), &doc.text).ok()?;
     if formatted == doc.text {
         return Some(Vec::new());
     }
@@ -292,7 +292,7 @@ pub(crate) fn completion(doc: &Document, pos: Position) -> Vec<CompletionItem> {
             _ => {}
         }
     }
-    for k in crate::syntax::RESERVED_WORDS.iter().chain(crate::syntax::CONTEXTUAL_WORDS) {
+    for k in tgdl_compiler::RESERVED_WORDS.iter().chain(tgdl_compiler::CONTEXTUAL_WORDS) {
         push(&mut items, k, CompletionItemKind::KEYWORD, None);
     }
     items
@@ -529,9 +529,9 @@ fn members(a: &Analysis, p: &Program, ty: Option<Ty>) -> Vec<CompletionItem> {
     };
     match ty {
         // The checker's own lists: completion offers exactly what `check` accepts.
-        Some(Ty::List(_)) => builtin(crate::sema::LIST_METHODS),
-        Some(Ty::Table(..)) => builtin(crate::sema::TABLE_METHODS),
-        Some(Ty::Stack(_)) => builtin(crate::sema::STACK_METHODS),
+        Some(ty @ (Ty::List(_) | Ty::Table(..) | Ty::Stack(_))) => {
+            builtin(tgdl_compiler::builtin_methods(&ty))
+        }
         Some(Ty::Class(c)) => {
             let mut out = Vec::new();
             let mut seen = std::collections::HashSet::new();
@@ -545,7 +545,7 @@ fn members(a: &Analysis, p: &Program, ty: Option<Ty>) -> Vec<CompletionItem> {
                 }
                 for f in &class.funcs {
                     let f = &p.funcs[f.index()];
-                    if f.kind == crate::hir::FuncKind::User && seen.insert(f.name.clone()) {
+                    if f.kind == tgdl_compiler::hir::FuncKind::User && seen.insert(f.name.clone()) {
                         let detail = a
                             .index()
                             .defs

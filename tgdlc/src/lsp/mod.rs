@@ -263,7 +263,7 @@ fn publish(uri: Uri, diagnostics: Vec<LspDiagnostic>) -> Notification {
 fn to_lsp(
     doc_uri: &Uri,
     a: &Analysis,
-    d: &crate::diagnostics::Diagnostic,
+    d: &tgdl_compiler::diagnostics::Diagnostic,
     range: lsp_types::Range,
 ) -> LspDiagnostic {
     let mut message = d.message.clone();

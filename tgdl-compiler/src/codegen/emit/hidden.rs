@@ -1,0 +1,444 @@
+//! Hidden information (docs/hidden-information.md): the census of objects that can be hidden (cards in
+//! closed stacks, pieces and cards in hands), putting an object in another's place (for
+//! determinization), the `secret` values, and the labels a viewer may see. Which viewer
+//! sees what, observations and determinization itself are generic, in
+//! `tgdl_runtime::hidden`.
+
+use super::context::Gen;
+use crate::codegen::plan::layout::Hierarchy;
+use crate::hir::{BuiltinAttr, ClassId, ClassKind, Ty};
+use proc_macro2::TokenStream;
+use quote::quote;
+
+/// A deck hierarchy and the hierarchy of what its stacks hold.
+struct DeckOf<'g> {
+    deck: &'g Hierarchy,
+    element: &'g Hierarchy,
+    elem_ty: Ty,
+}
+
+impl Gen<'_> {
+    /// Whether `class` (or a base) has the built-in attribute `b`.
+    fn has_builtin(&self, class: ClassId, b: BuiltinAttr) -> bool {
+        let mut cur = Some(class);
+        while let Some(c) = cur {
+            if self.prog.class(c).attrs.iter().any(|&a| self.prog.attr(a).builtin == Some(b)) {
+                return true;
+            }
+            cur = self.prog.class(c).base;
+        }
+        false
+    }
+
+    fn decks(&self) -> Vec<DeckOf<'_>> {
+        let prog = self.prog;
+        self.hierarchies
+            .iter()
+            .filter(|h| prog.class(h.root).kind == ClassKind::Deck)
+            .filter_map(|h| {
+                let elem_ty = prog.class(h.root).element.clone()?;
+                let Ty::Class(e) = elem_ty else { return None };
+                Some(DeckOf { deck: h, element: self.hierarchy(e)?, elem_ty })
+            })
+            .collect()
+    }
+
+    /// Interactable hierarchies of the game: their objects can be in a hand.
+    fn handheld(&self) -> Vec<&Hierarchy> {
+        let prog = self.prog;
+        self.hierarchies
+            .iter()
+            .filter(|h| {
+                let root = prog.class(h.root);
+                root.kind == ClassKind::Interactable
+                    && !root.builtin
+                    && self.has_builtin(h.root, BuiltinAttr::Owner)
+                    && self.has_builtin(h.root, BuiltinAttr::Tile)
+                    && self.has_builtin(h.root, BuiltinAttr::Discarded)
+                    && self.has_builtin(h.root, BuiltinAttr::FaceUp)
+            })
+            .collect()
+    }
+
+    /// Whether anything can be hidden from a player: a deck, a piece or card that can be
+    /// held, a `secret` attribute, a `tell`.
+    pub(super) fn may_hide(&self) -> bool {
+        let mut tells = false;
+        self.prog.walk_exprs(&mut |e| {
+            tells |= matches!(e.kind, crate::hir::ExprKind::Builtin { op: crate::hir::Builtin::Tell, .. })
+        });
+        tells
+            || !self.decks().is_empty()
+            || !self.handheld().is_empty()
+            || self.prog.attrs.iter().any(|a| a.secret)
+    }
+
+    /// The functions on `World` (`seen_label`) and the `rt::hidden::Resample` impl.
+    pub(super) fn hidden_info(&self) -> (TokenStream, TokenStream) {
+        let methods = quote! {
+            /// An object's label, or `a hidden Card` when `seen` may not see it.
+            fn seen_label(&self, seen: &rt::hidden::Seen, tag: u32, index: u32) -> String {
+                match seen.hides(tag, index) {
+                    Some(root) => rt::hidden::Seen::hidden_label(root),
+                    None => self.object_label(tag, index),
+                }
+            }
+        };
+        if self.decks().is_empty() && self.handheld().is_empty() && !self.prog.attrs.iter().any(|a| a.secret)
+        {
+            let resample = quote! {
+                /// Nothing in this game can be hidden from a player.
+                impl rt::hidden::Resample for World {}
+            };
+            return (methods, resample);
+        }
+        let census = self.census_fn();
+        let put = self.put_fn();
+        let secrets = self.secrets_fn();
+        let resample = quote! {
+            impl rt::hidden::Resample for World {
+                #census
+                #put
+                #secrets
+            }
+        };
+        (methods, resample)
+    }
+
+    /// `census`: the objects of closed stacks (only their number is public), then the
+    /// pieces and cards in hands: owned, not on a tile, not discarded, in no stack.
+    fn census_fn(&self) -> TokenStream {
+        let prog = self.prog;
+        let decks = self.decks();
+        let handheld = self.handheld();
+        if decks.is_empty() && handheld.is_empty() {
+            return quote! {
+                fn census(&self) -> rt::hidden::Census {
+                    rt::hidden::Census::default()
+                }
+            };
+        }
+        // One "in a stack" mark per object of every hierarchy decks hold.
+        let mut marked: Vec<&Hierarchy> = Vec::new();
+        for d in &decks {
+            if !marked.iter().any(|h| h.tag == d.element.tag) {
+                marked.push(d.element);
+            }
+        }
+        let marks: Vec<TokenStream> = marked
+            .iter()
+            .map(|h| {
+                let arena = &h.arena;
+                let m = stacked(h);
+                quote!(let mut #m = vec![false; self.#arena.len()];)
+            })
+            .collect();
+        let mut stacks = Vec::new();
+        for d in &decks {
+            let (da, dtag) = (&d.deck.arena, d.deck.tag);
+            let (ea, etag) = (&d.element.arena, d.element.tag);
+            let root = &prog.class(d.element.root).name;
+            let items = self.collection_arena(&Ty::Stack(Box::new(d.elem_ty.clone())));
+            let m = stacked(d.element);
+            let owner = if self.has_builtin(d.element.root, BuiltinAttr::Owner) {
+                let f = self.builtin_field(d.element.root, BuiltinAttr::Owner);
+                quote!(self.#ea[item].#f)
+            } else {
+                quote!(None)
+            };
+            // Open stacks show their content: their objects are public, and in no hand.
+            let open_classes: Vec<ClassId> =
+                d.deck.variants.iter().map(|(c, _)| *c).filter(|&c| prog.class(c).open).collect();
+            if open_classes.len() == d.deck.variants.len() {
+                // Open stacks show their objects: only mark them (they are in no hand).
+                stacks.push(quote! {
+                    for deck in self.#da.iter().map(|(_, deck)| deck) {
+                        for &item in self.#items[deck.items].items.iter() {
+                            #m[item.index()] = true;
+                        }
+                    }
+                });
+                continue;
+            }
+            let skip = if open_classes.is_empty() {
+                quote!(seen_before)
+            } else {
+                let pats = open_classes.iter().map(|&c| self.variant_pattern(d.deck, c));
+                quote!(seen_before || matches!(deck.kind, #(#pats)|*))
+            };
+            stacks.push(quote! {
+                for (id, deck) in self.#da.iter() {
+                    for (position, &item) in self.#items[deck.items].items.iter().enumerate() {
+                        // An object in two stacks is counted in the first; open stacks show theirs.
+                        let seen_before = std::mem::replace(&mut #m[item.index()], true);
+                        if #skip {
+                            continue;
+                        }
+                        objects.push(rt::hidden::Located {
+                            tag: #etag,
+                            index: item.index() as u32,
+                            root: #root,
+                            owner: #owner,
+                            place: rt::hidden::Place::Stack { tag: #dtag, deck: id.index() as u32, position: position as u32 },
+                        });
+                    }
+                }
+            });
+        }
+        let mut hands = Vec::new();
+        for h in &handheld {
+            let (pa, tag) = (&h.arena, h.tag);
+            let root = &prog.class(h.root).name;
+            let owner = self.builtin_field(h.root, BuiltinAttr::Owner);
+            let tile = self.builtin_field(h.root, BuiltinAttr::Tile);
+            let discarded = self.builtin_field(h.root, BuiltinAttr::Discarded);
+            let face_up = self.builtin_field(h.root, BuiltinAttr::FaceUp);
+            let in_stack = if marked.iter().any(|m| m.tag == h.tag) {
+                let m = stacked(h);
+                quote!(|| #m[id.index()])
+            } else {
+                quote!()
+            };
+            hands.push(quote! {
+                for (id, piece) in self.#pa.iter() {
+                    let Some(owner) = piece.#owner else { continue };
+                    if piece.#tile.is_some() || piece.#discarded || piece.#face_up #in_stack {
+                        continue;
+                    }
+                    objects.push(rt::hidden::Located {
+                        tag: #tag,
+                        index: id.index() as u32,
+                        root: #root,
+                        owner: Some(owner),
+                        place: rt::hidden::Place::Hand(owner),
+                    });
+                }
+            });
+        }
+        quote! {
+            fn census(&self) -> rt::hidden::Census {
+                let mut objects: Vec<rt::hidden::Located> = Vec::new();
+                #(#marks)*
+                #(#stacks)*
+                #(#hands)*
+                rt::hidden::Census { objects }
+            }
+        }
+    }
+
+    /// `put`: an object takes a slot's owner, and its place in a stack or a hand.
+    fn put_fn(&self) -> TokenStream {
+        let decks = self.decks();
+        let handheld = self.handheld();
+        let mut tags: Vec<&Hierarchy> = decks.iter().map(|d| d.element).collect();
+        tags.extend(handheld.iter().copied());
+        tags.sort_by_key(|h| h.tag);
+        tags.dedup_by_key(|h| h.tag);
+        if tags.is_empty() {
+            return quote! {
+                fn put(&mut self, _tag: u32, _index: u32, _slot: &rt::hidden::Located) {}
+            };
+        }
+        let arms: Vec<(u32, TokenStream)> = tags
+            .iter()
+            .map(|h| {
+                let (pa, tag) = (&h.arena, h.tag);
+                let owner = if self.has_builtin(h.root, BuiltinAttr::Owner) {
+                    let f = self.builtin_field(h.root, BuiltinAttr::Owner);
+                    quote!(self.#pa[id].#f = slot.owner;)
+                } else {
+                    quote!()
+                };
+                let in_hand = if handheld.iter().any(|p| p.tag == h.tag) {
+                    let tile = self.builtin_field(h.root, BuiltinAttr::Tile);
+                    let discarded = self.builtin_field(h.root, BuiltinAttr::Discarded);
+                    quote! {
+                        if let rt::hidden::Place::Hand(_) = slot.place {
+                            self.#pa[id].#tile = None;
+                            self.#pa[id].#discarded = false;
+                        }
+                    }
+                } else {
+                    quote!()
+                };
+                let stack_arms: Vec<(u32, TokenStream)> = decks
+                    .iter()
+                    .filter(|d| d.element.tag == h.tag)
+                    .map(|d| {
+                        let (da, dtag) = (&d.deck.arena, d.deck.tag);
+                        let items = self.collection_arena(&Ty::Stack(Box::new(d.elem_ty.clone())));
+                        (
+                            dtag,
+                            quote!({
+                                let items = self.#da[rt::Id::from_index(deck as usize)].items;
+                                if let Some(slot) = self.#items[items].items.get_mut(position as usize) {
+                                    *slot = id;
+                                }
+                            }),
+                        )
+                    })
+                    .collect();
+                let in_stack = match stack_arms.as_slice() {
+                    [] => quote!(),
+                    [(dtag, body)] => quote! {
+                        if let rt::hidden::Place::Stack { tag: #dtag, deck, position } = slot.place {
+                            #body
+                        }
+                    },
+                    _ => {
+                        let arms = stack_arms.iter().map(|(dtag, body)| quote!(#dtag => #body));
+                        quote! {
+                            if let rt::hidden::Place::Stack { tag, deck, position } = slot.place {
+                                match tag {
+                                    #(#arms)*
+                                    _ => {}
+                                }
+                            }
+                        }
+                    }
+                };
+                (
+                    tag,
+                    quote! {
+                        let id = rt::Id::from_index(index as usize);
+                        #owner
+                        #in_hand
+                        #in_stack
+                    },
+                )
+            })
+            .collect();
+        let body = match arms.as_slice() {
+            [(tag, body)] => quote!(if tag == #tag { #body }),
+            _ => {
+                let arms = arms.iter().map(|(tag, body)| quote!(#tag => { #body }));
+                quote!(match tag { #(#arms)* _ => {} })
+            }
+        };
+        quote! {
+            fn put(&mut self, tag: u32, index: u32, slot: &rt::hidden::Located) {
+                #body
+            }
+        }
+    }
+
+    /// `secrets`: every `secret` attribute's value, with who owns it.
+    fn secrets_fn(&self) -> TokenStream {
+        let prog = self.prog;
+        let mut parts = Vec::new();
+        for (&c, (_, field)) in &self.globals {
+            for &a in &prog.class(c).attrs {
+                let attr = prog.attr(a);
+                if !attr.secret {
+                    continue;
+                }
+                let f = &self.attr_field[&a];
+                let name = format!("{}.{}", prog.class(c).name, attr.name);
+                let text = self.secret_text(quote!(&self.#field.#f), &attr.ty, self.null.attr(prog, a));
+                parts.push(quote! {
+                    out.push(rt::hidden::Secret { attribute: #name, object: None, owner: None, value: #text });
+                });
+            }
+        }
+        for h in &self.hierarchies {
+            let arena = &h.arena;
+            let tag = h.tag;
+            let owner = if self.has_builtin(h.root, BuiltinAttr::Owner) {
+                let f = self.builtin_field(h.root, BuiltinAttr::Owner);
+                quote!(self.#arena[id].#f)
+            } else {
+                quote!(None)
+            };
+            // Each secret attribute once, read from the objects of the classes that have it.
+            let mut attrs: Vec<crate::hir::AttrId> = Vec::new();
+            for (class, _) in &h.variants {
+                for a in prog.all_attrs(*class) {
+                    if prog.attr(a).secret && !attrs.contains(&a) {
+                        attrs.push(a);
+                    }
+                }
+            }
+            for a in attrs {
+                let attr = prog.attr(a);
+                let f = &self.attr_field[&a];
+                let name = format!("{}.{}", prog.class(attr.class).name, attr.name);
+                let nullable = self.null.attr(prog, a);
+                let push = |value: TokenStream| {
+                    let text = self.secret_text(value, &attr.ty, nullable);
+                    quote! {
+                        out.push(rt::hidden::Secret {
+                            attribute: #name,
+                            object: Some((#tag, id.index() as u32)),
+                            owner: #owner,
+                            value: #text,
+                        });
+                    }
+                };
+                let body = if !self.attr_on_root(a) {
+                    // Kept in the variants: the accessor fails for classes without it.
+                    let push = push(quote!(&v));
+                    quote!(if let Ok(v) = self.#arena[id].#f() { #push })
+                } else if h.kind_enum.is_none() || self.covers_hierarchy(attr.class) {
+                    push(quote!(&self.#arena[id].#f))
+                } else {
+                    let pats: Vec<TokenStream> = h
+                        .variants
+                        .iter()
+                        .filter(|(c, _)| prog.is_subclass(*c, attr.class))
+                        .map(|(c, _)| self.variant_pattern(h, *c))
+                        .collect();
+                    let push = push(quote!(&self.#arena[id].#f));
+                    quote!(if matches!(self.#arena[id].kind, #(#pats)|*) { #push })
+                };
+                parts.push(quote! {
+                    for id in self.#arena.ids() {
+                        #body
+                    }
+                });
+            }
+        }
+        if parts.is_empty() {
+            return quote! {
+                fn secrets(&self) -> Vec<rt::hidden::Secret> {
+                    Vec::new()
+                }
+            };
+        }
+        quote! {
+            fn secrets(&self) -> Vec<rt::hidden::Secret> {
+                let mut out: Vec<rt::hidden::Secret> = Vec::new();
+                #(#parts)*
+                out
+            }
+        }
+    }
+
+    /// The text of a secret value, given as a reference (objects by their full label:
+    /// only those who may see the secret are shown it).
+    fn secret_text(&self, v: TokenStream, ty: &Ty, nullable: bool) -> TokenStream {
+        // `x` is a reference to the value.
+        let inner = match ty {
+            Ty::Number => quote!(rt::value::fmt_number(*x)),
+            Ty::Player => quote!(format!("player {}", x.0)),
+            Ty::String | Ty::Bool => quote!(x.to_string()),
+            Ty::Class(c) => match self.hierarchy(*c) {
+                Some(h) => {
+                    let tag = h.tag;
+                    quote!(self.object_label(#tag, x.index() as u32))
+                }
+                None => quote!(format!("{x:?}")),
+            },
+            _ => quote!(format!("{x:?}")),
+        };
+        if nullable {
+            quote!(match #v { Some(x) => #inner, None => String::from("null") })
+        } else {
+            quote!({ let x = #v; #inner })
+        }
+    }
+}
+
+/// The name of the "in a stack" marks of a hierarchy's objects.
+fn stacked(h: &Hierarchy) -> proc_macro2::Ident {
+    h.in_stack.clone()
+}

@@ -1,0 +1,316 @@
+//! What a world shows: the view (with hidden objects as seen by the viewer) and the text
+//! of values.
+
+use super::context::Gen;
+use super::labels::label_fn;
+use super::tokens::{seen_param, substitute_x};
+use crate::hir::{ClassKind, Geometry, Ty};
+use proc_macro2::TokenStream;
+use quote::quote;
+
+impl<'p> Gen<'p> {
+    /// What a player sees: board groups as grids, global classes' attributes, the active
+    /// player's hand.
+    pub(super) fn view_fn(&self) -> TokenStream {
+        let prog = self.prog;
+        let mut sections = Vec::new();
+        for ((board, g), constant) in &self.group_consts {
+            let group = &prog.class(*board).groups[*g];
+            let title = format!("{}.{}", prog.class(*board).name, group.name);
+            let layout = match group.geometry {
+                Geometry::Square => quote!(rt::view::GridLayout::Square),
+                Geometry::HexRows => quote!(rt::view::GridLayout::HexRows),
+                Geometry::HexColumns => quote!(rt::view::GridLayout::HexColumns),
+                Geometry::Graph => quote!(rt::view::GridLayout::Square),
+            };
+            if group.geometry == Geometry::Graph {
+                let la = self.collection_arena(&Ty::List(Box::new(Ty::Class(prog.builtins.tile))));
+                let conns = self.collection_arena(&Ty::List(Box::new(Ty::Class(prog.builtins.connection))));
+                let ca = &self.hierarchy(prog.builtins.connection).expect("tiles").arena;
+                let ta = &self.hierarchy(prog.builtins.tile).expect("tiles").arena;
+                let to = self.builtin_field(prog.builtins.connection, crate::hir::BuiltinAttr::To);
+                let items = if self.tile_lists_nullable() {
+                    quote!(.into_iter().flatten())
+                } else {
+                    quote!(.into_iter())
+                };
+                sections.push(quote!({
+                    let tiles = self.groups[#constant].tiles.map(|list| self.#la[list].items.clone()).unwrap_or_default();
+                    let nodes = tiles
+                        #items
+                        .map(|t| {
+                            let links = self.#conns[self.#ta[t].connections]
+                                .items
+                                .iter()
+                                .filter_map(|&c| self.#ca[c].#to.map(|n| self.link_name(seen, c, n)))
+                                .collect();
+                            let pieces = self.pieces_on(t);
+                            let node = if pieces.is_empty() {
+                                self.node_name(seen, t)
+                            } else {
+                                format!("{} [{}]", self.node_name(seen, t), pieces.join(", "))
+                            };
+                            (node, links)
+                        })
+                        .collect();
+                    rt::view::Section::Graph { title: String::from(#title), nodes }
+                }));
+            } else {
+                sections.push(quote!({
+                    let group = &self.groups[#constant];
+                    let cells = (0..group.rows)
+                        .map(|row| (0..group.columns).map(|column| group.cells[row * group.columns + column].map(|t| self.tile_text(seen, t))).collect())
+                        .collect();
+                    rt::view::Section::Grid { title: String::from(#title), layout: #layout, cells }
+                }));
+            }
+        }
+        for (&c, (_, field)) in &self.globals {
+            let class = prog.class(c);
+            if class.kind == ClassKind::Board {
+                continue;
+            }
+            let items: Vec<TokenStream> = class
+                .attrs
+                .iter()
+                // Secret values are shown apart, to those who may see them (`secrets`).
+                .filter(|&&a| prog.attr(a).builtin.is_none() && !prog.attr(a).secret)
+                .map(|&a| {
+                    let attr = prog.attr(a);
+                    let f = &self.attr_field[&a];
+                    let n = &attr.name;
+                    let text = self.value_text(
+                        if attr.ty == Ty::String {
+                            quote!(self.#field.#f.clone())
+                        } else {
+                            quote!(self.#field.#f)
+                        },
+                        &attr.ty,
+                        self.null.attr(prog, a),
+                    );
+                    quote!((String::from(#n), #text))
+                })
+                .collect();
+            if items.is_empty() {
+                continue;
+            }
+            let title = &class.name;
+            sections.push(quote!(rt::view::Section::Attributes { title: String::from(#title), items: Vec::from([#(#items),*]) }));
+        }
+        let tile_text = self.tile_text_fn();
+        let name = &prog.name;
+        // `Vec::from([..])` rather than `vec![..]`: prettyplease formats the elements.
+        let sections_decl = quote!(let sections: Vec<rt::view::Section> = Vec::from([#(#sections),*]););
+        let seen = seen_param(&sections_decl);
+        quote! {
+            /// The board and the global classes, as `seen` may see them: objects hidden
+            /// from it show as `a hidden Card`, secret attributes not at all (the
+            /// engine adds the hands, and the secrets the viewer may see).
+            fn game_view(&self, #seen: &rt::hidden::Seen) -> rt::view::View {
+                #sections_decl
+                rt::view::View {
+                    title: String::from(#name),
+                    active: Some(self.core.active.0),
+                    phase: self.core.phase.to_string(),
+                    sections,
+                }
+            }
+
+            #tile_text
+        }
+    }
+
+    /// The text of a value for the view (`&self` only: objects by label, lists by length).
+    pub(super) fn value_text(&self, v: TokenStream, ty: &Ty, nullable: bool) -> TokenStream {
+        let inner = match ty {
+            Ty::Number => quote!(rt::value::fmt_number(x)),
+            Ty::Player => quote!(format!("player {}", x.0)),
+            Ty::String | Ty::Bool => quote!(x.to_string()),
+            // An object the viewer may not see shows as `a hidden Card`.
+            Ty::Class(c) => match self.hierarchy(*c) {
+                Some(h) => {
+                    let tag = h.tag;
+                    quote!(self.seen_label(seen, #tag, x.index() as u32))
+                }
+                None => {
+                    let n = &self.prog.class(*c).name;
+                    quote!({ let _ = x; String::from(#n) })
+                }
+            },
+            // Collections show their elements (the first twelve).
+            Ty::List(elem) | Ty::Stack(elem) => {
+                let arena = self.collection_arena(ty);
+                let elem_null = self.null.elem(self.prog, ty);
+                let item = self.value_text(quote!(item), elem, elem_null);
+                // Strings are read through a reference; the other items are `Copy`.
+                let binding = if **elem == Ty::String { quote!(item) } else { quote!(&item) };
+                quote!({
+                    let mut items: Vec<String> = Vec::new();
+                    for #binding in self.#arena[x].items.iter().take(12) {
+                        items.push(#item);
+                    }
+                    let more = if self.#arena[x].items.len() > 12 { ", ..." } else { "" };
+                    format!("[{}{}]", items.join(", "), more)
+                })
+            }
+            Ty::Table(elem, _) => {
+                let arena = self.collection_arena(ty);
+                // Strings are read through the reference; the other items are `Copy`.
+                let read = if **elem == Ty::String { quote!(item) } else { quote!(*item) };
+                let item = self.value_text(read, elem, false);
+                quote!({
+                    let items: Vec<String> = self.#arena[x].entries.iter().take(12).map(|(key, item)| {
+                        format!("{}: {}", key.describe(), #item)
+                    }).collect();
+                    format!("{{{}}}", items.join(", "))
+                })
+            }
+            _ => quote!({
+                let _ = x;
+                String::from("?")
+            }),
+        };
+        if nullable {
+            quote!(match #v { Some(x) => #inner, None => String::from("-") })
+        } else {
+            substitute_x(inner, &v)
+        }
+    }
+
+    /// `tile_text`: what a cell shows — the pieces on it, else the tile's `label`, else
+    /// its first attribute that holds a value, else `.`; and for graph listings the
+    /// name of a tile and the pieces on it apart.
+    pub(super) fn tile_text_fn(&self) -> TokenStream {
+        if !self.uses_tiles {
+            return quote!();
+        }
+        let prog = self.prog;
+        let h = self.hierarchy(prog.builtins.tile).expect("tiles");
+        let tile_tag = h.tag;
+        let ta = &h.arena;
+        let mut arms = Vec::new();
+        for (class, _) in &h.variants {
+            let pattern = self.variant_pattern(h, *class);
+            if let Some(f) = label_fn(prog, *class) {
+                let label = self.label_call(f, quote!(t));
+                arms.push((pattern, label));
+                continue;
+            }
+            let attrs: Vec<crate::hir::AttrId> = self
+                .variant_attrs(h.root, *class)
+                .into_iter()
+                .filter(|&a| prog.attr(a).ty.is_value() && !prog.attr(a).secret)
+                .collect();
+            let mut tries = Vec::new();
+            for a in attrs {
+                let f = &self.attr_field[&a];
+                let text = self.value_text(quote!(x), &prog.attr(a).ty, false);
+                if self.null.attr(prog, a) {
+                    tries.push(quote!(if let Ok(Some(x)) = self.#ta[t].#f() { return Some(#text); }));
+                } else {
+                    tries.push(quote!(if let Ok(x) = self.#ta[t].#f() { return Some(#text); }));
+                }
+            }
+            if !tries.is_empty() {
+                arms.push((pattern, quote!({ #(#tries)* None })));
+            }
+        }
+        // Pieces standing on the tile.
+        let mut pieces = Vec::new();
+        for ph in &self.hierarchies {
+            if prog.class(ph.root).kind != ClassKind::Interactable {
+                continue;
+            }
+            let pa = &ph.arena;
+            let tile = self.builtin_field(ph.root, crate::hir::BuiltinAttr::Tile);
+            let discarded = self.builtin_field(ph.root, crate::hir::BuiltinAttr::Discarded);
+            let tag = ph.tag;
+            pieces.push(quote! {
+                for (id, piece) in self.#pa.iter() {
+                    if piece.#tile == Some(t) && !piece.#discarded {
+                        on.push(self.object_label(#tag, id.index() as u32));
+                    }
+                }
+            });
+        }
+        // One arm per tile class, each an `Option<String>`.
+        let kinds = match arms.as_slice() {
+            [] => quote!(None),
+            // The only tile class: no test needed.
+            [(_, body)] if h.variants.len() == 1 => quote!(#body),
+            _ => {
+                let arms = arms.iter().map(|(p, b)| quote!(#p => #b,));
+                quote!(#[allow(unreachable_patterns)] match self.#ta[t].kind { #(#arms)* _ => None })
+            }
+        };
+        let (on, pieces_on) = if pieces.is_empty() {
+            (quote!(), quote!())
+        } else {
+            (
+                quote! {
+                    let pieces = self.pieces_on(t);
+                    if !pieces.is_empty() {
+                        return pieces.join(" ");
+                    }
+                },
+                quote! {
+                    /// The pieces standing on a tile (not discarded), by label.
+                    fn pieces_on(&self, t: rt::Id<Tile>) -> Vec<String> {
+                        let mut on: Vec<String> = Vec::new();
+                        #(#pieces)*
+                        on
+                    }
+                },
+            )
+        };
+        let graph_fns = if self.has_graph_groups() {
+            let pieces_on = if on.is_empty() {
+                quote! {
+                    /// No piece class: nothing stands on tiles.
+                    fn pieces_on(&self, _t: rt::Id<Tile>) -> Vec<String> {
+                        Vec::new()
+                    }
+                }
+            } else {
+                quote!()
+            };
+            let link_name = self.link_name_fn();
+            quote! {
+                /// How a graph listing names a tile: its label, else its class and number.
+                fn node_name(&self, seen: &rt::hidden::Seen, t: rt::Id<Tile>) -> String {
+                    self.tile_name(seen, t).unwrap_or_else(|| self.object_label(#tile_tag, t.index() as u32))
+                }
+                #link_name
+                #pieces_on
+            }
+        } else {
+            quote!()
+        };
+        let has_grids = prog.classes.iter().any(|c| c.groups.iter().any(|g| g.geometry != Geometry::Graph));
+        let tile_text = if has_grids {
+            quote! {
+                /// What the cell of a tile shows: the pieces on it, else the tile's name.
+                fn tile_text(&self, seen: &rt::hidden::Seen, t: rt::Id<Tile>) -> String {
+                    #on
+                    self.tile_name(seen, t).unwrap_or_else(|| String::from("."))
+                }
+            }
+        } else {
+            quote!()
+        };
+        let t = if arms.is_empty() { quote!(_t) } else { quote!(t) };
+        let seen = seen_param(&kinds);
+        quote! {
+            #tile_text
+
+            /// A tile's `label`, else its first attribute with a value.
+            fn tile_name(&self, #seen: &rt::hidden::Seen, #t: rt::Id<Tile>) -> Option<String> {
+                #kinds
+            }
+            #pieces_on
+            #graph_fns
+        }
+    }
+}
+
+impl Gen<'_> {}
