@@ -72,9 +72,16 @@ pub fn run<G: Game>(script: &Script) -> Run {
     let mut choices = script.choices.iter();
     let mut decisions = Vec::new();
     let limit = if script.max_decisions == 0 { 10_000 } else { script.max_decisions };
+    // Chance, when the game meets it as events of its own.
+    let mut chance = tgdl_runtime::Rng::new(script.seed ^ 0xc4a2ce);
     let result = loop {
         match game.status() {
             Status::Over => break game.outcome().map(|o| o.describe()).unwrap_or_default(),
+            Status::Chance => {
+                if let Err(e) = game.sample_chance(&mut chance) {
+                    break format!("chance failed: {e}");
+                }
+            }
             Status::Failed => {
                 break game
                     .error()
@@ -161,11 +168,18 @@ pub fn playout<G: Game>(players: u32, seed: u64, max_decisions: u64) -> Ending {
         Err(e) => return Ending::Error(e.to_string()),
     };
     let mut agent = RandomAgent::new(seed ^ 0x5eed);
+    // Chance, when the game meets it as events of its own.
+    let mut chance = tgdl_runtime::Rng::new(seed ^ 0xc4a2ce);
     for _ in 0..max_decisions {
         match game.status() {
             Status::Over => {
                 let places = game.outcome().map(|o| o.places.clone()).unwrap_or_default();
                 return Ending::Over { places, decisions: game.decisions() };
+            }
+            Status::Chance => {
+                if let Err(e) = game.sample_chance(&mut chance) {
+                    return Ending::Error(e.to_string());
+                }
             }
             Status::Failed => return Ending::Error(game.error().map(|e| e.to_string()).unwrap_or_default()),
             Status::Decide(_) => {

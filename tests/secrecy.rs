@@ -282,6 +282,7 @@ fn play_out<G: Game>(mut game: G, seed: u64) -> Result<(), String> {
             }
             Status::Over => return Ok(()),
             Status::Failed => return Err(format!("{:?}", game.error())),
+            Status::Chance => return Err("a seeded game stopped for chance".to_string()),
         }
     }
     Ok(())

@@ -658,7 +658,8 @@ impl<R: Rules> Engine<R> {
                         self.options.extend((0..outcomes).map(Choice::Chance));
                         self.status = Status::Chance;
                         let prompt = chance_prompt(&event);
-                        self.pending = Some(Box::new(Pending { origin, base, answers, prompt, chance: Some(event) }));
+                        self.pending =
+                            Some(Box::new(Pending { origin, base, answers, prompt, chance: Some(event) }));
                     }
                     (Some(base), Some(q), None) if !q.options.is_empty() => {
                         self.options.extend(q.options.iter().map(|&p| Choice::Pick(p)));
