@@ -148,11 +148,11 @@ pub struct ServeArgs {
     /// Days a match without a decision is kept before it is deleted
     #[arg(long, value_name = "DAYS", default_value_t = 7.0)]
     pub keep_idle_days: f64,
-    /// The most connections open at once (and at most a eighth of them, or 64 at most,
-    /// from one address)
+    /// The most connections open at once (an eighth of them from one address)
     #[arg(long, value_name = "N", default_value_t = 512)]
     pub max_connections: usize,
-    /// The most update streams open at once (16 at most from one address)
+    /// The most update streams open at once (a sixteenth of them, and at least 16, from
+    /// one address)
     #[arg(long, value_name = "N", default_value_t = 256)]
     pub max_streams: usize,
     #[command(flatten)]
@@ -176,9 +176,9 @@ impl ServeArgs {
             keep_finished: duration(self.keep_finished_hours, 3600.0, "keep-finished-hours")?,
             keep_idle: duration(self.keep_idle_days, 86_400.0, "keep-idle-days")?,
             max_connections: self.max_connections,
-            max_connections_per_client: (self.max_connections / 8).clamp(1, 64),
+            max_connections_per_client: (self.max_connections / 8).max(1),
             max_streams: self.max_streams,
-            max_streams_per_client: self.max_streams.min(16),
+            max_streams_per_client: (self.max_streams / 16).max(16).min(self.max_streams),
             ..Config::default()
         })
     }
