@@ -200,13 +200,20 @@ include!(concat!(env!("OUT_DIR"), "/examples.rs"));
 
 /// A result line without the file name of its location (tests compare results of
 /// programs written to different paths):
-/// `error at /some/path/file.tgdl:12:5: message` → `error at 12:5: message`.
+/// `error at /some/path/file.tgdl:12:5: message` → `error at 12:5: message`, and
+/// `error at /some/path/file.tgdl: message` → `error at file.tgdl: message`.
 pub fn without_file(result: &str) -> String {
     if let Some((location, message)) = result.strip_prefix("error at ").and_then(|rest| rest.split_once(": "))
     {
         let parts: Vec<&str> = location.rsplitn(3, ':').collect();
         if parts.len() == 3 {
             return format!("error at {}:{}: {message}", parts[1], parts[0]);
+        }
+        // An error located at a whole file (a refused `push`): its name only.
+        if let Some(name) = std::path::Path::new(location).file_name().and_then(|n| n.to_str())
+            && location.ends_with(".tgdl")
+        {
+            return format!("error at {name}: {message}");
         }
     }
     result.to_string()

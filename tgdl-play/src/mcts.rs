@@ -61,7 +61,13 @@ impl std::str::FromStr for Budget {
                 if !(secs > 0.0 && secs <= 86_400.0) {
                     return Err(bad());
                 }
-                Ok(Budget::Time(Duration::from_secs_f64(secs)))
+                // Below a nanosecond the duration is zero, which would be written back as
+                // `0s`, a budget this parser refuses: refuse it here too.
+                let time = Duration::from_secs_f64(secs);
+                if time.is_zero() {
+                    return Err(format!("`{s}` is not an MCTS budget: it rounds to no time at all"));
+                }
+                Ok(Budget::Time(time))
             }
             None => match s.parse::<u32>() {
                 Ok(n) if n > 0 => Ok(Budget::Iterations(n)),
@@ -453,5 +459,25 @@ impl<G: Game> Agent<G> for MctsAgent<G> {
 
     fn name(&self) -> &str {
         "mcts"
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A budget is written back (in a seat name, a database) with `Display`: what is
+    /// written must parse to the same budget, and a budget that would be written as no
+    /// time at all is refused when it is read first.
+    #[test]
+    fn budgets_read_back_as_written() {
+        for text in ["1", "500", "2s", "0.5s", "0.3s", "1e-9s", "59.999999999s", "1.0000000001s"] {
+            let budget: Budget = text.parse().unwrap_or_else(|e| panic!("{text}: {e}"));
+            let written = budget.to_string();
+            assert_eq!(written.parse::<Budget>(), Ok(budget), "`{text}` is written `{written}`");
+        }
+        for text in ["1e-10s", "0.0000000001s", "0s", "0", "-1s", "NaNs", "infs", "s", ""] {
+            assert!(text.parse::<Budget>().is_err(), "`{text}` is refused");
+        }
     }
 }

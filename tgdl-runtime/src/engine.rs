@@ -590,6 +590,18 @@ impl<R: Rules> Clone for Engine<R> {
     }
 }
 
+/// A run's result, or the list growth it was refused (a `push` past the list budget, which
+/// has no error path of its own): that is why the run went wrong, whatever it did after.
+#[inline]
+fn with_refused_growth<R: Rules>(result: Flow<()>) -> Flow<()> {
+    match crate::limits::take_refused_growth() {
+        None => result,
+        Some((len, limit)) => {
+            Err(Stop::error(crate::collections::refused_growth_error(len, limit, R::info().source)))
+        }
+    }
+}
+
 /// The player count is within the game directive's bounds.
 fn check_players<R: Rules>(players: u32) -> Result<(), StartError> {
     let info = R::info();
@@ -623,10 +635,12 @@ impl<R: Rules> Engine<R> {
         core.steps_left = core.step_limit;
         core.depth = 0;
         core.runs_left = core.run_limit;
-        match origin {
+        crate::limits::take_refused_growth();
+        let result = match origin {
             Origin::Setup => self.world.setup(),
             Origin::Move(mv) => self.world.play(mv),
-        }
+        };
+        with_refused_growth::<R>(result)
     }
 
     /// Puts the next decision after a run: the turn menu when it finished, else what
@@ -682,14 +696,16 @@ impl<R: Rules> Engine<R> {
     /// Builds the active player's menu into `self.options` (empty before the call).
     #[inline]
     fn build_menu(&mut self) {
+        crate::limits::take_refused_growth();
         let result = self.world.menu(&mut self.options);
-        self.menu_built(result);
+        self.menu_built(with_refused_growth::<R>(result));
     }
 
     /// Brings `self.options`, the menu before a move that asked nothing, up to date after it.
     #[inline]
     fn update_menu(&mut self) {
-        let result = self.world.update_menu(&mut self.options);
+        crate::limits::take_refused_growth();
+        let result = with_refused_growth::<R>(self.world.update_menu(&mut self.options));
         // Tests run unoptimised builds: there, every kept menu is checked against a full build.
         #[cfg(debug_assertions)]
         if R::KEEPS_MENU && result.is_ok() {
