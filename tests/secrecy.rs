@@ -99,7 +99,12 @@ fn check_point<R: Rules>(game: &Engine<R>, seen: &mut Seen) -> Result<(), String
         let mut in_hands: HashMap<String, usize> = HashMap::new();
         for o in census.objects.iter().filter(|o| o.hidden_from(viewer)) {
             if let Place::Hand(_) = o.place {
-                *in_hands.entry(game.world().pick_label(&Pick::Object(o.tag, o.index))).or_default() += 2;
+                *in_hands
+                    .entry(
+                        game.world()
+                            .pick_label(&Pick::Object(o.tag, o.index), &tgdl_runtime::hidden::Seen::all()),
+                    )
+                    .or_default() += 2;
             }
         }
         let distinct: BTreeSet<&String> = hidden.iter().filter(|h| searchable(h)).collect();
@@ -127,7 +132,12 @@ fn check_point<R: Rules>(game: &Engine<R>, seen: &mut Seen) -> Result<(), String
         for s in &secrets {
             let key = match s.object {
                 Some((tag, index)) => {
-                    format!("{} of {}", s.attribute, game.world().pick_label(&Pick::Object(tag, index)))
+                    format!(
+                        "{} of {}",
+                        s.attribute,
+                        game.world()
+                            .pick_label(&Pick::Object(tag, index), &tgdl_runtime::hidden::Seen::all())
+                    )
                 }
                 None => s.attribute.to_string(),
             };

@@ -43,13 +43,15 @@ impl<'g, G: Game> Decision<'g, G> {
         self.game.options()
     }
 
+    /// An option's label as the deciding seat may read it.
     pub fn label(&self, index: usize) -> String {
-        self.game.label(index)
+        self.labels().swap_remove(index)
     }
 
-    /// Every option's label, in order (no two alike).
+    /// Every option's label as the deciding seat may read it, in order (no two alike): an
+    /// object hidden from the seat is named in its hidden form.
     pub fn labels(&self) -> Vec<String> {
-        self.game.labels()
+        self.game.labels_for(Viewer::Seat(self.player))
     }
 
     pub fn prompt(&self) -> String {
@@ -445,7 +447,7 @@ impl<G: Game, R: BufRead, W: Write> Agent<G> for HumanAgent<R, W> {
         } else {
             render::render_observation(&decision.observation(), self.log_lines)
         };
-        let labels = decision.labels();
+        let labels = if self.reveal { decision.revealed().labels() } else { decision.labels() };
         let menu = menu_lines(&labels);
         let prompt = decision.prompt();
         if menu.len() > TALL_MENU {

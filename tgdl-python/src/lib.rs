@@ -113,7 +113,11 @@ impl<G: Game> Core<G> {
     }
 
     pub fn action_labels(&self) -> Vec<String> {
-        (0..self.game.options().len()).map(|i| self.game.label(i)).collect()
+        // The options as the player who decides may read them.
+        match self.game.status() {
+            Status::Decide(p) => self.game.labels_for(Viewer::Seat(p.0)),
+            _ => self.game.labels(),
+        }
     }
 
     /// Applies option `action`. A rule error it meets raises `RuleError` (the state is then

@@ -518,8 +518,11 @@ pub trait Rules: Resample + Clone + Debug + Send + Sync + 'static {
     /// Where the active turn is defined: the location of an "empty menu" error.
     fn turn_location(&self) -> Loc;
 
-    fn move_label(&self, mv: &Self::Move) -> String;
-    fn pick_label(&self, pick: &Pick) -> String;
+    /// A move's label as `seen` may read it: objects hidden from it in their hidden form
+    /// (`a hidden Card`). [`Seen::all`] gives the designer's label.
+    fn move_label(&self, mv: &Self::Move, seen: &Seen) -> String;
+    /// An answer's label as `seen` may read it.
+    fn pick_label(&self, pick: &Pick, seen: &Seen) -> String;
 
     /// The object a move belongs to (its `this`), as `(tag, index)`: where it stands tells
     /// apart two moves that would read the same.
@@ -760,9 +763,10 @@ impl<R: Rules> Engine<R> {
             .into_iter()
             .filter(|s| s.seen_by(viewer))
             .map(|s| match s.object {
-                Some((tag, index)) => {
-                    (format!("{} of {}", s.attribute, w.pick_label(&Pick::Object(tag, index))), s.value)
-                }
+                Some((tag, index)) => (
+                    format!("{} of {}", s.attribute, w.pick_label(&Pick::Object(tag, index), &seen)),
+                    s.value,
+                ),
                 None => (s.attribute.to_string(), s.value),
             })
             .collect();
@@ -771,7 +775,7 @@ impl<R: Rules> Engine<R> {
         }
         let core = w.core();
         Observation::assemble(viewer, core.players, census, view, core.log_for(viewer), |tag, index| {
-            w.pick_label(&Pick::Object(tag, index))
+            w.pick_label(&Pick::Object(tag, index), &seen)
         })
     }
 
@@ -792,15 +796,15 @@ impl<R: Rules> Engine<R> {
         self.settle(result, origin, Some(base), answers);
     }
 
-    /// An option's label as the rules write it.
-    fn base_label(&self, choice: &Choice<R::Move>) -> String {
+    /// An option's label as `seen` may read it.
+    fn base_label(&self, choice: &Choice<R::Move>, seen: &Seen) -> String {
         match choice {
-            Choice::Move(mv) => self.world.move_label(mv),
-            Choice::Pick(p) => self.world.pick_label(p),
+            Choice::Move(mv) => self.world.move_label(mv, seen),
+            Choice::Pick(p) => self.world.pick_label(p, seen),
             Choice::Chance(i) => match self.pending.as_ref().and_then(|p| p.chance.as_ref()) {
                 Some(ChanceEvent::Roll(_)) => format!("rolls {}", u64::from(*i) + 1),
                 Some(ChanceEvent::Deal { tag, objects }) => match objects.get(*i as usize) {
-                    Some(&o) => self.world.pick_label(&Pick::Object(*tag, o)),
+                    Some(&o) => self.world.pick_label(&Pick::Object(*tag, o), seen),
                     None => String::new(),
                 },
                 _ => format!("position {i}"),
@@ -808,16 +812,25 @@ impl<R: Rules> Engine<R> {
         }
     }
 
+    /// What `viewer` may see of the world's objects: everything for the designer.
+    fn seen_by(&self, viewer: Viewer) -> Seen {
+        if viewer == Viewer::All || !R::HIDDEN {
+            Seen::all()
+        } else {
+            Seen::new(viewer, &self.world.census())
+        }
+    }
+
     /// `label` with where its object stands: `R at Square(0, 4): move Square(0, 3)` for a
     /// move of the piece, `R at Square(0, 4)` for the piece as an answer. Only objects on
     /// tiles have a place, and everyone sees those: nothing hidden is named.
-    fn qualified(&self, choice: &Choice<R::Move>, label: &str) -> Option<String> {
+    fn qualified(&self, choice: &Choice<R::Move>, label: &str, seen: &Seen) -> Option<String> {
         let w = &self.world;
         match *choice {
             Choice::Move(mv) => {
                 let (tag, index) = w.move_subject(&mv)?;
                 let place = w.object_place(tag, index)?;
-                let subject = w.pick_label(&Pick::Object(tag, index));
+                let subject = w.pick_label(&Pick::Object(tag, index), seen);
                 Some(match label.strip_prefix(subject.as_str()).filter(|rest| rest.starts_with(':')) {
                     Some(rest) => format!("{subject} at {place}{rest}"),
                     None => format!("{label} (at {place})"),
@@ -962,17 +975,23 @@ impl<R: Rules> Game for Engine<R> {
 
     fn label(&self, index: usize) -> String {
         let Some(choice) = self.options.get(index) else { return String::new() };
-        let label = self.base_label(choice);
+        let all = Seen::all();
+        let label = self.base_label(choice, &all);
         // Most labels are unique: the others are read only to check.
-        if self.options.iter().enumerate().all(|(j, c)| j == index || self.base_label(c) != label) {
+        if self.options.iter().enumerate().all(|(j, c)| j == index || self.base_label(c, &all) != label) {
             return label;
         }
         self.labels().swap_remove(index)
     }
 
     fn labels(&self) -> Vec<String> {
-        let mut labels: Vec<String> = self.options.iter().map(|c| self.base_label(c)).collect();
-        distinguish(&mut labels, |i, label| self.qualified(&self.options[i], label));
+        self.labels_for(Viewer::All)
+    }
+
+    fn labels_for(&self, viewer: Viewer) -> Vec<String> {
+        let seen = self.seen_by(viewer);
+        let mut labels: Vec<String> = self.options.iter().map(|c| self.base_label(c, &seen)).collect();
+        distinguish(&mut labels, |i, label| self.qualified(&self.options[i], label, &seen));
         labels
     }
 
@@ -1018,7 +1037,7 @@ impl<R: Rules> Game for Engine<R> {
             .objects
             .iter()
             .filter(|o| o.hidden_from(viewer))
-            .map(|o| self.world.pick_label(&Pick::Object(o.tag, o.index)))
+            .map(|o| self.world.pick_label(&Pick::Object(o.tag, o.index), &Seen::all()))
             .collect();
         out.extend(self.world.secrets().into_iter().filter(|s| !s.seen_by(viewer)).map(|s| s.value));
         out

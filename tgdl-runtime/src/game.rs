@@ -294,6 +294,13 @@ pub trait Game: Clone + Send + Sync + 'static {
         (0..self.options().len()).map(|i| self.label(i)).collect()
     }
 
+    /// The labels of every option as `viewer` may read them: an object hidden from the
+    /// viewer is named in its hidden form (`steal a hidden Card`), never by its label. What
+    /// a seat is shown of a menu, its own or another's decision.
+    fn labels_for(&self, _viewer: Viewer) -> Vec<String> {
+        self.labels()
+    }
+
     /// What is being decided (`choose a move`, `choose c for place`).
     fn prompt(&self) -> String;
 

@@ -96,11 +96,11 @@ impl Rules for Draw {
         TURN
     }
 
-    fn move_label(&self, mv: &Mv) -> String {
+    fn move_label(&self, mv: &Mv, _seen: &Seen) -> String {
         format!("{mv:?}").to_lowercase()
     }
 
-    fn pick_label(&self, pick: &Pick) -> String {
+    fn pick_label(&self, pick: &Pick, _seen: &Seen) -> String {
         match *pick {
             Pick::Object(_, i) => format!("card {}", self.cards[Id::from_index(i as usize)].value),
             other => format!("{other:?}"),

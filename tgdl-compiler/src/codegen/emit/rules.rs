@@ -228,13 +228,13 @@ impl<'p> Gen<'p> {
                     TURN_LOCATIONS.get(self.core.turn).copied().unwrap_or(TURN_LOCATIONS[0])
                 }
 
-                fn move_label(&self, mv: &Move) -> String {
-                    self.label_move(mv)
+                fn move_label(&self, mv: &Move, seen: &rt::hidden::Seen) -> String {
+                    self.label_move(mv, seen)
                 }
 
-                fn pick_label(&self, pick: &rt::Pick) -> String {
+                fn pick_label(&self, pick: &rt::Pick, seen: &rt::hidden::Seen) -> String {
                     match *pick {
-                        rt::Pick::Object(tag, index) => self.object_label(tag, index),
+                        rt::Pick::Object(tag, index) => self.seen_label(seen, tag, index),
                         rt::Pick::Player(p) => format!("player {p}"),
                         rt::Pick::Bool(b) => b.to_string(),
                         rt::Pick::Number(bits) => rt::value::fmt_number(f64::from_bits(bits)),
