@@ -11,7 +11,7 @@
 
 use std::collections::{BTreeSet, HashMap};
 use tgdl_play::{Agent, RandomAgent};
-use tgdl_runtime::hidden::{DeterminizeError, Observation, Place, Viewer};
+use tgdl_runtime::hidden::{Observation, Place, Viewer};
 use tgdl_runtime::{Engine, Game, Pick, Rng, Rules, Status};
 
 /// What [`check`] looked at.
@@ -180,8 +180,8 @@ pub struct Sampled {
     pub moved: u64,
     /// Points at which something was hidden from the deciding seat.
     pub hiding_points: u64,
-    /// The game master's secret that made determinization refuse, if any.
-    pub unsampleable: Option<String>,
+    /// Whether the fast path drew the samples (redistribution) rather than replays.
+    pub pooled: bool,
 }
 
 /// Where an object is, as far as determinization may move it (stacks as a whole): a hand
@@ -196,8 +196,14 @@ fn place_key(place: Place) -> PlaceKey {
     }
 }
 
+/// Determinizations per decision point of a game whose samples are drawn by replaying the
+/// seat's information state (each replays the game from its start): fewer than the fast
+/// path's.
+pub const REPLAYED_SAMPLES: u64 = 20;
+
 /// Plays `points` random games (seeds `first_seed..`), each to a different decision, and
-/// determinizes there `samples` times for the deciding seat.
+/// determinizes there `samples` times for the deciding seat ([`REPLAYED_SAMPLES`] times
+/// where samples are replayed).
 pub fn determinization<R: Rules>(
     players: u32,
     first_seed: u64,
@@ -205,8 +211,11 @@ pub fn determinization<R: Rules>(
     samples: u64,
 ) -> Result<Sampled, String> {
     let mut out = Sampled::default();
+    let samples = if R::POOL_RESAMPLING { samples } else { samples.min(REPLAYED_SAMPLES) };
+    out.pooled = R::POOL_RESAMPLING;
     for (k, seed) in (first_seed..first_seed + points).enumerate() {
-        let mut game = Engine::<R>::start(players, seed).map_err(|e| e.to_string())?;
+        let start = tgdl_runtime::Start::observed::<Engine<R>>(players, seed);
+        let mut game = Engine::<R>::start_with(&start).map_err(|e| e.to_string())?;
         let mut agent = RandomAgent::new(seed ^ 0x5eed);
         let stop_at = (k as u64 * 7) % 40;
         while game.decisions() < stop_at {
@@ -237,10 +246,6 @@ pub fn determinization<R: Rules>(
         for s in 0..samples {
             let sample = match game.determinize(p.0, &mut rng) {
                 Ok(g) => g,
-                Err(DeterminizeError::Unsampleable { attribute }) => {
-                    out.unsampleable = Some(attribute);
-                    return Ok(out);
-                }
                 Err(e) => return Err(format!("seed {seed}: {e}")),
             };
             out.samples += 1;
@@ -292,7 +297,8 @@ fn play_out<G: Game>(mut game: G, seed: u64) -> Result<(), String> {
             }
             Status::Over => return Ok(()),
             Status::Failed => return Err(format!("{:?}", game.error())),
-            Status::Chance => return Err("a seeded game stopped for chance".to_string()),
+            // A world drawn from an information state meets its chance as events.
+            Status::Chance => game.sample_chance(&mut Rng::new(seed)).map_err(|e| e.to_string())?,
         }
     }
     Ok(())

@@ -409,7 +409,7 @@ fn run_tournament<G: Game>(args: TournamentArgs, output: &mut dyn Write) -> Exit
 fn run_perft<G: Game>(args: PerftArgs, output: &mut dyn Write, errors: &mut dyn Write) -> Exit {
     let players = args.players.unwrap_or(G::info().min_players);
     let chance = if args.chance { ChanceMode::Explicit } else { ChanceMode::Seeded };
-    let start = Start { players, seed: args.seed, chance, record_chance: false };
+    let start = Start { players, seed: args.seed, chance, record: false };
     let game = G::start_with(&start).map_err(|e| (1, e.to_string()))?;
     let write_error = |e: std::io::Error| (1, format!("output error: {e}"));
     if args.exact {

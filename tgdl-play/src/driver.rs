@@ -9,7 +9,7 @@ use std::fmt;
 use std::io::{self, BufRead, Write};
 use std::path::PathBuf;
 use tgdl_runtime::error::RuleError;
-use tgdl_runtime::game::{Game, Outcome, StartError, Status};
+use tgdl_runtime::game::{Game, Outcome, Start, StartError, Status};
 use tgdl_runtime::hidden::Viewer;
 
 /// The default decision budget: a game still running after it ends as "unfinished".
@@ -174,7 +174,7 @@ pub fn play_game<G: Game>(
         Some(t) => (t.players, t.seed),
         None => (config.players, config.seed),
     };
-    let mut game = G::start(players, seed)?;
+    let mut game = G::start_with(&Start::observed::<G>(players, seed))?;
     if seats.len() < players as usize {
         return Err(PlayError::Usage(format!("{} seats for {players} players", seats.len())));
     }

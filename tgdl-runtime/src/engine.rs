@@ -12,6 +12,7 @@ use crate::chance::{Chance, ChanceEvent, Unordered};
 use crate::error::{Flow, Loc, RuleError, Stop, StopReason};
 use crate::game::{ApplyError, ChanceMode, Choice, Game, GameInfo, Outcome, Pick, Start, StartError, Status};
 use crate::hidden::{self, Census, DeterminizeError, Observation, Resample, Seen, Viewer};
+use crate::information::{InfoState, Record, Sampler};
 use crate::rng::Rng;
 use crate::value::{Player, Str, str_of};
 use crate::view::View;
@@ -474,6 +475,13 @@ pub trait Rules: Resample + Clone + Debug + Send + Sync + 'static {
     /// attributes, `tell`): decided by the compiler.
     const HIDDEN: bool = false;
 
+    /// Whether redistributing hidden objects among hidden places gives the worlds a replay
+    /// of a player's information state would, as far as the rules go: objects that can be
+    /// hidden keep the values they were created with, nothing public refers to one, no
+    /// `secret` lives apart from them and nothing is told to one player alone. Decided by
+    /// the compiler; the engine adds what only play shows ([`crate::information`]).
+    const POOL_RESAMPLING: bool = false;
+
     fn info() -> GameInfo;
 
     /// An empty world around `core`.
@@ -558,6 +566,15 @@ struct Pending<R: Rules> {
     chance: Option<ChanceEvent>,
 }
 
+/// What a game played for real keeps for its players' information states
+/// ([`crate::information`]): the options chosen, and for each object that can be hidden
+/// the seats that have seen it (a bit each).
+#[derive(Clone, Debug, Default, PartialEq)]
+struct Observed {
+    decisions: Vec<u32>,
+    seen: std::collections::HashMap<(u32, u32), u64>,
+}
+
 /// A [`Game`] over a generated world.
 #[derive(Debug, PartialEq)]
 pub struct Engine<R: Rules> {
@@ -567,6 +584,8 @@ pub struct Engine<R: Rules> {
     status: Status,
     error: Option<RuleError>,
     decisions: u64,
+    /// Kept when the game was started to be observed ([`Start::record`]).
+    observed: Option<Box<Observed>>,
 }
 
 impl<R: Rules> Clone for Engine<R> {
@@ -578,6 +597,7 @@ impl<R: Rules> Clone for Engine<R> {
             status: self.status,
             error: self.error.clone(),
             decisions: self.decisions,
+            observed: self.observed.clone(),
         }
     }
 
@@ -590,6 +610,7 @@ impl<R: Rules> Clone for Engine<R> {
         self.status = source.status;
         self.error.clone_from(&source.error);
         self.decisions = source.decisions;
+        self.observed.clone_from(&source.observed);
     }
 }
 
@@ -860,6 +881,44 @@ impl<R: Rules> Engine<R> {
         Ok(())
     }
 
+    /// In a game played for real, marks every object that can be hidden as seen by each
+    /// seat that sees it now.
+    fn note_seen(&mut self) {
+        if !R::HIDDEN {
+            return;
+        }
+        let Some(observed) = &mut self.observed else { return };
+        let census = self.world.census();
+        for o in &census.objects {
+            let mask = observed.seen.entry((o.tag, o.index)).or_default();
+            for seat in 0..self.world.core().players.min(64) {
+                if !o.hidden_from(Viewer::Seat(seat)) {
+                    *mask |= 1 << seat;
+                }
+            }
+        }
+    }
+
+    /// Whether redistributing the objects hidden from `player` gives the worlds a replay of
+    /// their information state would: the compiler found that hidden objects carry only
+    /// what they were created with and nothing public points at one (`Rules::POOL_RESAMPLING`),
+    /// and here the player has never seen any of the objects now hidden from them (a card
+    /// they saw go back into a deck is not like the others), and no chance was drawn in the
+    /// move being made.
+    fn pool_applies(&self, player: u32) -> bool {
+        let Some(observed) = &self.observed else { return false };
+        let census = self.world.census();
+        let viewer = Viewer::Seat(player);
+        let unseen = census.objects.iter().filter(|o| o.hidden_from(viewer)).all(|o| {
+            observed.seen.get(&(o.tag, o.index)).is_none_or(|mask| player >= 64 || mask & (1 << player) == 0)
+        });
+        let drawn_in_move = self.pending.as_ref().is_some_and(|p| {
+            p.base.core().chance.record.as_ref().map(Vec::len)
+                != self.world.core().chance.record.as_ref().map(Vec::len)
+        });
+        unseen && !drawn_in_move
+    }
+
     /// The chance event the game waits for, at [`Status::Chance`].
     pub fn chance_event(&self) -> Option<&ChanceEvent> {
         self.pending.as_ref()?.chance.as_ref()
@@ -896,7 +955,7 @@ impl<R: Rules> Game for Engine<R> {
         check_players::<R>(start.players)?;
         let mut core = Core::new(start.players, start.seed);
         core.chance = Chance::new(start.chance);
-        if start.record_chance {
+        if start.record {
             core.chance.record = Some(Vec::new());
         }
         let mut engine = Engine {
@@ -907,8 +966,10 @@ impl<R: Rules> Game for Engine<R> {
             status: Status::Over,
             error: None,
             decisions: 0,
+            observed: start.record.then(Box::default),
         };
         engine.run_setup();
+        engine.note_seen();
         Ok(engine)
     }
 
@@ -921,6 +982,7 @@ impl<R: Rules> Game for Engine<R> {
         self.status = Status::Over;
         self.error = None;
         self.decisions = 0;
+        self.observed = None;
         self.run_setup();
         Ok(())
     }
@@ -947,6 +1009,9 @@ impl<R: Rules> Game for Engine<R> {
         // Chance's outcomes are not decisions of the players.
         if self.status != Status::Chance {
             self.decisions += 1;
+            if let Some(observed) = &mut self.observed {
+                observed.decisions.push(index as u32);
+            }
         }
         match choice {
             // The hot path of every playout: a move that cannot ask an input needs no copy
@@ -970,6 +1035,7 @@ impl<R: Rules> Game for Engine<R> {
             Choice::Pick(pick) => self.answer(Answer::Pick(pick))?,
             Choice::Chance(i) => self.answer(Answer::Chance(i))?,
         }
+        self.note_seen();
         Ok(())
     }
 
@@ -1043,37 +1109,18 @@ impl<R: Rules> Game for Engine<R> {
         out
     }
 
-    /// In the middle of a move, the world from before it is resampled and the move re-run
-    /// with the answers given so far: both stay consistent.
+    /// Without hidden information, the same game with unknown chance ahead; with it, the
+    /// fast path of [`Game::pool_sample`] where it applies, and otherwise a world drawn from
+    /// the player's information state ([`crate::information`]).
     fn determinize(&self, player: u32, rng: &mut Rng) -> Result<Self, DeterminizeError> {
-        if !matches!(self.status, Status::Decide(_)) {
+        if self.status != Status::Decide(Player(player)) {
             return Err(DeterminizeError::NotDeciding);
         }
-        let mut game = self.clone();
-        let fresh = rng.next_u64();
-        match game.pending.take() {
-            // Nothing hidden: the same state with unknown chance ahead; the menu stands.
-            None if !R::HIDDEN => game.world.core_mut().rng = Rng::new(fresh),
-            None => {
-                hidden::determinize(&mut game.world, player, rng)?;
-                game.world.core_mut().rng = Rng::new(fresh);
-                game.options.clear();
-                game.build_menu();
-            }
-            // In the middle of a move, the dice it rolled before asking stay as they fell:
-            // the move is replayed with its generator, which restarts fresh at the answer.
-            Some(mut pending) => {
-                pending.base.core_mut().replay.fresh = Some((pending.answers.len(), fresh));
-                if R::HIDDEN {
-                    let Pending { origin, mut base, answers, .. } = *pending;
-                    hidden::determinize(&mut base, player, rng)?;
-                    game.resume(origin, base, answers);
-                } else {
-                    game.pending = Some(pending);
-                }
-            }
+        if let Some(game) = self.pool_sample(player, rng) {
+            return Ok(game);
         }
-        Ok(game)
+        let info = InfoState::of(self, player).map_err(DeterminizeError::Sample)?;
+        Sampler::new(info).sample(rng).map_err(DeterminizeError::Sample)
     }
 
     fn determinize_into(&self, player: u32, rng: &mut Rng, into: &mut Self) -> Result<(), DeterminizeError> {
@@ -1089,12 +1136,75 @@ impl<R: Rules> Game for Engine<R> {
         into.status = self.status;
         into.error.clone_from(&self.error);
         into.decisions = self.decisions;
+        into.observed = None;
         Ok(())
     }
 
+    fn pool_sample(&self, player: u32, rng: &mut Rng) -> Option<Self> {
+        if !matches!(self.status, Status::Decide(_)) || self.explicit() {
+            return None;
+        }
+        if R::HIDDEN && (!R::POOL_RESAMPLING || !self.pool_applies(player)) {
+            return None;
+        }
+        let mut game = self.clone();
+        game.observed = None;
+        game.world.core_mut().chance.record = None;
+        let fresh = rng.next_u64();
+        if !R::HIDDEN {
+            // Nothing hidden: the same state with unknown chance ahead. In the middle of a
+            // move, the dice it rolled before asking stay as they fell (everyone saw
+            // them): the move is replayed with its generator, fresh from the answer on.
+            match &mut game.pending {
+                None => game.world.core_mut().rng = Rng::new(fresh),
+                Some(pending) => pending.base.core_mut().replay.fresh = Some((pending.answers.len(), fresh)),
+            }
+            return Some(game);
+        }
+        match game.pending.take() {
+            None => {
+                hidden::redistribute(&mut game.world, player, rng)?;
+                game.world.core_mut().rng = Rng::new(fresh);
+                game.options.clear();
+                game.build_menu();
+            }
+            // Chance drawn earlier in this move is ruled out (`pool_applies`): the move
+            // replays from a redistributed world with the same answers.
+            Some(pending) => {
+                let Pending { origin, mut base, answers, .. } = *pending;
+                hidden::redistribute(&mut base, player, rng)?;
+                base.core_mut().rng = Rng::new(fresh);
+                game.resume(origin, base, answers);
+            }
+        }
+        Some(game)
+    }
+
+    fn chance_event(&self) -> Option<ChanceEvent> {
+        Engine::chance_event(self).cloned()
+    }
+
+    fn answer_unit(&mut self, bits: u64) -> Result<(), ApplyError> {
+        if !matches!(Engine::chance_event(self), Some(ChanceEvent::Unit)) {
+            return Err(ApplyError::NotDeciding);
+        }
+        self.answer(Answer::Unit(bits))?;
+        self.note_seen();
+        Ok(())
+    }
+
+    fn record(&self) -> Option<Record> {
+        let observed = self.observed.as_ref()?;
+        Some(Record {
+            players: self.world.core().players,
+            decisions: observed.decisions.clone(),
+            chance: self.world.core().chance.record.clone()?,
+        })
+    }
+
     fn sample_chance(&mut self, rng: &mut Rng) -> Result<(), ApplyError> {
-        match self.chance_event() {
-            Some(ChanceEvent::Unit) => self.answer(Answer::Unit(rng.unit().to_bits())),
+        match Engine::chance_event(self) {
+            Some(ChanceEvent::Unit) => self.answer_unit(rng.unit().to_bits()),
             Some(event) => {
                 let n = event.outcomes();
                 self.apply(rng.below(n) as usize)

@@ -153,26 +153,33 @@ pub struct Start {
     pub players: u32,
     pub seed: u64,
     pub chance: ChanceMode,
-    /// Whether a seeded game keeps a record of the chance it draws (a game played for
-    /// real, whose players' information states are replayed from it; see
-    /// [`crate::chance::Chance::record`]).
-    pub record_chance: bool,
+    /// Whether the game keeps a record of how it is played — every decision and every
+    /// chance outcome — from which its players' information states are read
+    /// ([`crate::information`]): a game played for real, with search agents at the table.
+    pub record: bool,
 }
 
 impl Start {
     /// A seeded game of `players` players.
     pub fn seeded(players: u32, seed: u64) -> Start {
-        Start { players, seed, chance: ChanceMode::Seeded, record_chance: false }
+        Start { players, seed, chance: ChanceMode::Seeded, record: false }
     }
 
     /// A game whose chance events are decisions of their own.
     pub fn explicit(players: u32) -> Start {
-        Start { players, seed: 0, chance: ChanceMode::Explicit, record_chance: false }
+        Start { players, seed: 0, chance: ChanceMode::Explicit, record: false }
     }
 
-    /// The same start, recording the chance drawn.
+    /// A game played for real, with agents or people at the table: seeded, and keeping its
+    /// record when anything in it can be hidden, so that search agents imagine only what
+    /// their seat has seen ([`crate::information`]).
+    pub fn observed<G: Game>(players: u32, seed: u64) -> Start {
+        Start { record: G::has_hidden_information(), ..Start::seeded(players, seed) }
+    }
+
+    /// The same start, keeping a record of the play.
     pub fn recording(self) -> Start {
-        Start { record_chance: true, ..self }
+        Start { record: true, ..self }
     }
 }
 
@@ -264,6 +271,31 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// Chooses `options()[index]` for the player who decides now (or the outcome of the
     /// chance event waiting, at [`Status::Chance`]).
     fn apply(&mut self, index: usize) -> Result<(), ApplyError>;
+
+    /// At [`Status::Chance`]: the event, which says what each option is.
+    fn chance_event(&self) -> Option<crate::chance::ChanceEvent> {
+        None
+    }
+
+    /// At [`Status::Chance`] for `random()` (no options): gives it the value whose bits are
+    /// `bits`, a number in `[0, 1)`.
+    fn answer_unit(&mut self, _bits: u64) -> Result<(), ApplyError> {
+        Err(ApplyError::NotDeciding)
+    }
+
+    /// How the game was played since it started, when it keeps a record
+    /// ([`Start::record`]): what players' information states are read from.
+    fn record(&self) -> Option<crate::information::Record> {
+        None
+    }
+
+    /// A game consistent with what `player` has seen, drawn with `rng` by redistributing
+    /// the objects hidden from them among the places hidden from them, when that provably
+    /// gives the worlds a replay of their information state would
+    /// ([`crate::information`]): `None` when it does not apply here.
+    fn pool_sample(&self, _player: u32, _rng: &mut Rng) -> Option<Self> {
+        None
+    }
 
     /// At [`Status::Chance`]: each option with its probability (they sum to 1). Empty for
     /// an event whose outcomes cannot be listed (`random()`): see [`Game::sample_chance`].

@@ -28,6 +28,7 @@ pub mod engine;
 pub mod error;
 pub mod game;
 pub mod hidden;
+pub mod information;
 pub mod limits;
 pub mod rng;
 pub mod value;

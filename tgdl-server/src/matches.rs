@@ -10,7 +10,7 @@ use serde::Serialize;
 use tgdl_play::agent::{Agent, AgentError, RandomAgent, seat_seed};
 use tgdl_play::driver::{DEFAULT_MAX_DECISIONS, SeatKind};
 use tgdl_play::mcts::{Budget, MctsAgent};
-use tgdl_runtime::game::{Game, Status};
+use tgdl_runtime::game::{Game, Start, Status};
 use tgdl_runtime::hidden::{Observation, Viewer};
 use tgdl_runtime::rng::Rng;
 
@@ -126,7 +126,7 @@ pub struct Match<G> {
 impl<G: Game> Match<G> {
     /// A new match with no decisions.
     pub fn start(id: String, players: u32, seed: u64, seats: Vec<Seat>) -> Result<Match<G>, String> {
-        let game = G::start(players, seed).map_err(|e| e.to_string())?;
+        let game = G::start_with(&Start::observed::<G>(players, seed)).map_err(|e| e.to_string())?;
         if seats.len() != players as usize {
             return Err(format!("{} seats for {players} players", seats.len()));
         }

@@ -91,6 +91,13 @@ impl<'p> Gen<'p> {
         let view = self.view_fn();
         let (seen_label, resample) = self.hidden_info();
         let hidden = self.may_hide();
+        let pools = if hidden && self.pool_resampling {
+            quote!(
+                const POOL_RESAMPLING: bool = true;
+            )
+        } else {
+            quote!()
+        };
         let info_name = &prog.name;
         let source = prog.files.first().cloned().unwrap_or_default();
         let (min, max) = (prog.min_players, prog.max_players);
@@ -176,6 +183,7 @@ impl<'p> Gen<'p> {
 
                 const SETUP_MAY_ASK: bool = #setup_may_ask;
                 const HIDDEN: bool = #hidden;
+                #pools
                 #keeps_menu
 
                 fn info() -> rt::GameInfo {
