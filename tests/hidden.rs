@@ -47,6 +47,11 @@ fn determinized_games_look_the_same_and_play_on() {
         let s =
             (e.determinization)(players, 1, POINTS, 500).unwrap_or_else(|err| panic!("{}: {err}", e.name));
         eprintln!("{}: {s:?}", e.name);
+        if e.name == "buckets" {
+            // See `buckets_refuses`.
+            continue;
+        }
+        assert_eq!(s.refused, None, "{}: {s:?}", e.name);
         let per_point = if s.pooled { 500 } else { tgdl_tests::secrecy::REPLAYED_SAMPLES };
         assert_eq!(s.samples, s.points * per_point, "{}: {s:?}", e.name);
     }
@@ -62,13 +67,18 @@ fn determinization_moves_the_cards() {
     }
 }
 
-/// The rule of `buckets` is a game master's secret, drawn by chance in `setup`: samples
-/// of a player's information state draw it again, never copying the real one.
+/// `buckets` rolls each piece's number when the piece is made, and lays the pieces out in
+/// a shuffled order only afterwards: everyone then sees twelve numbers and an order that
+/// twelve rolls and a shuffle drew before anything could be seen. A world consistent with
+/// that is one draw in hundreds of millions, so the sampler finds none and says so (a
+/// search agent refuses to play rather than look at the real game): the case
+/// docs/agents.md gives of a game a search agent cannot sample.
 #[test]
-fn buckets_rule_is_a_game_masters_secret_drawn_again() {
+fn buckets_refuses() {
     let s = (example("buckets").determinization)(2, 1, 5, 10).unwrap();
     assert!(!s.pooled, "{s:?}");
-    assert_eq!(s.samples, s.points * tgdl_tests::secrecy::REPLAYED_SAMPLES, "{s:?}");
+    let why = s.refused.expect("no consistent world");
+    assert!(why.contains("no game consistent with what player"), "{why}");
 }
 
 /// Replays a full trace of `crazy_eights` in process: the game before each decision.

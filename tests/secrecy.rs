@@ -11,7 +11,8 @@
 
 use std::collections::{BTreeSet, HashMap};
 use tgdl_play::{Agent, RandomAgent};
-use tgdl_runtime::hidden::{Observation, Place, Viewer};
+use tgdl_runtime::hidden::{DeterminizeError, Observation, Place, Viewer};
+use tgdl_runtime::information::SampleError;
 use tgdl_runtime::{Engine, Game, Pick, Rng, Rules, Status};
 
 /// What [`check`] looked at.
@@ -182,6 +183,8 @@ pub struct Sampled {
     pub hiding_points: u64,
     /// Whether the fast path drew the samples (redistribution) rather than replays.
     pub pooled: bool,
+    /// Why no sample could be drawn, when the sampler found no consistent world.
+    pub refused: Option<String>,
 }
 
 /// Where an object is, as far as determinization may move it (stacks as a whole): a hand
@@ -246,6 +249,10 @@ pub fn determinization<R: Rules>(
         for s in 0..samples {
             let sample = match game.determinize(p.0, &mut rng) {
                 Ok(g) => g,
+                Err(DeterminizeError::Sample(e @ SampleError::NoConsistentWorld { .. })) => {
+                    out.refused = Some(e.to_string());
+                    return Ok(out);
+                }
                 Err(e) => return Err(format!("seed {seed}: {e}")),
             };
             out.samples += 1;

@@ -904,7 +904,7 @@ impl<R: Rules> Engine<R> {
     /// what they were created with and nothing public points at one (`Rules::POOL_RESAMPLING`),
     /// and here the player has never seen any of the objects now hidden from them (a card
     /// they saw go back into a deck is not like the others), and no chance was drawn in the
-    /// move being made.
+    /// move being made, and every object a public attribute may point at is visible.
     fn pool_applies(&self, player: u32) -> bool {
         let Some(observed) = &self.observed else { return false };
         let census = self.world.census();
@@ -912,11 +912,14 @@ impl<R: Rules> Engine<R> {
         let unseen = census.objects.iter().filter(|o| o.hidden_from(viewer)).all(|o| {
             observed.seen.get(&(o.tag, o.index)).is_none_or(|mask| player >= 64 || mask & (1 << player) == 0)
         });
+        let hidden_referenced = self.world.referenced().into_iter().any(|(tag, index)| {
+            census.objects.iter().any(|o| o.tag == tag && o.index == index && o.hidden_from(viewer))
+        });
         let drawn_in_move = self.pending.as_ref().is_some_and(|p| {
             p.base.core().chance.record.as_ref().map(Vec::len)
                 != self.world.core().chance.record.as_ref().map(Vec::len)
         });
-        unseen && !drawn_in_move
+        unseen && !hidden_referenced && !drawn_in_move
     }
 
     /// The chance event the game waits for, at [`Status::Chance`].

@@ -247,6 +247,13 @@ pub trait Resample {
     fn secrets(&self) -> Vec<Secret> {
         Vec::new()
     }
+
+    /// The objects (arena tag, index) that public attributes point at now, where the rules
+    /// may store a reference taken from anywhere: redistributing hidden objects is exact
+    /// only while each of them is visible.
+    fn referenced(&self) -> Vec<(u32, u32)> {
+        Vec::new()
+    }
 }
 
 /// A `secret` value hidden from `viewer` that no redistribution of hidden objects can

@@ -91,7 +91,7 @@ impl<'p> Gen<'p> {
         let view = self.view_fn();
         let (seen_label, resample) = self.hidden_info();
         let hidden = self.may_hide();
-        let pools = if hidden && self.pool_resampling {
+        let pools = if hidden && self.pool_resampling.eligible {
             quote!(
                 const POOL_RESAMPLING: bool = true;
             )

@@ -65,9 +65,9 @@ pub(crate) struct Plan<'p> {
     pub options: Options,
     /// The functions on a cycle of calls (see [`Plan::may_recurse`]).
     pub recursive: HashSet<FuncId>,
-    /// Whether the game's hidden objects form pools that redistribution resamples exactly
-    /// (see [`pools`]).
-    pub pool_resampling: bool,
+    /// Whether the game's hidden objects form pools that redistribution resamples exactly,
+    /// and the references the engine must watch for it (see [`pools`]).
+    pub pool_resampling: pools::PoolResampling,
 }
 
 /// The layout's fields and queries are the plan's.

@@ -10,7 +10,9 @@
 //! - nothing refers to one of them from a public place unless it refers to it from its
 //!   creation on (a deck's list of all its cards, filled as they are made): a reference
 //!   taken from a shuffled deck, an input or a function (`Host.dealt = deck.pop()`) says
-//!   which hidden object went where;
+//!   which hidden object went where — unless it refers to an object everyone sees (the
+//!   cards of a trick on the table). Such references, in attributes of global classes, are
+//!   *watched*: the engine checks at run time that each one points at a visible object;
 //! - no `secret` lives apart from them, and nothing is told to one player alone (`tell`).
 //!
 //! The engine adds what only play shows: that the player has never seen the objects now
@@ -19,13 +21,24 @@
 use crate::hir::{Block, Builtin, ClassId, ClassKind, Expr, ExprKind, LocalId, Program, StmtKind, Ty};
 use std::collections::HashSet;
 
+/// What the analysis found.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) struct PoolResampling {
+    /// Redistribution resamples exactly, as far as the rules tell.
+    pub eligible: bool,
+    /// Attributes of global classes (an object or a list of them) that may refer to
+    /// objects taken from anywhere: redistribution applies only while each of their
+    /// objects is visible.
+    pub watched: Vec<crate::hir::AttrId>,
+}
+
 /// Whether the game's hidden objects form pools that redistribution resamples exactly.
-pub(crate) fn pool_resampling(prog: &Program) -> bool {
+pub(crate) fn pool_resampling(prog: &Program) -> PoolResampling {
     let hideable = hideable_roots(prog);
     if hideable.is_empty() {
-        return false;
+        return PoolResampling::default();
     }
-    let analysis = Pools { prog, hideable };
+    let analysis = Pools { prog, hideable, watched: std::cell::RefCell::new(Vec::new()) };
     let mut fine = true;
     prog.walk_exprs(&mut |e| {
         fine &= !matches!(e.kind, ExprKind::Builtin { op: Builtin::Tell, .. });
@@ -40,7 +53,10 @@ pub(crate) fn pool_resampling(prog: &Program) -> bool {
     for blocks in bodies(prog) {
         fine &= analysis.body_keeps_pools(&blocks);
     }
-    fine
+    let mut watched = analysis.watched.into_inner();
+    watched.sort_unstable();
+    watched.dedup();
+    PoolResampling { eligible: fine, watched: if fine { watched } else { Vec::new() } }
 }
 
 /// The roots of the classes whose objects can be hidden: interactables (held in hands) and
@@ -89,6 +105,7 @@ fn draws(e: &Expr) -> bool {
 struct Pools<'p> {
     prog: &'p Program,
     hideable: HashSet<ClassId>,
+    watched: std::cell::RefCell<Vec<crate::hir::AttrId>>,
 }
 
 impl Pools<'_> {
@@ -107,9 +124,29 @@ impl Pools<'_> {
         }
     }
 
+    /// Whether a reference taken from anywhere may be kept in `place` (an attribute, or a
+    /// list read from one), because the engine can watch it: an attribute of a global
+    /// class holding an object or a list of them. Watches it.
+    fn watch(&self, place: &Expr) -> bool {
+        let ExprKind::Attr { attr, .. } = &place.kind else { return false };
+        let a = self.prog.attr(*attr);
+        let global = self.prog.class(a.class).visibility == crate::hir::Visibility::Global;
+        let shape = match &a.ty {
+            Ty::Class(c) => self.is_hideable(*c),
+            Ty::List(e) => matches!(e.as_ref(), Ty::Class(c) if self.is_hideable(*c)),
+            _ => false,
+        };
+        if global && shape && a.builtin.is_none() {
+            self.watched.borrow_mut().push(*attr);
+            true
+        } else {
+            false
+        }
+    }
+
     /// Whether one body keeps the pools: it writes no attribute of a hideable object,
-    /// stores no reference to one in a public place unless the object is new, and reorders
-    /// no public list of them.
+    /// stores no reference to one in a public place unless the object is new or the place
+    /// is watched, and reorders no public list of them.
     fn body_keeps_pools(&self, blocks: &[&Block]) -> bool {
         let fresh = fresh_locals(blocks);
         let is_fresh = |e: &Expr| match &e.kind {
@@ -127,7 +164,7 @@ impl Pools<'_> {
                         if a.builtin.is_none() && self.is_hideable(a.class) {
                             fine = false;
                         }
-                        if self.refers(&value.ty) && !is_fresh(value) {
+                        if self.refers(&value.ty) && !is_fresh(value) && !self.watch(target) {
                             fine = false;
                         }
                     }
@@ -149,7 +186,10 @@ impl Pools<'_> {
                     }
                     use Builtin::*;
                     match op {
-                        ListPush | ListAppend => fine &= args[1..].iter().all(is_fresh),
+                        ListPush | ListAppend => {
+                            fine &=
+                                args[1..].iter().all(is_fresh) || (*op == ListPush && self.watch(receiver));
+                        }
                         ListShuffle | ListRemove | ListRemoveAt => fine = false,
                         _ => {}
                     }
