@@ -275,17 +275,7 @@ impl Sampler {
                             next += 1;
                             unseen_steps = 0;
                         }
-                        None => {
-                            if std::env::var("TGDL_DEBUG_SAMPLER").is_ok() {
-                                eprintln!(
-                                    "chance dead at event {next}/{}: expected {:?}, now {now}, event {:?}",
-                                    events.len(),
-                                    events.get(next),
-                                    game.chance_event()
-                                );
-                            }
-                            return false;
-                        }
+                        None => return false,
                     }
                 }
                 Status::Decide(p) if p.0 == seat => {
