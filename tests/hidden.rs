@@ -224,3 +224,21 @@ fn secret_values_reach_their_owner_alone() {
     assert!(public.contains("table") && !public.contains("Chip.value"), "{public}");
     assert_eq!(game.outcome().unwrap().describe(), "player 1 wins");
 }
+
+/// The information-state test over every example and test program: the same information
+/// state for the deciding seat, other hidden content, the same choice of a seeded MCTS
+/// agent (`secrecy::information`).
+#[test]
+fn the_same_information_state_gives_the_same_choice() {
+    let (points, iterations) = if cfg!(debug_assertions) { (4, 24) } else { (12, 64) };
+    for e in EXAMPLES.iter().chain(tgdl_tests::PROGRAMS) {
+        let players = (e.engine)().min_players;
+        let s =
+            (e.information)(players, 1, points, iterations).unwrap_or_else(|err| panic!("{}: {err}", e.name));
+        eprintln!("{}: {s:?}", e.name);
+        // The card games hide hands and decks at every point: the second world differs.
+        if ["crazy_eights", "whist", "courtiers"].contains(&e.name) {
+            assert!(s.differing > 0 && s.points > 0, "{}: {s:?}", e.name);
+        }
+    }
+}

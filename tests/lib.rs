@@ -21,6 +21,9 @@ pub struct Example {
     /// Determinizes at decision points of seeded random games (see [`secrecy`]).
     pub determinization:
         fn(players: u32, first_seed: u64, points: u64, samples: u64) -> Result<secrecy::Sampled, String>,
+    /// The information-state test of search agents (see [`secrecy::information`]).
+    pub information:
+        fn(players: u32, first_seed: u64, points: u64, iterations: u32) -> Result<secrecy::Informed, String>,
 }
 
 pub mod secrecy;

@@ -310,3 +310,97 @@ fn play_out<G: Game>(mut game: G, seed: u64) -> Result<(), String> {
     }
     Ok(())
 }
+
+/// What [`information`] looked at.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Informed {
+    /// Decision points where a second world was built and both were searched.
+    pub points: u64,
+    /// Of those, points where the second world's hidden content differs from the first's.
+    pub differing: u64,
+    /// Points where the search refused in both worlds (no consistent world found).
+    pub refused: u64,
+}
+
+/// The information-state test: at decision points of seeded random games, a second world
+/// with the same information state for the deciding seat but other hidden content — the
+/// hidden objects redistributed where that is exact, otherwise a world drawn from the
+/// seat's information state, which must read back as the same information state — is
+/// searched by an MCTS agent with the same seed as the real game: its choice must be the
+/// same. An agent that used anything its seat cannot see would tell them apart.
+pub fn information<R: Rules>(
+    players: u32,
+    first_seed: u64,
+    points: u64,
+    iterations: u32,
+) -> Result<Informed, String> {
+    use tgdl_play::mcts::{Budget, MctsAgent};
+    use tgdl_runtime::information::{InfoState, Sampler};
+    let mut out = Informed::default();
+    for (k, seed) in (first_seed..first_seed + points).enumerate() {
+        let start = tgdl_runtime::Start::observed::<Engine<R>>(players, seed);
+        let mut game = Engine::<R>::start_with(&start).map_err(|e| e.to_string())?;
+        let mut agent = RandomAgent::new(seed ^ 0x5eed);
+        // Early and later decisions alike: short games reach the first few only.
+        const STOPS: [u64; 12] = [0, 1, 2, 5, 9, 14, 20, 3, 27, 35, 44, 54];
+        let stop_at = STOPS[k % STOPS.len()];
+        while game.decisions() < stop_at {
+            match game.status() {
+                Status::Decide(_) => {
+                    let i = agent.choose_in(&game).map_err(|e| e.to_string())?;
+                    game.apply(i).map_err(|e| e.to_string())?;
+                }
+                _ => break,
+            }
+        }
+        let Status::Decide(p) = game.status() else { continue };
+        let seat = Viewer::Seat(p.0);
+        let mut rng = Rng::new(seed ^ 0x1f0);
+        let other = match game.redistributed(p.0, &mut rng) {
+            Some(other) => other,
+            None => {
+                let info = InfoState::of(&game, p.0).map_err(|e| format!("seed {seed}: {e}"))?;
+                match Sampler::new(info.clone()).sample_with::<Engine<R>>(&mut rng, true) {
+                    Ok(other) => {
+                        let again = InfoState::of(&other, p.0).map_err(|e| format!("seed {seed}: {e}"))?;
+                        if again != info {
+                            return Err(format!(
+                                "seed {seed}: the sampled world reads as another information state"
+                            ));
+                        }
+                        other
+                    }
+                    Err(SampleError::NoConsistentWorld { .. }) => {
+                        out.refused += 1;
+                        continue;
+                    }
+                    Err(e) => return Err(format!("seed {seed}: {e}")),
+                }
+            }
+        };
+        if game.observation(seat) != other.observation(seat)
+            || game.labels_for(seat) != other.labels_for(seat)
+        {
+            return Err(format!("seed {seed}: the second world looks different to player {}", p.0));
+        }
+        if game.view() != other.view() {
+            out.differing += 1;
+        }
+        let choose = |g: &Engine<R>| {
+            let mut mcts = MctsAgent::<Engine<R>>::new(Budget::Iterations(iterations), seed ^ 0x5ea7);
+            mcts.choose_in(g).map_err(|e| e.to_string())
+        };
+        match (choose(&game), choose(&other)) {
+            (Ok(a), Ok(b)) if a == b => out.points += 1,
+            (Err(a), Err(b)) if a == b => out.refused += 1,
+            (a, b) => {
+                return Err(format!(
+                    "seed {seed}, decision {}: the same information state for player {} gave {a:?} in the real game and {b:?} in the other",
+                    game.decisions(),
+                    p.0
+                ));
+            }
+        }
+    }
+    Ok(out)
+}

@@ -70,11 +70,14 @@ pub struct Chance {
     /// real, whose players' information states are replayed from it): a face or step by its
     /// index, a dealt object by its arena index, a `random()` by its bits.
     pub record: Option<Vec<u64>>,
+    /// Objects (arena tag, index) dealt off a shuffled deck since the engine last looked,
+    /// when the game records: wherever a seat saw them before, the shuffle hid.
+    pub dealt: Vec<(u32, u32)>,
 }
 
 impl Chance {
     pub fn new(mode: ChanceMode) -> Chance {
-        Chance { mode, record: None }
+        Chance { mode, record: None, dealt: Vec::new() }
     }
 
     /// Notes an outcome drawn by a seeded game.
@@ -85,9 +88,18 @@ impl Chance {
         }
     }
 
+    /// Notes an object dealt off a shuffled deck, when the game records.
+    #[inline]
+    pub fn note_dealt(&mut self, tag: u32, index: u32) {
+        if self.record.is_some() {
+            self.dealt.push((tag, index));
+        }
+    }
+
     /// Keeps the record's allocation (`Core`'s `clone_from`).
     pub fn clone_from(&mut self, source: &Chance) {
         self.mode = source.mode;
+        self.dealt.clone_from(&source.dealt);
         match (&mut self.record, &source.record) {
             (Some(mine), Some(theirs)) => mine.clone_from(theirs),
             (mine, theirs) => *mine = theirs.clone(),

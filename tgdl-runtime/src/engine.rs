@@ -248,8 +248,12 @@ impl Core {
                 self.chance.note(outcome);
                 Ok(outcome)
             }
+            // A run replays a move from its start: the record notes each answer again.
             ChanceMode::Explicit => match self.ask_chance(event)? {
-                Answer::Chance(i) if u64::from(i) < n => Ok(u64::from(i)),
+                Answer::Chance(i) if u64::from(i) < n => {
+                    self.chance.note(u64::from(i));
+                    Ok(u64::from(i))
+                }
                 _ => Err(crate::error::wrong_answer()),
             },
         }
@@ -288,12 +292,17 @@ impl Core {
         match self.chance.mode {
             ChanceMode::Seeded => {
                 self.chance.note(u64::from(items[at as usize]));
+                self.chance.note_dealt(tag, items[at as usize]);
                 Ok(at)
             }
             ChanceMode::Explicit => {
                 let event = || ChanceEvent::Deal { tag, objects: items[lo..hi].to_vec() };
                 match self.ask_chance(event)? {
-                    Answer::Chance(i) if (i as usize) < hi - lo => Ok(unordered.lo + i),
+                    Answer::Chance(i) if (i as usize) < hi - lo => {
+                        self.chance.note(u64::from(items[lo + i as usize]));
+                        self.chance.note_dealt(tag, items[lo + i as usize]);
+                        Ok(unordered.lo + i)
+                    }
                     _ => Err(crate::error::wrong_answer()),
                 }
             }
@@ -408,7 +417,10 @@ impl Core {
                 Ok(x)
             }
             ChanceMode::Explicit => match self.ask_chance(|| ChanceEvent::Unit)? {
-                Answer::Unit(bits) if (0.0..1.0).contains(&f64::from_bits(bits)) => Ok(f64::from_bits(bits)),
+                Answer::Unit(bits) if (0.0..1.0).contains(&f64::from_bits(bits)) => {
+                    self.chance.note(bits);
+                    Ok(f64::from_bits(bits))
+                }
                 _ => Err(crate::error::wrong_answer()),
             },
         }
@@ -888,12 +900,20 @@ impl<R: Rules> Engine<R> {
             return;
         }
         let Some(observed) = &mut self.observed else { return };
+        // A card that went into a closed deck, or was dealt off a shuffled one, is
+        // forgotten: where it went is what the deck hides, and redistribution may then
+        // draw it anywhere hidden.
+        for key in std::mem::take(&mut self.world.core_mut().chance.dealt) {
+            observed.seen.remove(&key);
+        }
         let census = self.world.census();
         for o in &census.objects {
             let mask = observed.seen.entry((o.tag, o.index)).or_default();
             for seat in 0..self.world.core().players.min(64) {
                 if !o.hidden_from(Viewer::Seat(seat)) {
                     *mask |= 1 << seat;
+                } else if matches!(o.place, crate::hidden::Place::Stack { .. }) {
+                    *mask &= !(1 << seat);
                 }
             }
         }
@@ -902,8 +922,9 @@ impl<R: Rules> Engine<R> {
     /// Whether redistributing the objects hidden from `player` gives the worlds a replay of
     /// their information state would: the compiler found that hidden objects carry only
     /// what they were created with and nothing public points at one (`Rules::POOL_RESAMPLING`),
-    /// and here the player has never seen any of the objects now hidden from them (a card
-    /// they saw go back into a deck is not like the others), and no chance was drawn in the
+    /// and here the player has not seen any of the objects now hidden from them since they
+    /// last went into a closed deck (a card seen in a hand that is hidden again is not like
+    /// the others; one seen go into a deck is forgotten), and no chance was drawn in the
     /// move being made, and every object a public attribute may point at is visible.
     fn pool_applies(&self, player: u32) -> bool {
         let Some(observed) = &self.observed else { return false };
@@ -920,6 +941,58 @@ impl<R: Rules> Engine<R> {
                 != self.world.core().chance.record.as_ref().map(Vec::len)
         });
         unseen && !hidden_referenced && !drawn_in_move
+    }
+
+    /// The same game with the objects hidden from `player` redistributed among the places
+    /// hidden from them, still observed (its record and marks kept): a second world with
+    /// the same information state for `player`, where [`Game::pool_sample`] applies (for
+    /// tests of search agents' fairness).
+    pub fn redistributed(&self, player: u32, rng: &mut Rng) -> Option<Self> {
+        self.redistribute_for(player, rng, true)
+    }
+
+    /// [`Game::pool_sample`], keeping what the game observed or not (a search's samples do
+    /// not: their play is not anyone's information).
+    fn redistribute_for(&self, player: u32, rng: &mut Rng, keep_observed: bool) -> Option<Self> {
+        if !matches!(self.status, Status::Decide(_)) || self.explicit() {
+            return None;
+        }
+        if R::HIDDEN && (!R::POOL_RESAMPLING || !self.pool_applies(player)) {
+            return None;
+        }
+        let mut game = self.clone();
+        if !keep_observed {
+            game.observed = None;
+            game.world.core_mut().chance.record = None;
+        }
+        let fresh = rng.next_u64();
+        if !R::HIDDEN {
+            // Nothing hidden: the same state with unknown chance ahead. In the middle of a
+            // move, the dice it rolled before asking stay as they fell (everyone saw
+            // them): the move is replayed with its generator, fresh from the answer on.
+            match &mut game.pending {
+                None => game.world.core_mut().rng = Rng::new(fresh),
+                Some(pending) => pending.base.core_mut().replay.fresh = Some((pending.answers.len(), fresh)),
+            }
+            return Some(game);
+        }
+        match game.pending.take() {
+            None => {
+                hidden::redistribute(&mut game.world, player, rng)?;
+                game.world.core_mut().rng = Rng::new(fresh);
+                game.options.clear();
+                game.build_menu();
+            }
+            // Chance drawn earlier in this move is ruled out (`pool_applies`): the move
+            // replays from a redistributed world with the same answers.
+            Some(pending) => {
+                let Pending { origin, mut base, answers, .. } = *pending;
+                hidden::redistribute(&mut base, player, rng)?;
+                base.core_mut().rng = Rng::new(fresh);
+                game.resume(origin, base, answers);
+            }
+        }
+        Some(game)
     }
 
     /// The chance event the game waits for, at [`Status::Chance`].
@@ -1060,7 +1133,14 @@ impl<R: Rules> Game for Engine<R> {
     fn labels_for(&self, viewer: Viewer) -> Vec<String> {
         let seen = self.seen_by(viewer);
         let mut labels: Vec<String> = self.options.iter().map(|c| self.base_label(c, &seen)).collect();
-        distinguish(&mut labels, |i, label| self.qualified(&self.options[i], label, &seen));
+        // Twins are numbered only for whoever picks among them: another seat reading the
+        // menu would learn from the numbers the order of objects hidden from it.
+        let deciding = match (viewer, self.status) {
+            (Viewer::All, _) => true,
+            (Viewer::Seat(s), Status::Decide(p)) => s == p.0,
+            _ => false,
+        };
+        distinguish(&mut labels, |i, label| self.qualified(&self.options[i], label, &seen), deciding);
         labels
     }
 
@@ -1144,43 +1224,7 @@ impl<R: Rules> Game for Engine<R> {
     }
 
     fn pool_sample(&self, player: u32, rng: &mut Rng) -> Option<Self> {
-        if !matches!(self.status, Status::Decide(_)) || self.explicit() {
-            return None;
-        }
-        if R::HIDDEN && (!R::POOL_RESAMPLING || !self.pool_applies(player)) {
-            return None;
-        }
-        let mut game = self.clone();
-        game.observed = None;
-        game.world.core_mut().chance.record = None;
-        let fresh = rng.next_u64();
-        if !R::HIDDEN {
-            // Nothing hidden: the same state with unknown chance ahead. In the middle of a
-            // move, the dice it rolled before asking stay as they fell (everyone saw
-            // them): the move is replayed with its generator, fresh from the answer on.
-            match &mut game.pending {
-                None => game.world.core_mut().rng = Rng::new(fresh),
-                Some(pending) => pending.base.core_mut().replay.fresh = Some((pending.answers.len(), fresh)),
-            }
-            return Some(game);
-        }
-        match game.pending.take() {
-            None => {
-                hidden::redistribute(&mut game.world, player, rng)?;
-                game.world.core_mut().rng = Rng::new(fresh);
-                game.options.clear();
-                game.build_menu();
-            }
-            // Chance drawn earlier in this move is ruled out (`pool_applies`): the move
-            // replays from a redistributed world with the same answers.
-            Some(pending) => {
-                let Pending { origin, mut base, answers, .. } = *pending;
-                hidden::redistribute(&mut base, player, rng)?;
-                base.core_mut().rng = Rng::new(fresh);
-                game.resume(origin, base, answers);
-            }
-        }
-        Some(game)
+        self.redistribute_for(player, rng, false)
     }
 
     fn chance_event(&self) -> Option<ChanceEvent> {
@@ -1223,8 +1267,8 @@ impl<R: Rules> Game for Engine<R> {
 
 /// Makes equal labels distinct: each label shared by several options becomes
 /// `qualify(i, label)` (where its object stands) when that tells them apart, and those still
-/// equal are numbered in order, `7 of hearts (1)`, `7 of hearts (2)`.
-pub fn distinguish(labels: &mut [String], qualify: impl Fn(usize, &str) -> Option<String>) {
+/// equal are numbered in order, `7 of hearts (1)`, `7 of hearts (2)`, when `number` is set.
+pub fn distinguish(labels: &mut [String], qualify: impl Fn(usize, &str) -> Option<String>, number: bool) {
     use std::collections::HashMap;
     fn shared(labels: &[String]) -> Vec<usize> {
         let mut count: HashMap<&str, usize> = HashMap::new();
@@ -1241,6 +1285,9 @@ pub fn distinguish(labels: &mut [String], qualify: impl Fn(usize, &str) -> Optio
         if let Some(q) = qualify(i, &labels[i]) {
             labels[i] = q;
         }
+    }
+    if !number {
+        return;
     }
     let twins = shared(labels);
     let mut seen: HashMap<String, usize> = HashMap::new();

@@ -328,7 +328,9 @@ pub trait Game: Clone + Send + Sync + 'static {
 
     /// The labels of every option as `viewer` may read them: an object hidden from the
     /// viewer is named in its hidden form (`steal a hidden Card`), never by its label. What
-    /// a seat is shown of a menu, its own or another's decision.
+    /// a seat is shown of a menu, its own or another's decision. Only the seat that decides
+    /// (and [`Viewer::All`]) reads twins numbered apart; to another seat, options among
+    /// objects hidden from it read alike, since their order would tell it what they are.
     fn labels_for(&self, _viewer: Viewer) -> Vec<String> {
         self.labels()
     }

@@ -127,9 +127,10 @@ fn label_of<G: Game>(game: &G, seat: u32, option: usize) -> u64 {
     labels.get(option).map_or(0, |l| fingerprint(l.as_bytes()))
 }
 
-/// A fresh game of `players` players with every chance event a decision of its own.
-fn explicit<G: Game>(players: u32) -> Result<G, SampleError> {
-    G::start_with(&Start { players, seed: 0, chance: ChanceMode::Explicit, record: false })
+/// A fresh game of `players` players with every chance event a decision of its own,
+/// keeping its record or not.
+fn explicit<G: Game>(players: u32, record: bool) -> Result<G, SampleError> {
+    G::start_with(&Start { players, seed: 0, chance: ChanceMode::Explicit, record })
         .map_err(|e| SampleError::Replay(e.to_string()))
 }
 
@@ -156,7 +157,7 @@ impl InfoState {
             return Err(SampleError::NotDeciding);
         }
         let record = game.record().ok_or(SampleError::NoRecord)?;
-        let mut replay: G = explicit(record.players)?;
+        let mut replay: G = explicit(record.players, false)?;
         let first = seen_by(&replay, seat);
         let mut now = first;
         let mut events = Vec::new();
@@ -234,8 +235,15 @@ impl Sampler {
     /// at the seat's decision. Its chance from here on is the caller's to draw
     /// ([`Game::sample_chance`]).
     pub fn sample<G: Game>(&self, rng: &mut Rng) -> Result<G, SampleError> {
+        self.sample_with(rng, false)
+    }
+
+    /// [`Sampler::sample`], the world keeping its record ([`Start::record`]) when `record`:
+    /// a second game with the same information state that agents can play in (for tests of
+    /// their fairness).
+    pub fn sample_with<G: Game>(&self, rng: &mut Rng, record: bool) -> Result<G, SampleError> {
         for _ in 0..self.tries {
-            let mut game: G = explicit(self.info.players)?;
+            let mut game: G = explicit(self.info.players, record)?;
             if seen_by(&game, self.info.seat) != self.info.first {
                 continue;
             }

@@ -327,7 +327,7 @@ impl Store {
             let tx = conn.unchecked_transaction()?;
             let id: Option<String> = tx
                 .query_row(
-                    "SELECT id FROM matches WHERE finished IS NOT NULL ORDER BY finished, created LIMIT 1",
+                    "SELECT id FROM matches WHERE finished IS NOT NULL ORDER BY finished, created, rowid LIMIT 1",
                     [],
                     |r| r.get(0),
                 )
