@@ -22,7 +22,7 @@ use tgdl_play::agent::{RandomAgent, seat_seed};
 use tgdl_play::driver::{DEFAULT_MAX_DECISIONS, SeatKind};
 use tgdl_play::simulate::{Report, SimOptions};
 use tgdl_runtime::hidden::Viewer;
-use tgdl_runtime::{Game, Rng, Status};
+use tgdl_runtime::{Game, Rng, Start, Status};
 
 pub use pyo3;
 
@@ -77,7 +77,10 @@ pub fn check_players<G: Game>(players: Option<u32>) -> PyResult<u32> {
 impl<G: Game> Core<G> {
     /// A new game; a rule error during setup raises `RuleError`.
     pub fn start(py: Python<'_>, players: u32, seed: u64) -> PyResult<Core<G>> {
-        let game = G::start(players, seed).map_err(|e| PyValueError::new_err(e.to_string()))?;
+        // Observed, so that a search agent asked for a seat's choice has the seat's
+        // information state to draw its worlds from.
+        let game = G::start_with(&Start::observed::<G>(players, seed))
+            .map_err(|e| PyValueError::new_err(e.to_string()))?;
         let core = Core { game, seed, players, actions: Vec::new() };
         core.check(py)?;
         Ok(core)

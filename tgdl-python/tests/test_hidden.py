@@ -163,3 +163,16 @@ def test_no_env_output_shows_another_hand():
         env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
         steps += 1
     assert steps > 20 and env.state_obj.is_terminal()
+
+
+def test_a_search_agent_plays_a_hidden_seat_from_what_it_saw():
+    # A state made in Python keeps its information states: the search draws its worlds
+    # from what the deciding seat saw, to the end of a game.
+    state = crazy_eights.Game(2).new_state(4)
+    decisions = 0
+    while not state.is_terminal():
+        action = state.agent_action("mcts:30", decisions)
+        assert action in state.legal_actions()
+        state.apply_action(action)
+        decisions += 1
+    assert state.outcome() is not None and decisions > 5

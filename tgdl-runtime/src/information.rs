@@ -11,10 +11,11 @@
 //! A [`Sampler`] draws worlds consistent with an information state, from the information
 //! state alone: it plays the game again from its start with explicit chance, drawing every
 //! chance outcome by its probability and every other player's decision uniformly, among
-//! those after which the seat would have seen exactly what it saw (a world whose
-//! observations for the seat differ at any step is abandoned and another drawn). So the
-//! worlds an agent searches are a function of its seat's information state and its own
-//! seed, and nothing else: a die rolled into another player's hand, a card picked by a
+//! those after which the seat would have seen exactly what it saw. When a world strays
+//! from what the seat saw, the sampler goes back to the latest chance event or decision
+//! with alternatives left and tries the next (depth first, within a budget of steps, then
+//! afresh). So the worlds an agent searches are a function of its seat's information
+//! state and its own seed, and nothing else: a die rolled into another player's hand, a card picked by a
 //! hidden roll in the middle of a move, a public reference to a hidden card all come out
 //! of the sampler's own chance. When no consistent world is found within a budget, the
 //! sampler says so; it never falls back on the real world.
@@ -215,7 +216,17 @@ pub struct Sampler {
 }
 
 /// Attempts [`Sampler::sample`] makes by default before it says no world was found.
-pub const DEFAULT_TRIES: u32 = 200;
+pub const DEFAULT_TRIES: u32 = 50;
+
+/// Outcomes an attempt may try, in all, before it gives up and a new one starts.
+const STEPS_PER_TRY: u32 = 2_000;
+
+/// Draws tried at a chance event whose outcomes cannot be listed (`random()`).
+const UNIT_DRAWS: usize = 16;
+
+/// Steps that change nothing the seat sees, in a row, before an attempt is abandoned: a
+/// game that loops on chance could repeat them without end.
+const UNSEEN_STEPS: u32 = 100_000;
 
 impl Sampler {
     pub fn new(info: InfoState) -> Sampler {
@@ -243,151 +254,193 @@ impl Sampler {
     /// their fairness).
     pub fn sample_with<G: Game>(&self, rng: &mut Rng, record: bool) -> Result<G, SampleError> {
         for _ in 0..self.tries {
-            let mut game: G = explicit(self.info.players, record)?;
+            let game: G = explicit(self.info.players, record)?;
             if seen_by(&game, self.info.seat) != self.info.first {
                 continue;
             }
-            if self.follow(&mut game, rng) {
-                return Ok(game);
+            if let Some(world) = self.search(game, rng) {
+                return Ok(world);
             }
         }
         Err(SampleError::NoConsistentWorld { seat: self.info.seat, tries: self.tries })
     }
 
-    /// Plays `game` along the information state; false when it strays from it.
-    fn follow<G: Game>(&self, game: &mut G, rng: &mut Rng) -> bool {
+    /// One attempt: plays `game` along the information state, depth first. At each chance
+    /// event and each decision of another player the alternatives are put in a random
+    /// order (chance by its probability); the first after which the seat sees what it saw
+    /// is followed, and when the play strays further on, the search goes back to the
+    /// latest point with alternatives left. `None` when the attempt's steps run out.
+    fn search<G: Game>(&self, game: G, rng: &mut Rng) -> Option<G> {
+        let mut steps = STEPS_PER_TRY;
+        let mut forks: Vec<Fork<G>> = Vec::new();
+        let mut at = Some(Place { game, next: 0, now: self.info.first, unseen: 0 });
+        loop {
+            if let Some(place) = at.take() {
+                match self.advance(place, rng) {
+                    Advance::Arrived(world) => return Some(world),
+                    Advance::Fork(fork) => forks.push(fork),
+                    Advance::Strayed => {}
+                }
+            }
+            // The next alternative of the latest fork that has one left.
+            let fork = forks.last_mut()?;
+            let Some(choice) = fork.left.pop() else {
+                forks.pop();
+                continue;
+            };
+            steps = steps.checked_sub(1)?;
+            let (next, now, unseen, expects) = (fork.at.next, fork.at.now, fork.at.unseen, fork.expects);
+            // The last alternative takes the fork's game itself.
+            let mut after = if fork.left.is_empty() {
+                forks.pop().expect("the fork just read").at.game
+            } else {
+                fork.at.game.clone()
+            };
+            let applied = match choice {
+                Alternative::Option(i) => after.apply(i),
+                Alternative::Unit(bits) => after.answer_unit(bits),
+            };
+            if applied.is_err() {
+                continue;
+            }
+            let saw = seen_by(&after, self.info.seat);
+            at = match expects {
+                // Chance: nothing the seat sees changed, or the next thing it saw.
+                Expects::Chance(_) if saw == now => {
+                    (unseen < UNSEEN_STEPS).then_some(Place { game: after, next, now, unseen: unseen + 1 })
+                }
+                Expects::Chance(Some(expected)) if saw == expected => {
+                    Some(Place { game: after, next: next + 1, now: saw, unseen: 0 })
+                }
+                Expects::Decision(expected) if saw == expected => {
+                    Some(Place { game: after, next: next + 1, now: saw, unseen: 0 })
+                }
+                _ => None,
+            };
+        }
+    }
+
+    /// Plays `place` on through the seat's own decisions, which the information state
+    /// names, to the next fork, the end, or a step that strays.
+    fn advance<G: Game>(&self, mut place: Place<G>, rng: &mut Rng) -> Advance<G> {
         let seat = self.info.seat;
         let events = &self.info.events;
-        let mut next = 0;
-        // What the seat sees now, as far as the information state goes.
-        let mut now = self.info.first;
-        // Steps that change nothing the seat sees can repeat without end in a game that
-        // loops on chance: bound them.
-        let mut unseen_steps = 0u32;
         loop {
+            let game = &mut place.game;
             match game.status() {
                 Status::Chance => {
-                    let expected = match events.get(next) {
+                    let expected = match events.get(place.next) {
                         Some(Event::Saw(saw)) => Some(*saw),
                         _ => None,
                     };
-                    match self.draw_chance(game, rng, now, expected) {
-                        Some(Draw::Unseen) => {
-                            unseen_steps += 1;
-                            if unseen_steps > 100_000 {
-                                return false;
-                            }
-                        }
-                        Some(Draw::Seen(saw)) => {
-                            now = saw;
-                            next += 1;
-                            unseen_steps = 0;
-                        }
-                        None => return false,
-                    }
+                    let left = chance_order(game, rng);
+                    return Advance::Fork(Fork { at: place, left, expects: Expects::Chance(expected) });
                 }
                 Status::Decide(p) if p.0 == seat => {
-                    if next == events.len() {
-                        return menu_of(game, seat) == self.info.menu;
+                    if place.next == events.len() {
+                        return if menu_of(game, seat) == self.info.menu {
+                            Advance::Arrived(place.game)
+                        } else {
+                            Advance::Strayed
+                        };
                     }
-                    let Some(&Event::Own { option, menu, saw }) = events.get(next) else { return false };
-                    if menu_of(game, seat) != menu || game.apply(option as usize).is_err() {
-                        return false;
+                    let Some(&Event::Own { option, menu, saw }) = events.get(place.next) else {
+                        return Advance::Strayed;
+                    };
+                    if menu_of(game, seat) != menu
+                        || game.apply(option as usize).is_err()
+                        || seen_by(game, seat) != saw
+                    {
+                        return Advance::Strayed;
                     }
-                    if seen_by(game, seat) != saw {
-                        return false;
-                    }
-                    now = saw;
-                    next += 1;
+                    place.now = saw;
+                    place.next += 1;
+                    place.unseen = 0;
                 }
                 Status::Decide(p) => {
-                    let Some(&Event::Other { player, label, saw }) = events.get(next) else { return false };
-                    if player != p.0 {
-                        return false;
-                    }
-                    // The options the seat would have read as it did, in a random order: the
-                    // first after which it sees what it saw.
-                    let labels = game.labels_for(Viewer::Seat(seat));
-                    let mut candidates: Vec<usize> =
-                        (0..labels.len()).filter(|&i| fingerprint(labels[i].as_bytes()) == label).collect();
-                    rng.shuffle(&mut candidates);
-                    let Some(after) = candidates.into_iter().find_map(|i| {
-                        let mut after = game.clone();
-                        (after.apply(i).is_ok() && seen_by(&after, seat) == saw).then_some(after)
-                    }) else {
-                        return false;
+                    let Some(&Event::Other { player, label, saw }) = events.get(place.next) else {
+                        return Advance::Strayed;
                     };
-                    *game = after;
-                    now = saw;
-                    next += 1;
+                    if player != p.0 {
+                        return Advance::Strayed;
+                    }
+                    // The options the seat would have read as it did, in a random order.
+                    let labels = game.labels_for(Viewer::Seat(seat));
+                    let mut left: Vec<Alternative> = (0..labels.len())
+                        .filter(|&i| fingerprint(labels[i].as_bytes()) == label)
+                        .map(Alternative::Option)
+                        .collect();
+                    rng.shuffle(&mut left);
+                    // Popped from the end.
+                    left.reverse();
+                    return Advance::Fork(Fork { at: place, left, expects: Expects::Decision(saw) });
                 }
-                Status::Over | Status::Failed => return false,
+                Status::Over | Status::Failed => return Advance::Strayed,
             }
         }
-    }
-
-    /// Draws the outcome of the chance event `game` waits at, by its probability, among
-    /// those after which the seat sees what it saw: `now` (nothing it can see changed), or
-    /// `expected` (the next thing it saw). `None` when no outcome fits.
-    fn draw_chance<G: Game>(
-        &self,
-        game: &mut G,
-        rng: &mut Rng,
-        now: u64,
-        expected: Option<u64>,
-    ) -> Option<Draw> {
-        let seat = self.info.seat;
-        let judge = |after: &G| {
-            let saw = seen_by(after, seat);
-            if saw == now {
-                Some(Draw::Unseen)
-            } else if Some(saw) == expected {
-                Some(Draw::Seen(saw))
-            } else {
-                None
-            }
-        };
-        if matches!(game.chance_event(), Some(ChanceEvent::Unit)) {
-            // Outcomes that cannot be listed: a few draws from the distribution.
-            for _ in 0..64 {
-                let mut after = game.clone();
-                after.answer_unit(rng.unit().to_bits()).ok()?;
-                if let Some(d) = judge(&after) {
-                    *game = after;
-                    return Some(d);
-                }
-            }
-            return None;
-        }
-        // Every outcome is equally likely in TGDL; weighted draws without replacement
-        // keep working if that changes.
-        let mut outcomes = game.chance_outcomes();
-        while !outcomes.is_empty() {
-            let total: f64 = outcomes.iter().map(|(_, p)| p).sum();
-            let mut pick = rng.unit() * total;
-            let mut k = outcomes.len() - 1;
-            for (j, (_, p)) in outcomes.iter().enumerate() {
-                if pick < *p {
-                    k = j;
-                    break;
-                }
-                pick -= p;
-            }
-            let (i, _) = outcomes.swap_remove(k);
-            let mut after = game.clone();
-            if after.apply(i).is_ok()
-                && let Some(d) = judge(&after)
-            {
-                *game = after;
-                return Some(d);
-            }
-        }
-        None
     }
 }
 
-/// What a chance outcome drawn by the sampler did to what the seat sees.
-enum Draw {
-    Unseen,
-    Seen(u64),
+/// The outcomes of the chance event `game` waits at, in the order a search tries them
+/// (the last first): drawn by their probability without replacement, or, where they
+/// cannot be listed, a few draws from the distribution.
+fn chance_order<G: Game>(game: &G, rng: &mut Rng) -> Vec<Alternative> {
+    if matches!(game.chance_event(), Some(ChanceEvent::Unit)) {
+        return (0..UNIT_DRAWS).map(|_| Alternative::Unit(rng.unit().to_bits())).collect();
+    }
+    // Every outcome is equally likely in TGDL; weighted draws keep working if that changes.
+    let mut outcomes = game.chance_outcomes();
+    let mut order = Vec::with_capacity(outcomes.len());
+    while !outcomes.is_empty() {
+        let total: f64 = outcomes.iter().map(|(_, p)| p).sum();
+        let mut pick = rng.unit() * total;
+        let mut k = outcomes.len() - 1;
+        for (j, (_, p)) in outcomes.iter().enumerate() {
+            if pick < *p {
+                k = j;
+                break;
+            }
+            pick -= p;
+        }
+        order.push(Alternative::Option(outcomes.swap_remove(k).0));
+    }
+    order.reverse();
+    order
+}
+
+/// A game on its way along an information state: `next` is the event to meet, `now` what
+/// the seat sees, `unseen` the steps in a row that changed nothing it sees.
+struct Place<G> {
+    game: G,
+    next: usize,
+    now: u64,
+    unseen: u32,
+}
+
+/// A point with alternatives: chance, or another player's decision.
+struct Fork<G> {
+    at: Place<G>,
+    /// Still to try, the last first.
+    left: Vec<Alternative>,
+    expects: Expects,
+}
+
+/// What the seat must see after a fork's alternative.
+#[derive(Clone, Copy)]
+enum Expects {
+    /// After chance: what it saw before, or the next thing it saw, if that is a sight.
+    Chance(Option<u64>),
+    /// After another player's decision: what it saw then.
+    Decision(u64),
+}
+
+enum Alternative {
+    Option(usize),
+    Unit(u64),
+}
+
+enum Advance<G> {
+    Arrived(G),
+    Fork(Fork<G>),
+    Strayed,
 }
