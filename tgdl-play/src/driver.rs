@@ -376,7 +376,8 @@ pub struct PlayOptions {
     pub players: Option<u32>,
     /// One per player; a shorter list repeats its last entry; empty means all random.
     pub seats: Vec<SeatKind>,
-    /// Default: from the clock, printed as `seed: S`.
+    /// Default: fresh from the operating system, printed as `seed: S` when no person is
+    /// seated (or with `reveal`).
     pub seed: Option<u64>,
     pub trace: Option<PathBuf>,
     pub replay: Option<PathBuf>,
@@ -409,10 +410,16 @@ impl Default for PlayOptions {
 }
 
 /// A seed from the clock, small enough to type back.
-pub fn clock_seed() -> u64 {
+pub fn fresh_seed() -> u64 {
+    use std::hash::{BuildHasher, Hasher};
+    // The standard library's hasher keys come from the operating system's generator; the
+    // clock and the process mix in more. All 64 bits: a seed gives away every hidden draw.
+    let mut h = std::collections::hash_map::RandomState::new().build_hasher();
     let nanos =
-        std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos() as u64);
-    tgdl_runtime::rng::Rng::derive_seed(nanos, std::process::id() as u64) % 1_000_000_000
+        std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos());
+    h.write_u128(nanos);
+    h.write_u32(std::process::id());
+    tgdl_runtime::rng::Rng::derive_seed(h.finish(), nanos as u64)
 }
 
 /// The seat list for `players` players: a shorter list repeats its last entry.
@@ -458,8 +465,12 @@ pub fn run_play<G: Game, R: BufRead, W: Write>(
             let seed = match opts.seed {
                 Some(s) => s,
                 None => {
-                    let s = clock_seed();
-                    writeln!(out, "seed: {s}")?;
+                    let s = fresh_seed();
+                    // Shown to the designer, never to a person at the table: it would
+                    // give away every hidden card and future roll. A full trace keeps it.
+                    if opts.reveal || !opts.seats.contains(&SeatKind::Human) {
+                        writeln!(out, "seed: {s}")?;
+                    }
                     s
                 }
             };

@@ -218,13 +218,25 @@ fn start_errors_and_seat_lists() {
 }
 
 #[test]
-fn a_clock_seed_is_printed() {
-    let mut out = Vec::new();
-    let opts = PlayOptions { seats: vec![SeatKind::Random], ..PlayOptions::default() };
-    run_play::<TicTacToe, _, _>(&opts, &b""[..], &mut out).unwrap();
-    let text = String::from_utf8(out).unwrap();
-    let first = text.lines().next().unwrap();
-    assert!(first.strip_prefix("seed: ").is_some_and(|s| s.parse::<u64>().is_ok()), "{text}");
+fn a_fresh_seed_is_printed_to_the_designer_alone() {
+    let seed_line = |opts: &PlayOptions, input: &str| {
+        let mut out = Vec::new();
+        run_play::<TicTacToe, _, _>(opts, input.as_bytes(), &mut out).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        text.lines().find_map(|l| l.strip_prefix("seed: ").map(str::to_string))
+    };
+    // Agents alone: the designer watches, and may replay the game from the seed.
+    let agents = PlayOptions { seats: vec![SeatKind::Random], ..PlayOptions::default() };
+    let seeds: Vec<u64> =
+        (0..2).map(|_| seed_line(&agents, "").expect("a seed line").parse().unwrap()).collect();
+    assert_ne!(seeds[0], seeds[1], "each game its own seed");
+    assert!(seeds.iter().any(|&s| s > u64::from(u32::MAX)), "64 bits, not a clock's few: {seeds:?}");
+    // A person at the table is never told it; with `--reveal` the designer is.
+    let person = PlayOptions { seats: vec![SeatKind::Human, SeatKind::Random], ..PlayOptions::default() };
+    let moves = "1\n2\n3\n4\n5\n6\n7\n8\n9\n".repeat(3);
+    assert_eq!(seed_line(&person, &moves), None);
+    let designer = PlayOptions { reveal: true, ..person };
+    assert!(seed_line(&designer, &moves).is_some());
 }
 
 fn human(input: &str) -> HumanAgent<&[u8], Vec<u8>> {

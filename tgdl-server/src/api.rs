@@ -483,7 +483,8 @@ async fn create<G: Game>(AxState(app): AxState<Arc<App<G>>>, body: Body) -> Resu
     let kinds = expand_seats(&kinds, players).map_err(|e| ApiError::bad_request(e.to_string()))?;
     let seed = match request.seed {
         Some(s) => s,
-        None => crate::random_u64().map_err(ApiError::internal)? % 1_000_000_000,
+        // All 64 bits: a seed gives away every hidden draw, so it must not be guessable.
+        None => crate::random_u64().map_err(ApiError::internal)?,
     };
     let mut seats = Vec::new();
     for kind in kinds {
@@ -546,7 +547,9 @@ async fn create<G: Game>(AxState(app): AxState<Arc<App<G>>>, body: Body) -> Resu
     let body = serde_json::json!({
         "id": id,
         "players": players,
-        "seed": seed,
+        // The seed is answered only to a creator who chose it: one the server drew stays
+        // with the server, since it would show the players every hidden hand.
+        "seed": request.seed,
         "seats": m.seats.iter().enumerate().map(|(i, s)| {
             let mut seat = serde_json::json!({ "seat": i, "kind": s.name });
             if let Some(t) = &s.token {

@@ -179,6 +179,24 @@ fn crazy_eights_seat_1_never_sees_seat_0s_hand() {
     assert!(checked > 20, "the check searched for hidden cards ({checked})");
 }
 
+/// A seed the server draws gives away every hidden card: it is never answered, and the
+/// states the players read do not carry it; a seed the creator chose is theirs already.
+#[test]
+fn a_drawn_seed_is_told_to_nobody() {
+    let server = TestServer::in_memory::<crazy_eights::Game>();
+    let c = server.client();
+    let r = c.post("/api/matches", &json!({ "players": 2 }));
+    assert_eq!(r.status, 201, "{}", r.body);
+    let created = r.json();
+    assert!(created["seed"].is_null(), "{created}");
+    let id = created["id"].as_str().unwrap().to_string();
+    let token = created["seats"][0]["token"].as_str().unwrap().to_string();
+    let state = c.get(&format!("/api/matches/{id}?token={token}")).body;
+    assert!(!state.contains("seed"), "{state}");
+    let chosen = c.post("/api/matches", &json!({ "players": 2, "seed": 7 })).json();
+    assert_eq!(chosen["seed"], 7, "{chosen}");
+}
+
 #[test]
 fn bad_requests_get_json_errors_and_change_nothing() {
     let server = TestServer::start::<tic_tac_toe::Game>(tgdl_server::store::Store::in_memory().unwrap(), 3);
