@@ -33,7 +33,7 @@ const TYPED_PROGRAMS: u64 = 30;
 const RANDOM_PROGRAMS: u64 = 150;
 const MUTATED_PROGRAMS: usize = 12;
 
-/// The batch of `tests/batch.rs`: programs from the property-test generators of
+/// The batch of `tests/it/batch.rs`: programs from the property-test generators of
 /// `tgdl-compiler/tests/check_fuzz.rs` (well-typed and merely well-formed random programs) and
 /// mutated examples and test programs, every one `check` accepts, generated into a module
 /// that the test crate compiles with warnings denied, and a table of them to play.
