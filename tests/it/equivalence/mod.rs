@@ -145,9 +145,9 @@ pub fn two_players<A: Game, B: Game>(seed: u64, each: impl FnMut(&A, &[String], 
 fn compare<A: Game, B: Game>(a: &A, b: &B) -> Result<(), String> {
     same("status", &a.status(), &b.status())?;
     same("players", &a.players(), &b.players())?;
+    same_items("labels", &a.labels(), &b.labels())?;
     // The moves are of two types (one per engine), alike in name and shape.
-    same("options", &format!("{:?}", a.options()), &format!("{:?}", b.options()))?;
-    same("labels", &a.labels(), &b.labels())?;
+    same_items("options", &debug(a.options()), &debug(b.options()))?;
     same("prompt", &a.prompt(), &b.prompt())?;
     same("log", &a.log(), &b.log())?;
     same("decisions", &a.decisions(), &b.decisions())?;
@@ -160,6 +160,23 @@ fn compare<A: Game, B: Game>(a: &A, b: &B) -> Result<(), String> {
         }
     }
     Ok(())
+}
+
+/// The `Debug` text of each item.
+fn debug<T: std::fmt::Debug>(items: &[T]) -> Vec<String> {
+    items.iter().map(|item| format!("{item:?}")).collect()
+}
+
+/// `Ok` when the lists are equal; else the first item where they differ, both ways.
+fn same_items(what: &str, a: &[String], b: &[String]) -> Result<(), String> {
+    let Some(at) = (0..a.len().max(b.len())).find(|&i| a.get(i) != b.get(i)) else { return Ok(()) };
+    Err(format!(
+        "{what} differ from item {at} on (of {} and {}):\n  all():  {:?}\n  none(): {:?}",
+        a.len(),
+        b.len(),
+        &a[at.min(a.len())..],
+        &b[at.min(b.len())..]
+    ))
 }
 
 /// `Ok` when `a == b`; else what differs, both ways.
