@@ -21,6 +21,9 @@ pub struct Example {
     /// Determinizes at decision points of seeded random games (see [`secrecy`]).
     pub determinization:
         fn(players: u32, first_seed: u64, points: u64, samples: u64) -> Result<secrecy::Sampled, String>,
+    /// The information-state test of search agents (see [`secrecy::information`]).
+    pub information:
+        fn(players: u32, first_seed: u64, points: u64, iterations: u32) -> Result<secrecy::Informed, String>,
 }
 
 pub mod secrecy;
@@ -72,9 +75,16 @@ pub fn run<G: Game>(script: &Script) -> Run {
     let mut choices = script.choices.iter();
     let mut decisions = Vec::new();
     let limit = if script.max_decisions == 0 { 10_000 } else { script.max_decisions };
+    // Chance, when the game meets it as events of its own.
+    let mut chance = tgdl_runtime::Rng::new(script.seed ^ 0xc4a2ce);
     let result = loop {
         match game.status() {
             Status::Over => break game.outcome().map(|o| o.describe()).unwrap_or_default(),
+            Status::Chance => {
+                if let Err(e) = game.sample_chance(&mut chance) {
+                    break format!("chance failed: {e}");
+                }
+            }
             Status::Failed => {
                 break game
                     .error()
@@ -137,11 +147,18 @@ pub fn playout<G: Game>(players: u32, seed: u64, max_decisions: u64) -> Ending {
         Err(e) => return Ending::Error(e.to_string()),
     };
     let mut agent = RandomAgent::new(seed ^ 0x5eed);
+    // Chance, when the game meets it as events of its own.
+    let mut chance = tgdl_runtime::Rng::new(seed ^ 0xc4a2ce);
     for _ in 0..max_decisions {
         match game.status() {
             Status::Over => {
                 let places = game.outcome().map(|o| o.places.clone()).unwrap_or_default();
                 return Ending::Over { places, decisions: game.decisions() };
+            }
+            Status::Chance => {
+                if let Err(e) = game.sample_chance(&mut chance) {
+                    return Ending::Error(e.to_string());
+                }
             }
             Status::Failed => return Ending::Error(game.error().map(|e| e.to_string()).unwrap_or_default()),
             Status::Decide(_) => {
@@ -162,13 +179,20 @@ include!(concat!(env!("OUT_DIR"), "/examples.rs"));
 
 /// A result line without the file name of its location (tests compare results of
 /// programs written to different paths):
-/// `error at /some/path/file.tgdl:12:5: message` → `error at 12:5: message`.
+/// `error at /some/path/file.tgdl:12:5: message` → `error at 12:5: message`, and
+/// `error at /some/path/file.tgdl: message` → `error at file.tgdl: message`.
 pub fn without_file(result: &str) -> String {
     if let Some((location, message)) = result.strip_prefix("error at ").and_then(|rest| rest.split_once(": "))
     {
         let parts: Vec<&str> = location.rsplitn(3, ':').collect();
         if parts.len() == 3 {
             return format!("error at {}:{}: {message}", parts[1], parts[0]);
+        }
+        // An error located at a whole file (a refused `push`): its name only.
+        if let Some(name) = std::path::Path::new(location).file_name().and_then(|n| n.to_str())
+            && location.ends_with(".tgdl")
+        {
+            return format!("error at {name}: {message}");
         }
     }
     result.to_string()

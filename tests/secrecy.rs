@@ -12,6 +12,7 @@
 use std::collections::{BTreeSet, HashMap};
 use tgdl_play::{Agent, RandomAgent};
 use tgdl_runtime::hidden::{DeterminizeError, Observation, Place, Viewer};
+use tgdl_runtime::information::SampleError;
 use tgdl_runtime::{Engine, Game, Pick, Rng, Rules, Status};
 
 /// What [`check`] looked at.
@@ -99,7 +100,12 @@ fn check_point<R: Rules>(game: &Engine<R>, seen: &mut Seen) -> Result<(), String
         let mut in_hands: HashMap<String, usize> = HashMap::new();
         for o in census.objects.iter().filter(|o| o.hidden_from(viewer)) {
             if let Place::Hand(_) = o.place {
-                *in_hands.entry(game.world().pick_label(&Pick::Object(o.tag, o.index))).or_default() += 2;
+                *in_hands
+                    .entry(
+                        game.world()
+                            .pick_label(&Pick::Object(o.tag, o.index), &tgdl_runtime::hidden::Seen::all()),
+                    )
+                    .or_default() += 2;
             }
         }
         let distinct: BTreeSet<&String> = hidden.iter().filter(|h| searchable(h)).collect();
@@ -127,7 +133,12 @@ fn check_point<R: Rules>(game: &Engine<R>, seen: &mut Seen) -> Result<(), String
         for s in &secrets {
             let key = match s.object {
                 Some((tag, index)) => {
-                    format!("{} of {}", s.attribute, game.world().pick_label(&Pick::Object(tag, index)))
+                    format!(
+                        "{} of {}",
+                        s.attribute,
+                        game.world()
+                            .pick_label(&Pick::Object(tag, index), &tgdl_runtime::hidden::Seen::all())
+                    )
                 }
                 None => s.attribute.to_string(),
             };
@@ -170,8 +181,10 @@ pub struct Sampled {
     pub moved: u64,
     /// Points at which something was hidden from the deciding seat.
     pub hiding_points: u64,
-    /// The game master's secret that made determinization refuse, if any.
-    pub unsampleable: Option<String>,
+    /// Whether the fast path drew the samples (redistribution) rather than replays.
+    pub pooled: bool,
+    /// Why no sample could be drawn, when the sampler found no consistent world.
+    pub refused: Option<String>,
 }
 
 /// Where an object is, as far as determinization may move it (stacks as a whole): a hand
@@ -186,8 +199,14 @@ fn place_key(place: Place) -> PlaceKey {
     }
 }
 
+/// Determinizations per decision point of a game whose samples are drawn by replaying the
+/// seat's information state (each replays the game from its start): fewer than the fast
+/// path's.
+pub const REPLAYED_SAMPLES: u64 = 20;
+
 /// Plays `points` random games (seeds `first_seed..`), each to a different decision, and
-/// determinizes there `samples` times for the deciding seat.
+/// determinizes there `samples` times for the deciding seat ([`REPLAYED_SAMPLES`] times
+/// where samples are replayed).
 pub fn determinization<R: Rules>(
     players: u32,
     first_seed: u64,
@@ -195,8 +214,11 @@ pub fn determinization<R: Rules>(
     samples: u64,
 ) -> Result<Sampled, String> {
     let mut out = Sampled::default();
+    let samples = if R::POOL_RESAMPLING { samples } else { samples.min(REPLAYED_SAMPLES) };
+    out.pooled = R::POOL_RESAMPLING;
     for (k, seed) in (first_seed..first_seed + points).enumerate() {
-        let mut game = Engine::<R>::start(players, seed).map_err(|e| e.to_string())?;
+        let start = tgdl_runtime::Start::observed::<Engine<R>>(players, seed);
+        let mut game = Engine::<R>::start_with(&start).map_err(|e| e.to_string())?;
         let mut agent = RandomAgent::new(seed ^ 0x5eed);
         let stop_at = (k as u64 * 7) % 40;
         while game.decisions() < stop_at {
@@ -227,8 +249,8 @@ pub fn determinization<R: Rules>(
         for s in 0..samples {
             let sample = match game.determinize(p.0, &mut rng) {
                 Ok(g) => g,
-                Err(DeterminizeError::Unsampleable { attribute }) => {
-                    out.unsampleable = Some(attribute);
+                Err(DeterminizeError::Sample(e @ SampleError::NoConsistentWorld { .. })) => {
+                    out.refused = Some(e.to_string());
                     return Ok(out);
                 }
                 Err(e) => return Err(format!("seed {seed}: {e}")),
@@ -282,7 +304,103 @@ fn play_out<G: Game>(mut game: G, seed: u64) -> Result<(), String> {
             }
             Status::Over => return Ok(()),
             Status::Failed => return Err(format!("{:?}", game.error())),
+            // A world drawn from an information state meets its chance as events.
+            Status::Chance => game.sample_chance(&mut Rng::new(seed)).map_err(|e| e.to_string())?,
         }
     }
     Ok(())
+}
+
+/// What [`information`] looked at.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Informed {
+    /// Decision points where a second world was built and both were searched.
+    pub points: u64,
+    /// Of those, points where the second world's hidden content differs from the first's.
+    pub differing: u64,
+    /// Points where the search refused in both worlds (no consistent world found).
+    pub refused: u64,
+}
+
+/// The information-state test: at decision points of seeded random games, a second world
+/// with the same information state for the deciding seat but other hidden content — the
+/// hidden objects redistributed where that is exact, otherwise a world drawn from the
+/// seat's information state, which must read back as the same information state — is
+/// searched by an MCTS agent with the same seed as the real game: its choice must be the
+/// same. An agent that used anything its seat cannot see would tell them apart.
+pub fn information<R: Rules>(
+    players: u32,
+    first_seed: u64,
+    points: u64,
+    iterations: u32,
+) -> Result<Informed, String> {
+    use tgdl_play::mcts::{Budget, MctsAgent};
+    use tgdl_runtime::information::{InfoState, Sampler};
+    let mut out = Informed::default();
+    for (k, seed) in (first_seed..first_seed + points).enumerate() {
+        let start = tgdl_runtime::Start::observed::<Engine<R>>(players, seed);
+        let mut game = Engine::<R>::start_with(&start).map_err(|e| e.to_string())?;
+        let mut agent = RandomAgent::new(seed ^ 0x5eed);
+        // Early and later decisions alike: short games reach the first few only.
+        const STOPS: [u64; 12] = [0, 1, 2, 5, 9, 14, 20, 3, 27, 35, 44, 54];
+        let stop_at = STOPS[k % STOPS.len()];
+        while game.decisions() < stop_at {
+            match game.status() {
+                Status::Decide(_) => {
+                    let i = agent.choose_in(&game).map_err(|e| e.to_string())?;
+                    game.apply(i).map_err(|e| e.to_string())?;
+                }
+                _ => break,
+            }
+        }
+        let Status::Decide(p) = game.status() else { continue };
+        let seat = Viewer::Seat(p.0);
+        let mut rng = Rng::new(seed ^ 0x1f0);
+        let other = match game.redistributed(p.0, &mut rng) {
+            Some(other) => other,
+            None => {
+                let info = InfoState::of(&game, p.0).map_err(|e| format!("seed {seed}: {e}"))?;
+                match Sampler::new(info.clone()).sample_with::<Engine<R>>(&mut rng, true) {
+                    Ok(other) => {
+                        let again = InfoState::of(&other, p.0).map_err(|e| format!("seed {seed}: {e}"))?;
+                        if again != info {
+                            return Err(format!(
+                                "seed {seed}: the sampled world reads as another information state"
+                            ));
+                        }
+                        other
+                    }
+                    Err(SampleError::NoConsistentWorld { .. }) => {
+                        out.refused += 1;
+                        continue;
+                    }
+                    Err(e) => return Err(format!("seed {seed}: {e}")),
+                }
+            }
+        };
+        if game.observation(seat) != other.observation(seat)
+            || game.labels_for(seat) != other.labels_for(seat)
+        {
+            return Err(format!("seed {seed}: the second world looks different to player {}", p.0));
+        }
+        if game.view() != other.view() {
+            out.differing += 1;
+        }
+        let choose = |g: &Engine<R>| {
+            let mut mcts = MctsAgent::<Engine<R>>::new(Budget::Iterations(iterations), seed ^ 0x5ea7);
+            mcts.choose_in(g).map_err(|e| e.to_string())
+        };
+        match (choose(&game), choose(&other)) {
+            (Ok(a), Ok(b)) if a == b => out.points += 1,
+            (Err(a), Err(b)) if a == b => out.refused += 1,
+            (a, b) => {
+                return Err(format!(
+                    "seed {seed}, decision {}: the same information state for player {} gave {a:?} in the real game and {b:?} in the other",
+                    game.decisions(),
+                    p.0
+                ));
+            }
+        }
+    }
+    Ok(out)
 }

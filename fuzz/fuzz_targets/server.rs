@@ -16,7 +16,7 @@ use libfuzzer_sys::fuzz_target;
 use serde_json::Value;
 use std::sync::OnceLock;
 use tgdl_reference::TicTacToe;
-use tgdl_server::Server;
+use tgdl_server::{Config, Server};
 use tgdl_server::store::Store;
 use tower::ServiceExt;
 
@@ -30,6 +30,7 @@ async fn send(router: &axum::Router, method: Method, uri: &str, body: Vec<u8>) -
     let request = Request::builder()
         .method(method)
         .uri(uri)
+        .header("host", "127.0.0.1")
         .header("content-type", "application/json")
         .body(Body::from(body))
         .ok()?; // A URI the HTTP layer itself rejects never reaches the server.
@@ -76,7 +77,8 @@ async fn decisions_of(router: &axum::Router, m: &Match) -> Value {
 
 fuzz_target!(|data: &[u8]| {
     runtime().block_on(async {
-        let server = Server::<TicTacToe>::new(Store::in_memory().expect("a database"), 4).expect("a server");
+        let config = Config { max_matches: 4, ..Config::default() };
+        let server = Server::<TicTacToe>::new(Store::in_memory().expect("a database"), config).expect("a server");
         let router = server.router();
         let mut current: Option<Match> = None;
         for request in data.split(|&b| b == 0).take(12) {

@@ -64,11 +64,14 @@ fn mcts_plays_card_games_on_what_its_seat_sees() {
 }
 
 #[test]
-fn mcts_refuses_a_game_masters_secret() {
+fn mcts_refuses_where_it_cannot_imagine_a_position() {
+    // Buckets draws the numbers and the order before its players see them: no world
+    // replayed from what player 0 saw is found, and the search says so rather than look.
     let e = example("buckets");
     let (code, out) = (e.cli)(&["play", "--seats", "mcts,random", "--seed", "4"], "");
     assert_eq!(code, 1, "{out}");
-    assert!(out.contains("the secret `Rule.in_force` is hidden from every player"), "{out}");
+    assert!(out.contains("no game consistent with what player 0 has seen was found"), "{out}");
+    assert!(out.contains("without looking at what it may not see"), "{out}");
 }
 
 #[test]
@@ -204,9 +207,9 @@ mod search {
     //! and after a die roll, and the subtree kept between decisions.
     use tgdl_play::agent::Decision;
     use tgdl_play::mcts::{Budget, MctsAgent};
-    use tgdl_runtime::Game;
     use tgdl_runtime::game::{Choice, Status};
     use tgdl_runtime::rng::Rng;
+    use tgdl_runtime::{Game, Start};
 
     /// What a cake piece is worth, from its label (`the left piece: 7 slices and the cherry`).
     fn worth(label: &str) -> u32 {
@@ -259,7 +262,7 @@ mod search {
         let mut rng = Rng::new(1);
         let mut forks = 0;
         for seed in 0..200 {
-            let mut game = Race::start(2, seed).unwrap();
+            let mut game = Race::start_with(&Start::observed::<Race>(2, seed)).unwrap();
             while let Status::Decide(p) = game.status() {
                 if matches!(game.options()[0], Choice::Pick(_)) {
                     forks += 1;
@@ -272,6 +275,10 @@ mod search {
                         let mut sample = game.determinize(p.0, &mut rng).unwrap();
                         assert_eq!(sample.log(), before.as_slice(), "the roll before the question stays");
                         sample.apply(take).unwrap();
+                        // A sample draws its chance explicitly, from the searcher's generator.
+                        while sample.status() == Status::Chance {
+                            sample.sample_chance(&mut rng).unwrap();
+                        }
                         outcomes.insert(sample.log()[before.len()..].to_vec());
                     }
                     assert!(outcomes.len() >= 2, "the roll after the question is drawn anew: {outcomes:?}");
@@ -313,13 +320,14 @@ mod search {
     /// At every decision of a random game, `determinize_into` a game from elsewhere gives
     /// what `determinize` gives: the copy reuses memory but misses nothing.
     fn copies_are_whole<G: Game + PartialEq + std::fmt::Debug>() {
-        let mut elsewhere = G::start(2, 99).unwrap();
-        for seed in 0..5 {
-            let mut game = G::start(2, seed).unwrap();
+        let mut elsewhere = G::start_with(&Start::observed::<G>(2, 99)).unwrap();
+        for seed in 0..3 {
+            let mut game = G::start_with(&Start::observed::<G>(2, seed)).unwrap();
             let mut rng = Rng::new(seed);
             while let Status::Decide(p) = game.status() {
                 let (mut a, mut b) = (Rng::new(seed + 7), Rng::new(seed + 7));
-                let sample = game.determinize(p.0, &mut a).unwrap();
+                let name = std::any::type_name::<G>();
+                let sample = game.determinize(p.0, &mut a).unwrap_or_else(|e| panic!("{name}: {e}"));
                 game.determinize_into(p.0, &mut b, &mut elsewhere).unwrap();
                 assert_eq!(sample, elsewhere);
                 let n = game.options().len() as u64;
@@ -358,5 +366,35 @@ mod search {
         assert_eq!(kept[0], 0, "the first search starts afresh");
         // Every later search starts with the visits the last one gave the position.
         assert!(kept[1..].iter().all(|&k| k > 0), "{kept:?}");
+    }
+}
+
+/// Search agents play fair: in four guessing games built to leak through each way a
+/// search could look at what its seat cannot see — a die rolled into the other player's
+/// hand, a public reference to a hidden card, a hidden roll in the middle of a move, a
+/// sealed bid kept as a `secret` — MCTS guessing against a random player wins as often as
+/// a fair guesser would: inside the 99 % interval of the fair rate.
+#[test]
+fn search_guesses_no_better_than_what_its_seat_sees() {
+    let (games, budget) = if FULL { (300u64, "mcts:200") } else { (24, "mcts:40") };
+    for (name, fair) in [
+        ("die_in_hand", 0.5),
+        ("dealt_card", 1.0 / 3.0),
+        ("hidden_roll", 1.0 / 3.0),
+        ("sealed_bid", 1.0 / 3.0),
+    ] {
+        let program = tgdl_tests::PROGRAMS.iter().find(|p| p.name == name).unwrap();
+        let mut wins = 0u64;
+        for seed in 0..games {
+            if result(program, &format!("random,{budget}"), seed) == "player 1 wins" {
+                wins += 1;
+            }
+        }
+        let rate = wins as f64 / games as f64;
+        let margin = 2.576 * (fair * (1.0 - fair) / games as f64).sqrt();
+        assert!(
+            (rate - fair).abs() <= margin,
+            "{name}: the search guessed right {wins} times in {games} ({rate:.3}); a fair guesser {fair:.3} ± {margin:.3}"
+        );
     }
 }

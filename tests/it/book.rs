@@ -299,6 +299,7 @@ fn play_all(games: &[(String, Play)]) -> Vec<String> {
          \x20   for _ in 0..10_000 {\n\
          \x20       match game.status() {\n\
          \x20           Status::Over => return game.outcome().map(|o| o.describe()).unwrap_or_default(),\n\
+         \x20           Status::Chance => return \"a seeded game stopped for chance\".to_string(),\n\
          \x20           Status::Failed => {\n\
          \x20               return game.error().map(|e| format!(\"error at {}: {}\", e.location, e.message)).unwrap_or_default();\n\
          \x20           }\n\

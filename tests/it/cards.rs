@@ -86,6 +86,7 @@ fn play_checked<G: Game>(name: &str, players: u32, seeds: u64, mut check: impl F
                 }
                 Status::Over => break,
                 Status::Failed => panic!("{name}, seed {seed}: {:?}", game.error()),
+                Status::Chance => panic!("{name}, seed {seed}: a seeded game stopped for chance"),
             }
         }
     }

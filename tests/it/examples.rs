@@ -159,7 +159,7 @@ fn tic_tac_toe_exhaustive_walk_counts_every_game() {
                     walk(&next, counts);
                 }
             }
-            Status::Failed => panic!("rule error: {:?}", game.error()),
+            Status::Failed | Status::Chance => panic!("rule error: {:?}", game.error()),
         }
     }
     let mut counts = [0u64; 4];

@@ -8,6 +8,7 @@ use std::io::{self, BufRead, Write};
 use std::rc::Rc;
 use tgdl_runtime::game::{Game, Status};
 use tgdl_runtime::hidden::{DeterminizeError, Observation, Viewer};
+use tgdl_runtime::information::{InfoState, Sampler};
 use tgdl_runtime::rng::Rng;
 
 /// A decision as the seat making it may see it: the options, the prompt and the seat's
@@ -38,18 +39,23 @@ impl<'g, G: Game> Decision<'g, G> {
         self.game.options().len()
     }
 
-    /// The options as data (the deciding player's own menu or answers).
-    pub fn choices(&self) -> &'g [tgdl_runtime::game::Choice<G::Move>] {
-        self.game.options()
+    /// The options as data, in a game where nothing can be hidden. In a game with hidden
+    /// information options name objects by their identity, which can say what a hidden
+    /// object is (a deck's cards are created in order): agents get none there, and tell
+    /// options apart by their index and their labels.
+    pub fn choices(&self) -> Option<&'g [tgdl_runtime::game::Choice<G::Move>]> {
+        (!G::has_hidden_information()).then(|| self.game.options())
     }
 
+    /// An option's label as the deciding seat may read it.
     pub fn label(&self, index: usize) -> String {
-        self.game.label(index)
+        self.labels().swap_remove(index)
     }
 
-    /// Every option's label, in order (no two alike).
+    /// Every option's label as the deciding seat may read it, in order (no two alike): an
+    /// object hidden from the seat is named in its hidden form.
     pub fn labels(&self) -> Vec<String> {
-        self.game.labels()
+        self.game.labels_for(Viewer::Seat(self.player))
     }
 
     pub fn prompt(&self) -> String {
@@ -61,19 +67,91 @@ impl<'g, G: Game> Decision<'g, G> {
         self.game.observation(Viewer::Seat(self.player))
     }
 
-    /// A game consistent with the observation, hidden objects resampled with `rng`.
+    /// A game consistent with what the deciding seat has seen, drawn with `rng`
+    /// ([`Game::determinize`]).
     pub fn determinize(&self, rng: &mut Rng) -> Result<G, DeterminizeError> {
         self.game.determinize(self.player, rng)
     }
 
-    /// [`determinize`](Decision::determinize) into `into`, reusing its allocations.
-    pub fn determinize_into(&self, rng: &mut Rng, into: &mut G) -> Result<(), DeterminizeError> {
-        self.game.determinize_into(self.player, rng, into)
+    /// A source of games consistent with what the deciding seat has seen, for a search that
+    /// draws many: see [`Worlds`].
+    pub fn worlds(&self) -> Worlds<'_, 'g, G> {
+        Worlds { decision: self, pool: None, next: 0 }
     }
 
     /// The whole game, for the designer's own seat (`play --reveal`): crate-private.
     pub(crate) fn revealed(&self) -> &G {
         self.game
+    }
+}
+
+/// Worlds drawn from what one seat has seen, for a search: where redistributing the hidden
+/// objects provably gives the worlds its information state allows ([`Game::pool_sample`]),
+/// each is drawn afresh; otherwise a pool of [`PARTICLES`] worlds is drawn once from the
+/// seat's information state ([`tgdl_runtime::information`]) and served in turn, each a
+/// function of that information state and the search's generator. Worlds from the pool are
+/// explicit games: their chance from the decision on is the search's to draw
+/// ([`Game::sample_chance`]).
+pub struct Worlds<'d, 'g, G> {
+    decision: &'d Decision<'g, G>,
+    pool: Option<Vec<G>>,
+    next: usize,
+}
+
+/// Worlds drawn from an information state for one decision's search.
+pub const PARTICLES: usize = 32;
+
+impl<G: Game> Worlds<'_, '_, G> {
+    /// The next world.
+    pub fn next(&mut self, rng: &mut Rng) -> Result<G, DeterminizeError> {
+        let (game, player) = (self.decision.game, self.decision.player);
+        if !G::has_hidden_information() {
+            return game.determinize(player, rng);
+        }
+        if self.pool.is_none()
+            && let Some(world) = game.pool_sample(player, rng)
+        {
+            return Ok(world);
+        }
+        let next = self.next;
+        self.next += 1;
+        let pool = self.fill(rng)?;
+        pool.get(next % pool.len().max(1)).cloned().ok_or(DeterminizeError::NotDeciding)
+    }
+
+    /// The pool of worlds drawn from the seat's information state, drawn the first time.
+    fn fill(&mut self, rng: &mut Rng) -> Result<&[G], DeterminizeError> {
+        if self.pool.is_none() {
+            let info =
+                InfoState::of(self.decision.game, self.decision.player).map_err(DeterminizeError::Sample)?;
+            let sampler = Sampler::new(info);
+            let pool = (0..PARTICLES).map(|_| sampler.sample(rng)).collect::<Result<Vec<G>, _>>();
+            self.pool = Some(pool.map_err(DeterminizeError::Sample)?);
+        }
+        Ok(self.pool.as_deref().unwrap_or_default())
+    }
+
+    /// The next world, into `into` (reusing its allocations where the engine can).
+    pub fn next_into(&mut self, rng: &mut Rng, into: &mut G) -> Result<(), DeterminizeError> {
+        let game = self.decision.game;
+        let player = self.decision.player;
+        if !G::has_hidden_information() {
+            return game.determinize_into(player, rng, into);
+        }
+        if self.pool.is_none()
+            && let Some(world) = game.pool_sample(player, rng)
+        {
+            *into = world;
+            return Ok(());
+        }
+        let next = self.next;
+        let pool = self.fill(rng)?;
+        if pool.is_empty() {
+            return Err(DeterminizeError::NotDeciding);
+        }
+        into.clone_from(&pool[next % pool.len()]);
+        self.next += 1;
+        Ok(())
     }
 }
 
@@ -445,7 +523,7 @@ impl<G: Game, R: BufRead, W: Write> Agent<G> for HumanAgent<R, W> {
         } else {
             render::render_observation(&decision.observation(), self.log_lines)
         };
-        let labels = decision.labels();
+        let labels = if self.reveal { decision.revealed().labels() } else { decision.labels() };
         let menu = menu_lines(&labels);
         let prompt = decision.prompt();
         if menu.len() > TALL_MENU {

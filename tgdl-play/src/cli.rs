@@ -13,7 +13,7 @@ use std::ffi::OsString;
 use std::io::{BufRead, IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
-use tgdl_runtime::game::Game;
+use tgdl_runtime::game::{ChanceMode, Game, Start};
 use tgdl_runtime::limits::Limits;
 
 #[derive(Parser, Debug)]
@@ -123,8 +123,20 @@ struct SimulateArgs {
 #[derive(Args, Debug)]
 struct PerftArgs {
     /// Longest sequence length
-    #[arg(long, value_name = "D")]
-    depth: u32,
+    #[arg(long, value_name = "D", required_unless_present = "exact")]
+    depth: Option<u32>,
+    /// Chance events are steps of their own: each roll, each card off a shuffled deck, each
+    /// step of a shuffle is counted with all its outcomes (as OpenSpiel counts histories)
+    #[arg(long)]
+    chance: bool,
+    /// Walk every history to the end instead: the number of terminal histories, and with
+    /// players choosing uniformly at random (and chance by its probabilities), the
+    /// probability of each result and each player's expected reward
+    #[arg(long)]
+    exact: bool,
+    /// The most positions `--exact` visits before giving up
+    #[arg(long, value_name = "N", default_value_t = 100_000_000)]
+    max_nodes: u64,
     /// Number of players [default: the game's minimum]
     #[arg(long)]
     players: Option<u32>,
@@ -396,10 +408,16 @@ fn run_tournament<G: Game>(args: TournamentArgs, output: &mut dyn Write) -> Exit
 
 fn run_perft<G: Game>(args: PerftArgs, output: &mut dyn Write, errors: &mut dyn Write) -> Exit {
     let players = args.players.unwrap_or(G::info().min_players);
-    let game = G::start(players, args.seed).map_err(|e| (1, e.to_string()))?;
+    let chance = if args.chance { ChanceMode::Explicit } else { ChanceMode::Seeded };
+    let start = Start { players, seed: args.seed, chance, record: false };
+    let game = G::start_with(&start).map_err(|e| (1, e.to_string()))?;
     let write_error = |e: std::io::Error| (1, format!("output error: {e}"));
+    if args.exact {
+        return run_exact(&game, &args, output);
+    }
+    let depth = args.depth.unwrap_or(0);
     let result = if args.json {
-        let result = perft_full(&game, args.depth);
+        let result = perft_full(&game, depth);
         writeln!(output, "{}", serde_json::json!({ "perft": result.counts })).map_err(write_error)?;
         result
     } else {
@@ -407,7 +425,7 @@ fn run_perft<G: Game>(args: PerftArgs, output: &mut dyn Write, errors: &mut dyn 
         // shows its progress instead of running silently. Deepening repeats the shallower
         // levels, a small fraction of the deepest one's work.
         let mut result = crate::perft::Perft::default();
-        for depth in 1..=args.depth {
+        for depth in 1..=depth {
             let exhausted = result.counts.last() == Some(&0);
             if !exhausted {
                 result = perft_full(&game, depth);
@@ -419,6 +437,13 @@ fn run_perft<G: Game>(args: PerftArgs, output: &mut dyn Write, errors: &mut dyn 
         }
         result
     };
+    if result.unlisted > 0 {
+        let _ = writeln!(
+            errors,
+            "warning: {} sequences stopped at a `random()`, whose outcomes cannot be listed",
+            result.unlisted
+        );
+    }
     match &result.first_error {
         Some(e) => {
             let _ = writeln!(
@@ -430,4 +455,43 @@ fn run_perft<G: Game>(args: PerftArgs, output: &mut dyn Write, errors: &mut dyn 
         }
         None => Ok(0),
     }
+}
+
+/// `perft --exact`: every history to its end.
+fn run_exact<G: Game>(game: &G, args: &PerftArgs, output: &mut dyn Write) -> Exit {
+    let exact = crate::exact::exact(game, args.max_nodes).map_err(|e| (1, e.to_string()))?;
+    let text = if args.json {
+        let results: serde_json::Map<String, serde_json::Value> =
+            exact.results.iter().map(|(r, p)| (r.clone(), serde_json::json!(p))).collect();
+        format!(
+            "{}\n",
+            serde_json::json!({
+                "histories": exact.histories,
+                "results": results,
+                "returns": exact.returns,
+                "errors": exact.errors,
+                "unlisted": exact.unlisted,
+            })
+        )
+    } else {
+        let mut text = format!("terminal histories: {}\n", exact.histories);
+        for (result, p) in &exact.results {
+            text.push_str(&format!("{result}: {p:.6}\n"));
+        }
+        for (player, r) in exact.returns.iter().enumerate() {
+            text.push_str(&format!("player {player} expects {r:.6}\n"));
+        }
+        if exact.unlisted > 0.0 {
+            text.push_str(&format!(
+                "stopped at a random(), whose outcomes cannot be listed: {:.6}\n",
+                exact.unlisted
+            ));
+        }
+        if let Some(e) = &exact.first_error {
+            text.push_str(&format!("rule errors: {:.6}; the first: {e}\n", exact.errors));
+        }
+        text
+    };
+    output.write_all(text.as_bytes()).map_err(|e| (1, format!("output error: {e}")))?;
+    Ok(if exact.first_error.is_some() { 1 } else { 0 })
 }

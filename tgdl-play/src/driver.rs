@@ -9,7 +9,7 @@ use std::fmt;
 use std::io::{self, BufRead, Write};
 use std::path::PathBuf;
 use tgdl_runtime::error::RuleError;
-use tgdl_runtime::game::{Game, Outcome, StartError, Status};
+use tgdl_runtime::game::{Game, Outcome, Start, StartError, Status};
 use tgdl_runtime::hidden::Viewer;
 
 /// The default decision budget: a game still running after it ends as "unfinished".
@@ -174,7 +174,7 @@ pub fn play_game<G: Game>(
         Some(t) => (t.players, t.seed),
         None => (config.players, config.seed),
     };
-    let mut game = G::start(players, seed)?;
+    let mut game = G::start_with(&Start::observed::<G>(players, seed))?;
     if seats.len() < players as usize {
         return Err(PlayError::Usage(format!("{} seats for {players} players", seats.len())));
     }
@@ -204,6 +204,8 @@ pub fn play_game<G: Game>(
                 None => break GameResult::Error(internal::<G>("the game failed without an error")),
             },
             Status::Decide(p) => p.0,
+            // A seeded game draws its chance as it plays.
+            Status::Chance => break GameResult::Error(internal::<G>("a seeded game stopped for chance")),
         };
         let made = decisions.len() as u64;
         if made >= config.max_decisions {
@@ -227,20 +229,23 @@ pub fn play_game<G: Game>(
             }
         };
         let label = game.label(index);
+        // What the viewer and the traced seat read of the decision, as the menu stood.
+        let shown = if echo { game.labels_for(viewer).swap_remove(index) } else { String::new() };
+        let traced = seat_trace.as_ref().map(|t| game.labels_for(Viewer::Seat(t.seat)).swap_remove(index));
         let logged = if echo { game.log_for(viewer).len() } else { 0 };
         if let Err(e) = game.apply(index) {
             break GameResult::Stopped { player, decisions: made, reason: e.to_string() };
         }
         if echo {
-            writeln!(out, "player {player}: {}", render::shown_label(&game, viewer, &label))?;
+            writeln!(out, "player {player}: {shown}")?;
             // What the move logged, under it. A move waiting for an input keeps its log
             // so far; when it resumes it writes those lines again first (it is re-run).
             for line in game.log_for(viewer).get(logged..).unwrap_or_default() {
                 writeln!(out, "  {line}")?;
             }
         }
-        if let Some(t) = &mut seat_trace {
-            t.record(&game, player, index, &label);
+        if let (Some(t), Some(traced)) = (&mut seat_trace, traced) {
+            t.record(&game, player, index, traced);
         }
         decisions.push(TraceDecision { player, index, label });
     };

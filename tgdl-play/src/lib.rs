@@ -9,6 +9,7 @@
 //! - [`trace`]: the JSON trace format.
 //! - [`simulate`](mod@simulate): random playouts in parallel and their statistics.
 //! - [`perft`](mod@perft): counting decision sequences.
+//! - [`exact`](mod@exact): every history to its end, with its probability.
 //! - [`tournament`](mod@tournament): agents against each other in every seating rotation.
 //! - [`cli`]: the command line of a game binary (`play`, `simulate`, `perft`,
 //!   `tournament`) and its `--max-*` budget flags.
@@ -16,6 +17,7 @@
 pub mod agent;
 pub mod cli;
 pub mod driver;
+pub mod exact;
 pub mod mcts;
 pub mod perft;
 pub mod render;

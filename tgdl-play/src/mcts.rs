@@ -61,7 +61,13 @@ impl std::str::FromStr for Budget {
                 if !(secs > 0.0 && secs <= 86_400.0) {
                     return Err(bad());
                 }
-                Ok(Budget::Time(Duration::from_secs_f64(secs)))
+                // Below a nanosecond the duration is zero, which would be written back as
+                // `0s`, a budget this parser refuses: refuse it here too.
+                let time = Duration::from_secs_f64(secs);
+                if time.is_zero() {
+                    return Err(format!("`{s}` is not an MCTS budget: it rounds to no time at all"));
+                }
+                Ok(Budget::Time(time))
             }
             None => match s.parse::<u32>() {
                 Ok(n) if n > 0 => Ok(Budget::Iterations(n)),
@@ -87,10 +93,25 @@ const MAX_REUSE_DEPTH: u64 = 2;
 /// "No children yet."
 const LEAF: u32 = u32::MAX;
 
+/// What names a child: the choice as data where nothing is hidden (the same child is
+/// found again whatever the determinization), its index among the options where something
+/// is (a choice as data names objects by identity, which can tell what a hidden object is).
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Key<M> {
+    Choice(Choice<M>),
+    Index(u32),
+}
+
+impl<M: Copy> Key<M> {
+    fn of(options: &[Choice<M>], index: usize, hidden: bool) -> Key<M> {
+        if hidden { Key::Index(index as u32) } else { Key::Choice(options[index]) }
+    }
+}
+
 /// A node of the tree: the choice that led here, made by `player`.
 #[derive(Clone, Debug)]
 struct Node<M> {
-    choice: Option<Choice<M>>,
+    choice: Option<Key<M>>,
     player: u32,
     /// The children are `first..first + len` in the arena ([`LEAF`]: not expanded).
     first: u32,
@@ -103,7 +124,7 @@ struct Node<M> {
 }
 
 impl<M> Node<M> {
-    fn new(choice: Option<Choice<M>>, player: u32) -> Node<M> {
+    fn new(choice: Option<Key<M>>, player: u32) -> Node<M> {
         Node { choice, player, first: LEAF, len: 0, visits: 0, available: 0, reward: 0.0 }
     }
 
@@ -160,12 +181,13 @@ impl<G: Game> MctsAgent<G> {
     /// Searches from `decision`; returns the option with the most visits at the root
     /// (ties: the first), and the number of iterations run.
     pub fn search(&mut self, decision: &Decision<'_, G>) -> Result<(usize, u32), AgentError> {
-        let options = decision.choices();
-        if options.is_empty() {
+        let options = decision.options();
+        if options == 0 {
             return Err(AgentError::NoOptions);
         }
         let refused = |e: tgdl_runtime::hidden::DeterminizeError| AgentError::Refused(e.to_string());
-        let mut sample = decision.determinize(&mut self.rng).map_err(refused)?;
+        let mut worlds = decision.worlds();
+        let mut sample = worlds.next(&mut self.rng).map_err(refused)?;
         let now = if G::has_hidden_information() { None } else { Some(sample.clone()) };
         if !now.as_ref().is_some_and(|now| self.keep_subtree(now)) {
             self.tree.clear();
@@ -184,15 +206,19 @@ impl<G: Game> MctsAgent<G> {
                 break;
             }
             if iterations > 0 {
-                decision.determinize_into(&mut self.rng, &mut sample).map_err(refused)?;
+                worlds.next_into(&mut self.rng, &mut sample).map_err(refused)?;
             }
             self.iterate(&mut sample);
             iterations += 1;
         }
         let root = &self.tree[0];
         let mut best: Option<(usize, u32, u32)> = None;
-        for (i, choice) in options.iter().enumerate() {
-            let Some(c) = find_child(&self.tree, root, i, choice) else { continue };
+        for i in 0..options {
+            let key = match decision.choices() {
+                Some(choices) => Key::Choice(choices[i]),
+                None => Key::Index(i as u32),
+            };
+            let Some(c) = find_child(&self.tree, root, i, &key) else { continue };
             let visits = self.tree[c].visits;
             if best.is_none_or(|(_, v, _)| visits > v) {
                 best = Some((i, visits, c as u32));
@@ -210,7 +236,8 @@ impl<G: Game> MctsAgent<G> {
         let Some(Played { game, option }) = self.last.take() else { return false };
         let Some(root) = self.tree.first() else { return false };
         let mut game = game;
-        let Some(mut node) = find_child(&self.tree, root, option, &game.options()[option]) else {
+        let Some(mut node) = find_child(&self.tree, root, option, &Key::Choice(game.options()[option]))
+        else {
             return false;
         };
         if game.apply(option).is_err() {
@@ -239,7 +266,8 @@ impl<G: Game> MctsAgent<G> {
                 }
             }
             let Some((i, next)) = found else { return false };
-            let Some(child) = find_child(&self.tree, &self.tree[node], i, &game.options()[i]) else {
+            let Some(child) = find_child(&self.tree, &self.tree[node], i, &Key::Choice(game.options()[i]))
+            else {
                 return false;
             };
             node = child;
@@ -278,14 +306,28 @@ impl<G: Game> MctsAgent<G> {
         self.path.clear();
         self.path.push(0);
         let mut node = 0usize;
-        while let Status::Decide(p) = game.status() {
+        let hidden = G::has_hidden_information();
+        loop {
+            let p = match game.status() {
+                Status::Decide(p) => p,
+                // A world drawn from an information state meets its chance as events: drawn
+                // here, as a playout would.
+                Status::Chance => {
+                    if game.sample_chance(&mut self.rng).is_err() {
+                        break;
+                    }
+                    continue;
+                }
+                Status::Over | Status::Failed => break,
+            };
             let options = game.options();
             if self.tree[node].first == LEAF {
                 if self.tree.len() + options.len() > MAX_NODES {
                     break;
                 }
                 let first = self.tree.len() as u32;
-                self.tree.extend(options.iter().map(|&c| Node::new(Some(c), p.0)));
+                self.tree
+                    .extend((0..options.len()).map(|i| Node::new(Some(Key::of(options, i, hidden)), p.0)));
                 let n = &mut self.tree[node];
                 (n.first, n.len) = (first, options.len() as u32);
             }
@@ -310,16 +352,18 @@ impl<G: Game> MctsAgent<G> {
     /// option the node has no child for (another determinization offered other options)
     /// gets one.
     fn select(&mut self, node: usize, options: &[Choice<G::Move>], player: u32) -> Option<(usize, usize)> {
+        let hidden = G::has_hidden_information();
         let mut best: Option<(usize, usize)> = None;
         let mut best_score = f64::NEG_INFINITY;
         let mut unvisited = 0u32;
         // Children usually share their availability (always, when nothing is hidden and
         // no die decides the options): its logarithm is computed once.
         let mut ln = (0u32, 0f64);
-        for (i, choice) in options.iter().enumerate() {
-            let c = match find_child(&self.tree, &self.tree[node], i, choice) {
+        for i in 0..options.len() {
+            let key = Key::of(options, i, hidden);
+            let c = match find_child(&self.tree, &self.tree[node], i, &key) {
                 Some(c) => c,
-                None => self.add_child(node, *choice, player)?,
+                None => self.add_child(node, key, player)?,
             };
             let child = &mut self.tree[c];
             child.available += 1;
@@ -345,8 +389,8 @@ impl<G: Game> MctsAgent<G> {
         }
         // One of the children never visited, each as likely.
         let mut k = self.rng.below(unvisited as u64);
-        for (i, choice) in options.iter().enumerate() {
-            let c = find_child(&self.tree, &self.tree[node], i, choice)?;
+        for i in 0..options.len() {
+            let c = find_child(&self.tree, &self.tree[node], i, &Key::of(options, i, hidden))?;
             if self.tree[c].visits == 0 {
                 if k == 0 {
                     return Some((c, i));
@@ -360,7 +404,7 @@ impl<G: Game> MctsAgent<G> {
     /// Gives `node` a child for `choice`: its children are moved to the end of the arena
     /// with the new one after them.
     #[cold]
-    fn add_child(&mut self, node: usize, choice: Choice<G::Move>, player: u32) -> Option<usize> {
+    fn add_child(&mut self, node: usize, choice: Key<G::Move>, player: u32) -> Option<usize> {
         let range = self.tree[node].children();
         if self.tree.len() + range.len() + 1 > MAX_NODES {
             return None;
@@ -377,12 +421,19 @@ impl<G: Game> MctsAgent<G> {
     /// Plays on at random; each player's reward in `[0, 1]` into `self.rewards`.
     fn rollout(&mut self, game: &mut G) {
         let mut steps = 0;
-        while let Status::Decide(_) = game.status() {
-            let n = game.options().len();
-            if n == 0 || steps >= ROLLOUT_LIMIT {
-                break;
-            }
-            if game.apply(self.rng.below(n as u64) as usize).is_err() {
+        loop {
+            let applied = match game.status() {
+                Status::Decide(_) => {
+                    let n = game.options().len();
+                    if n == 0 || steps >= ROLLOUT_LIMIT {
+                        break;
+                    }
+                    game.apply(self.rng.below(n as u64) as usize)
+                }
+                Status::Chance => game.sample_chance(&mut self.rng),
+                Status::Over | Status::Failed => break,
+            };
+            if applied.is_err() {
                 break;
             }
             steps += 1;
@@ -414,7 +465,7 @@ fn find_child<M: PartialEq>(
     tree: &[Node<M>],
     node: &Node<M>,
     index: usize,
-    choice: &Choice<M>,
+    choice: &Key<M>,
 ) -> Option<usize> {
     let range = node.children();
     let at = range.start + index;
@@ -453,5 +504,25 @@ impl<G: Game> Agent<G> for MctsAgent<G> {
 
     fn name(&self) -> &str {
         "mcts"
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A budget is written back (in a seat name, a database) with `Display`: what is
+    /// written must parse to the same budget, and a budget that would be written as no
+    /// time at all is refused when it is read first.
+    #[test]
+    fn budgets_read_back_as_written() {
+        for text in ["1", "500", "2s", "0.5s", "0.3s", "1e-9s", "59.999999999s", "1.0000000001s"] {
+            let budget: Budget = text.parse().unwrap_or_else(|e| panic!("{text}: {e}"));
+            let written = budget.to_string();
+            assert_eq!(written.parse::<Budget>(), Ok(budget), "`{text}` is written `{written}`");
+        }
+        for text in ["1e-10s", "0.0000000001s", "0s", "0", "-1s", "NaNs", "infs", "s", ""] {
+            assert!(text.parse::<Budget>().is_err(), "`{text}` is refused");
+        }
     }
 }

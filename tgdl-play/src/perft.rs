@@ -1,5 +1,8 @@
 //! Perft: the number of decision sequences of each length from a position, by cloning
-//! states. A game that ends (or fails) before the depth is not extended.
+//! states. A game that ends (or fails) before the depth is not extended. In a game started
+//! with explicit chance, every chance outcome is a step of a sequence too (as OpenSpiel
+//! counts histories); a `random()` it meets, whose outcomes cannot be listed, is counted
+//! apart and not extended.
 
 use rayon::prelude::*;
 use tgdl_runtime::error::RuleError;
@@ -19,11 +22,13 @@ pub struct Perft {
     pub errors: u64,
     /// The first of them in the engine's option order.
     pub first_error: Option<RuleError>,
+    /// Sequences that stopped at a chance event whose outcomes cannot be listed.
+    pub unlisted: u64,
 }
 
 impl Perft {
     fn new(depth: u32) -> Perft {
-        Perft { counts: vec![0; depth as usize], errors: 0, first_error: None }
+        Perft { counts: vec![0; depth as usize], errors: 0, first_error: None, unlisted: 0 }
     }
 
     /// Adds a walk of the same depth that comes later in option order.
@@ -32,6 +37,7 @@ impl Perft {
             *a += b;
         }
         self.errors += later.errors;
+        self.unlisted += later.unlisted;
         if self.first_error.is_none() {
             self.first_error = later.first_error;
         }
@@ -48,7 +54,7 @@ pub fn perft<G: Game>(game: &G, depth: u32) -> Vec<u64> {
 /// depth is large enough; the result is the same either way.
 pub fn perft_full<G: Game>(game: &G, depth: u32) -> Perft {
     let mut result = Perft::new(depth);
-    if depth == 0 || !matches!(game.status(), Status::Decide(_)) {
+    if depth == 0 || !walkable(game) {
         return result;
     }
     // One copy per level below the first decision.
@@ -69,6 +75,15 @@ pub fn perft_full<G: Game>(game: &G, depth: u32) -> Perft {
         .collect::<Vec<_>>()
         .into_iter()
         .fold(result, Perft::merge)
+}
+
+/// Whether the walk goes on from `game`: a decision, or a chance event with listed outcomes.
+fn walkable<G: Game>(game: &G) -> bool {
+    match game.status() {
+        Status::Decide(_) => true,
+        Status::Chance => !game.options().is_empty(),
+        Status::Over | Status::Failed => false,
+    }
 }
 
 /// Counts the sequences continuing from `game`, which is deciding at `level` (the number of
@@ -94,8 +109,9 @@ fn step<G: Game>(game: &G, i: usize, level: usize, acc: &mut Perft, copies: &mut
         return;
     }
     match next.status() {
-        Status::Decide(_) => walk(next, level, acc, below),
-        Status::Over => {}
+        Status::Decide(_) | Status::Chance if walkable(next) => walk(next, level, acc, below),
+        Status::Chance => acc.unlisted += 1,
+        Status::Decide(_) | Status::Over => {}
         Status::Failed => {
             acc.errors += 1;
             if acc.first_error.is_none() {

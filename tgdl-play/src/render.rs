@@ -5,7 +5,7 @@
 
 use std::fmt::Write;
 use tgdl_runtime::game::Game;
-use tgdl_runtime::hidden::{Observation, Viewer};
+use tgdl_runtime::hidden::Observation;
 use tgdl_runtime::view::{GridLayout, Section, View};
 
 /// The view of `game` and its last `log_lines` log lines.
@@ -44,23 +44,6 @@ pub fn render_log(log: &[String], lines: usize) -> String {
         let _ = writeln!(out, "  {line}");
     }
     out
-}
-
-/// A decision's label as `viewer` may read it: an option naming an object hidden from
-/// the viewer after the decision (a card passed face down) is not named, nor numbered
-/// among its twins (`7 of hearts (2)`).
-pub fn shown_label<G: Game>(game: &G, viewer: Viewer, label: &str) -> String {
-    let hidden = |h: &String| {
-        label == h
-            || label.strip_prefix(h.as_str()).and_then(|rest| rest.strip_prefix(" (")).is_some_and(|rest| {
-                rest.strip_suffix(')').is_some_and(|k| !k.is_empty() && k.bytes().all(|b| b.is_ascii_digit()))
-            })
-    };
-    if viewer != Viewer::All && game.hidden_from(viewer).iter().any(hidden) {
-        "(a hidden choice)".to_string()
-    } else {
-        label.to_string()
-    }
 }
 
 /// A view as text, ending with a newline.

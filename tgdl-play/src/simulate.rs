@@ -15,7 +15,7 @@ use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::fmt::{self, Write};
 use std::time::Instant;
-use tgdl_runtime::game::{Game, StartError, Status};
+use tgdl_runtime::game::{Game, Start, StartError, Status};
 use tgdl_runtime::rng::Rng;
 
 /// The options of `simulate`.
@@ -494,7 +494,7 @@ fn run_range_with_agents<G: Game>(opts: &SimOptions, range: std::ops::Range<u64>
     let mut tally = Tally::new(opts.players as usize);
     for i in range {
         let seed = Rng::derive_seed(opts.seed, i);
-        let mut game = match G::start(opts.players, seed) {
+        let mut game = match G::start_with(&Start::observed::<G>(opts.players, seed)) {
             Ok(game) => game,
             Err(e) => {
                 tally.error(i, seed, G::info().source.to_string(), e.to_string());

@@ -14,7 +14,7 @@ use rayon::prelude::*;
 use serde::Serialize;
 use std::fmt::Write;
 use std::time::Instant;
-use tgdl_runtime::game::{Game, Status};
+use tgdl_runtime::game::{Game, Start, Status};
 use tgdl_runtime::rng::Rng;
 
 /// The settings of a tournament.
@@ -83,7 +83,7 @@ fn play_one<G: Game>(opts: &TournamentOptions, index: u64) -> GameTally {
     let seed = Rng::derive_seed(opts.seed, index);
     let rotation = (index % players as u64) as usize;
     let mut tally = GameTally::default();
-    let Ok(mut game) = G::start(players, seed) else {
+    let Ok(mut game) = G::start_with(&Start::observed::<G>(players, seed)) else {
         tally.error = true;
         return tally;
     };
@@ -103,7 +103,8 @@ fn play_one<G: Game>(opts: &TournamentOptions, index: u64) -> GameTally {
                 }
                 break;
             }
-            Status::Failed => {
+            // A seeded game draws its chance as it plays: stopping for it is an engine error.
+            Status::Failed | Status::Chance => {
                 tally.error = true;
                 break;
             }

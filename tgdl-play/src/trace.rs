@@ -144,13 +144,12 @@ impl SeatTrace {
         }
     }
 
-    /// Records a decision just applied to `game`.
-    pub fn record<G: Game>(&mut self, game: &G, player: u32, index: usize, label: &str) {
-        let viewer = Viewer::Seat(self.seat);
+    /// Records a decision just applied to `game`: `label` is the option as this seat read
+    /// it before (`Game::labels_for`).
+    pub fn record<G: Game>(&mut self, game: &G, player: u32, index: usize, label: String) {
         let own = player == self.seat;
-        let label = if own { label.to_string() } else { crate::render::shown_label(game, viewer, label) };
         self.decisions.push(SeatDecision { player, index: own.then_some(index), label });
-        self.observations.push(game.observation(viewer));
+        self.observations.push(game.observation(Viewer::Seat(self.seat)));
     }
 
     /// Pretty JSON with a final newline, as [`Trace::to_json`].

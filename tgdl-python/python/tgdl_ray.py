@@ -5,7 +5,8 @@ so the merged report equals `tgdlc simulate -n N --seed S --json`, timing aside.
     python -m tgdl_ray simulate wheels/tgdl_connect_four-0.1.0-cp39-abi3-linux_x86_64.whl -n 20000
 
 The game is the name of an installed game module, a module object, or the path of a game
-wheel (unpacked into a cache directory and imported from there, nothing installed). The
+wheel (unpacked into this user's private cache directory, checked against the wheel, and
+imported from there; nothing installed). The
 game's package is shipped to the Ray workers with the job (`runtime_env`'s `py_modules`),
 so the workers of a cluster need neither its wheel nor this module; `--no-ship` leaves
 them to import an installed one. A program that calls `ray.init` itself passes
@@ -19,8 +20,11 @@ from __future__ import annotations
 import argparse
 import hashlib
 import importlib
+import io
 import os
 import pathlib
+import shutil
+import stat
 import sys
 import tempfile
 import time
@@ -30,9 +34,62 @@ from typing import List, Optional, Sequence, Tuple
 __all__ = ["ranges", "load", "runtime_env", "simulate", "main"]
 
 
+def _cache_root() -> pathlib.Path:
+    """This user's private directory of unpacked wheels: `$XDG_CACHE_HOME/tgdl_ray`, else
+    `~/.cache/tgdl_ray`, created with mode 0700. Refused (PermissionError) when another
+    user owns it or others may write to it, or when others may replace it (the directory
+    above it is writable by others and not sticky): what is imported from there must be
+    what this user unpacked."""
+    base = os.environ.get("XDG_CACHE_HOME", "")
+    base = pathlib.Path(base) if os.path.isabs(base) else pathlib.Path.home() / ".cache"
+    base.mkdir(mode=0o700, parents=True, exist_ok=True)
+    info = os.stat(base)
+    if info.st_mode & (stat.S_IWGRP | stat.S_IWOTH) and not info.st_mode & stat.S_ISVTX:
+        raise PermissionError(f"{base} can be changed by other users: set XDG_CACHE_HOME to a private directory")
+    root = base / "tgdl_ray"
+    try:
+        root.mkdir(mode=0o700)
+    except FileExistsError:
+        pass
+    _check_private(root)
+    return root
+
+
+def _check_private(directory: pathlib.Path) -> None:
+    info = os.lstat(directory)
+    if not stat.S_ISDIR(info.st_mode):
+        raise PermissionError(f"{directory} is not a directory (a symbolic link?)")
+    if hasattr(os, "getuid") and info.st_uid != os.getuid():
+        raise PermissionError(f"{directory} belongs to another user: refusing to import from it")
+    if info.st_mode & (stat.S_IWGRP | stat.S_IWOTH):
+        raise PermissionError(f"{directory} can be written by other users: refusing to import from it")
+
+
+def _holds(directory: pathlib.Path, expected: dict) -> bool:
+    """Whether `directory` holds exactly the files `expected` names (relative path ->
+    SHA-256 of the content), nothing else, and no symbolic link."""
+    if not directory.is_dir() or directory.is_symlink():
+        return False
+    found = 0
+    for folder, dirs, files in os.walk(directory):
+        for name in dirs + files:
+            path = pathlib.Path(folder) / name
+            if path.is_symlink():
+                return False
+        for name in files:
+            path = pathlib.Path(folder) / name
+            relative = path.relative_to(directory).as_posix()
+            if expected.get(relative) != hashlib.sha256(path.read_bytes()).hexdigest():
+                return False
+            found += 1
+    return found == len(expected)
+
+
 def load(game):
     """The game module of `game`: a module, the name of an installed one, or the path of
-    a game wheel (`tgdlc build --python`), unpacked into a cache directory and imported."""
+    a game wheel (`tgdlc build --python`), unpacked into this user's private cache
+    (`$XDG_CACHE_HOME/tgdl_ray/<wheel>-<sha256>`, see `_cache_root`) and imported from
+    there once its files are checked against the wheel's."""
     if not isinstance(game, (str, os.PathLike)):
         return game
     path = pathlib.Path(game)
@@ -40,22 +97,33 @@ def load(game):
         return importlib.import_module(str(game))
     if not path.is_file():
         raise FileNotFoundError(f"no wheel at {path}")
+    # Read once: what is hashed is what is unpacked.
     data = path.read_bytes()
-    digest = hashlib.sha256(data).hexdigest()[:16]
-    target = pathlib.Path(tempfile.gettempdir()) / "tgdl_ray" / f"{path.stem}-{digest}"
-    with zipfile.ZipFile(path) as wheel:
+    digest = hashlib.sha256(data).hexdigest()
+    root = _cache_root()
+    target = root / f"{path.stem}-{digest}"
+    with zipfile.ZipFile(io.BytesIO(data)) as wheel:
         names = wheel.namelist()
         packages = sorted({n.split("/")[0] for n in names if n.endswith("/__init__.py") and n.count("/") == 1})
         if len(packages) != 1:
             raise ValueError(f"{path} is not the wheel of one game (packages: {packages})")
-        if not (target / packages[0] / "__init__.py").is_file():
-            target.parent.mkdir(parents=True, exist_ok=True)
-            staging = pathlib.Path(tempfile.mkdtemp(prefix=f".{target.name}-", dir=target.parent))
+        expected = {i.filename: hashlib.sha256(wheel.read(i)).hexdigest() for i in wheel.infolist() if not i.is_dir()}
+        if not _holds(target, expected):
+            # Unpacked afresh beside it (mkdtemp: mode 0700), then moved into place.
+            staging = pathlib.Path(tempfile.mkdtemp(prefix=f".{target.name}-", dir=root))
             wheel.extractall(staging)
+            if target.exists() or target.is_symlink():
+                if target.is_dir() and not target.is_symlink():
+                    shutil.rmtree(target)
+                else:
+                    target.unlink()
             try:
                 staging.rename(target)
             except OSError:  # another process unpacked it first
-                pass
+                shutil.rmtree(staging, ignore_errors=True)
+    _check_private(target)
+    if not _holds(target, expected):
+        raise ImportError(f"{target} does not hold what {path} holds: refusing to import it")
     name = packages[0]
     loaded = sys.modules.get(name)
     if loaded is not None:
@@ -63,7 +131,13 @@ def load(game):
             raise ImportError(f"another `{name}` is already imported (from {loaded.__file__})")
         return loaded
     sys.path.insert(0, str(target))
-    return importlib.import_module(name)
+    # No bytecode is written beside the checked files: the next load finds them as unpacked.
+    writes = sys.dont_write_bytecode
+    sys.dont_write_bytecode = True
+    try:
+        return importlib.import_module(name)
+    finally:
+        sys.dont_write_bytecode = writes
 
 
 def runtime_env(game) -> dict:

@@ -29,6 +29,9 @@ pub use pyo3;
 /// `current_player()` once the game is over or stopped on a rule error.
 pub const TERMINAL: i64 = -1;
 
+/// `current_player()` at a chance event of a game started with explicit chance.
+pub const CHANCE: i64 = -2;
+
 pyo3::create_exception!(
     tgdl,
     RuleError,
@@ -100,6 +103,7 @@ impl<G: Game> Core<G> {
     pub fn current_player(&self) -> i64 {
         match self.game.status() {
             Status::Decide(p) => i64::from(p.0),
+            Status::Chance => CHANCE,
             Status::Over | Status::Failed => TERMINAL,
         }
     }
@@ -109,7 +113,11 @@ impl<G: Game> Core<G> {
     }
 
     pub fn action_labels(&self) -> Vec<String> {
-        (0..self.game.options().len()).map(|i| self.game.label(i)).collect()
+        // The options as the player who decides may read them.
+        match self.game.status() {
+            Status::Decide(p) => self.game.labels_for(Viewer::Seat(p.0)),
+            _ => self.game.labels(),
+        }
     }
 
     /// Applies option `action`. A rule error it meets raises `RuleError` (the state is then

@@ -136,14 +136,14 @@ impl Rules for Duel {
         DUEL_TURN
     }
 
-    fn move_label(&self, mv: &DuelMove) -> String {
+    fn move_label(&self, mv: &DuelMove, _seen: &Seen) -> String {
         match mv {
             DuelMove::Attack(s) => format!("attack with {s}"),
             DuelMove::Rest => "rest".to_string(),
         }
     }
 
-    fn pick_label(&self, pick: &Pick) -> String {
+    fn pick_label(&self, pick: &Pick, _seen: &Seen) -> String {
         match pick {
             Pick::Bool(true) => "yes".to_string(),
             Pick::Bool(false) => "no".to_string(),

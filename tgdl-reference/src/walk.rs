@@ -89,11 +89,11 @@ impl Rules for Walk {
         WALK_TURN
     }
 
-    fn move_label(&self, mv: &Step) -> String {
+    fn move_label(&self, mv: &Step, _seen: &Seen) -> String {
         format!("{mv:?}").to_lowercase()
     }
 
-    fn pick_label(&self, pick: &Pick) -> String {
+    fn pick_label(&self, pick: &Pick, _seen: &Seen) -> String {
         format!("{pick:?}")
     }
 

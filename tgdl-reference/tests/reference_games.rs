@@ -39,7 +39,7 @@ fn walk(game: &TicTacToe, counts: &mut Counts) {
                 None => counts.draws += 1,
             }
         }
-        Status::Failed => panic!("tic-tac-toe failed: {:?}", game.error()),
+        Status::Failed | Status::Chance => panic!("tic-tac-toe failed: {:?}", game.error()),
     }
 }
 

@@ -8,9 +8,11 @@
 //! the next unanswered input or the end. The generator lives in the world, so replays
 //! draw the same numbers and write the same log.
 
+use crate::chance::{Chance, ChanceEvent, Unordered};
 use crate::error::{Flow, Loc, RuleError, Stop, StopReason};
-use crate::game::{ApplyError, Choice, Game, GameInfo, Outcome, Pick, StartError, Status};
+use crate::game::{ApplyError, ChanceMode, Choice, Game, GameInfo, Outcome, Pick, Start, StartError, Status};
 use crate::hidden::{self, Census, DeterminizeError, Observation, Resample, Seen, Viewer};
+use crate::information::{InfoState, Record, Sampler};
 use crate::rng::Rng;
 use crate::value::{Player, Str, str_of};
 use crate::view::View;
@@ -31,6 +33,8 @@ pub struct Core {
     /// pointer to the place, which generated code keeps in the binary: one store a move.
     pub turn_changed_at: Option<&'static Loc>,
     pub rng: Rng,
+    /// Seeded or explicit, and the record of what was drawn.
+    pub chance: Chance,
     pub log: Vec<String>,
     /// The lines of `log` written by `tell(p, ..)`: (line index, the one player who sees
     /// it), in order. Every other line is public.
@@ -62,6 +66,7 @@ impl Clone for Core {
             phase: self.phase.clone(),
             turn_changed_at: self.turn_changed_at,
             rng: self.rng.clone(),
+            chance: self.chance.clone(),
             log: self.log.clone(),
             told: self.told.clone(),
             outcome: self.outcome.clone(),
@@ -83,6 +88,7 @@ impl Clone for Core {
         self.phase.clone_from(&source.phase);
         self.turn_changed_at = source.turn_changed_at;
         self.rng.clone_from(&source.rng);
+        self.chance.clone_from(&source.chance);
         self.log.clone_from(&source.log);
         self.told.clone_from(&source.told);
         self.outcome.clone_from(&source.outcome);
@@ -116,16 +122,29 @@ impl PartialEq for Spare {
     }
 }
 
-/// Answers to the inputs of the move being run, and the question it stopped at.
+/// Answers to the inputs (and, in an explicit game, the chance events) of the move being
+/// run, and the question or event it stopped at.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Replay {
-    answers: Vec<Pick>,
+    answers: Vec<Answer>,
     cursor: usize,
     question: Option<Question>,
+    chance: Option<ChanceEvent>,
     /// Set on the saved world of a determinized move (see [`Game::determinize`]): once the
     /// answer at this index is given, the generator restarts from this seed — the chance
     /// before the question is what the player saw; the chance after it is unknown.
     fresh: Option<(usize, u64)>,
+}
+
+/// What a run in replay is told at each question it meets, in order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Answer {
+    /// An answer to an input.
+    Pick(Pick),
+    /// The outcome of a chance event, by its index.
+    Chance(u32),
+    /// A value of `random()`: the bits of an `f64` in `[0, 1)`.
+    Unit(u64),
 }
 
 /// An input waiting for an answer.
@@ -152,6 +171,7 @@ impl Core {
             phase: NO_PHASE.with(Str::clone),
             turn_changed_at: None,
             rng: Rng::new(seed),
+            chance: Chance::default(),
             log: Vec::new(),
             told: Vec::new(),
             outcome: None,
@@ -183,18 +203,110 @@ impl Core {
     /// Asks `player` to choose one of `options`: the recorded answer when replaying,
     /// otherwise the run stops with [`Stop::Suspend`] and the engine puts the question.
     pub fn ask(&mut self, player: Player, options: Vec<Pick>, prompt: impl FnOnce() -> String) -> Flow<Pick> {
-        let r = &mut self.replay;
-        if let Some(&answer) = r.answers.get(r.cursor) {
-            if let Some((at, seed)) = r.fresh
-                && at == r.cursor
-            {
-                self.rng = Rng::new(seed);
+        match self.next_answer() {
+            Some(Answer::Pick(pick)) => Ok(pick),
+            Some(_) => Err(crate::error::wrong_answer()),
+            None => {
+                self.replay.question = Some(Question { player, options, prompt: prompt() });
+                Err(Stop::suspend())
             }
-            r.cursor += 1;
-            return Ok(answer);
         }
-        r.question = Some(Question { player, options, prompt: prompt() });
-        Err(Stop::suspend())
+    }
+
+    /// The recorded answer to the next question of a replayed run, if there is one.
+    fn next_answer(&mut self) -> Option<Answer> {
+        let r = &mut self.replay;
+        let answer = *r.answers.get(r.cursor)?;
+        if let Some((at, seed)) = r.fresh
+            && at == r.cursor
+        {
+            self.rng = Rng::new(seed);
+        }
+        r.cursor += 1;
+        Some(answer)
+    }
+
+    /// A chance event of an explicit game: its recorded outcome when replaying, otherwise
+    /// the run stops and the engine puts the event to chance.
+    fn ask_chance(&mut self, event: impl FnOnce() -> ChanceEvent) -> Flow<Answer> {
+        match self.next_answer() {
+            Some(answer @ (Answer::Chance(_) | Answer::Unit(_))) => Ok(answer),
+            Some(Answer::Pick(_)) => Err(crate::error::wrong_answer()),
+            None => {
+                self.replay.chance = Some(event());
+                Err(Stop::suspend())
+            }
+        }
+    }
+
+    /// One of `n` equally likely outcomes (`0..n`), the event being `event`: drawn from the
+    /// generator in a seeded game, asked of chance in an explicit one.
+    fn draw(&mut self, n: u64, event: impl FnOnce() -> ChanceEvent) -> Flow<u64> {
+        match self.chance.mode {
+            ChanceMode::Seeded => {
+                let outcome = self.rng.below(n);
+                self.chance.note(outcome);
+                Ok(outcome)
+            }
+            // A run replays a move from its start: the record notes each answer again.
+            ChanceMode::Explicit => match self.ask_chance(event)? {
+                Answer::Chance(i) if u64::from(i) < n => {
+                    self.chance.note(u64::from(i));
+                    Ok(u64::from(i))
+                }
+                _ => Err(crate::error::wrong_answer()),
+            },
+        }
+    }
+
+    /// Shuffles `items` as [`Rng::shuffle`] does (Fisher–Yates from the last position
+    /// down), each step a chance event of its own in an explicit game.
+    pub fn shuffle<T>(&mut self, items: &mut [T]) -> Flow<()> {
+        if self.chance.mode == ChanceMode::Seeded && self.chance.record.is_none() {
+            self.rng.shuffle(items);
+            return Ok(());
+        }
+        for i in (1..items.len()).rev() {
+            let positions = i as u64 + 1;
+            let j = self.draw(positions, || ChanceEvent::Step(positions))?;
+            items.swap(i, j as usize);
+        }
+        Ok(())
+    }
+
+    /// Shuffles a deck: in a seeded game its items are put in a random order at once; in
+    /// both kinds they are marked unordered, so that each card taken off an end is a
+    /// chance event of its own ([`Core::deal`]).
+    pub fn shuffle_deck<T>(&mut self, items: &mut std::collections::VecDeque<T>, unordered: &mut Unordered) {
+        if self.chance.mode == ChanceMode::Seeded {
+            self.rng.shuffle(items.make_contiguous());
+        }
+        *unordered = Unordered { lo: 0, hi: items.len() as u32 };
+    }
+
+    /// Which of the unordered items of a deck (`items[lo..hi]`, object indices of the arena
+    /// with `tag`) comes off the end at `at` (`lo` or `hi - 1`): its position. A seeded
+    /// game has them in a random order already and takes the one at `at`.
+    pub fn deal(&mut self, tag: u32, items: &[u32], unordered: Unordered, at: u32) -> Flow<u32> {
+        let (lo, hi) = (unordered.lo as usize, unordered.hi as usize);
+        match self.chance.mode {
+            ChanceMode::Seeded => {
+                self.chance.note(u64::from(items[at as usize]));
+                self.chance.note_dealt(tag, items[at as usize]);
+                Ok(at)
+            }
+            ChanceMode::Explicit => {
+                let event = || ChanceEvent::Deal { tag, objects: items[lo..hi].to_vec() };
+                match self.ask_chance(event)? {
+                    Answer::Chance(i) if (i as usize) < hi - lo => {
+                        self.chance.note(u64::from(items[lo + i as usize]));
+                        self.chance.note_dealt(tag, items[lo + i as usize]);
+                        Ok(unordered.lo + i)
+                    }
+                    _ => Err(crate::error::wrong_answer()),
+                }
+            }
+        }
     }
 
     /// `tell(p, line)`: a log line only `p` sees.
@@ -289,13 +401,29 @@ impl Core {
     #[inline]
     pub fn roll(&mut self, n: f64, loc: Loc) -> Flow<f64> {
         let n = crate::value::count(n, 1.0, loc)?;
-        Ok((self.rng.below(n) + 1) as f64)
+        if self.chance.mode == ChanceMode::Seeded && self.chance.record.is_none() {
+            return Ok((self.rng.below(n) + 1) as f64);
+        }
+        Ok((self.draw(n, || ChanceEvent::Roll(n))? + 1) as f64)
     }
 
     /// `random()`: a number in `[0, 1)`.
     #[inline]
-    pub fn random(&mut self) -> f64 {
-        self.rng.unit()
+    pub fn random(&mut self) -> Flow<f64> {
+        match self.chance.mode {
+            ChanceMode::Seeded => {
+                let x = self.rng.unit();
+                self.chance.note(x.to_bits());
+                Ok(x)
+            }
+            ChanceMode::Explicit => match self.ask_chance(|| ChanceEvent::Unit)? {
+                Answer::Unit(bits) if (0.0..1.0).contains(&f64::from_bits(bits)) => {
+                    self.chance.note(bits);
+                    Ok(f64::from_bits(bits))
+                }
+                _ => Err(crate::error::wrong_answer()),
+            },
+        }
     }
 
     /// `winner ...;`: records the ranking and stops the game.
@@ -359,6 +487,13 @@ pub trait Rules: Resample + Clone + Debug + Send + Sync + 'static {
     /// attributes, `tell`): decided by the compiler.
     const HIDDEN: bool = false;
 
+    /// Whether redistributing hidden objects among hidden places gives the worlds a replay
+    /// of a player's information state would, as far as the rules go: objects that can be
+    /// hidden keep the values they were created with, nothing public refers to one, no
+    /// `secret` lives apart from them and nothing is told to one player alone. Decided by
+    /// the compiler; the engine adds what only play shows ([`crate::information`]).
+    const POOL_RESAMPLING: bool = false;
+
     fn info() -> GameInfo;
 
     /// An empty world around `core`.
@@ -403,8 +538,11 @@ pub trait Rules: Resample + Clone + Debug + Send + Sync + 'static {
     /// Where the active turn is defined: the location of an "empty menu" error.
     fn turn_location(&self) -> Loc;
 
-    fn move_label(&self, mv: &Self::Move) -> String;
-    fn pick_label(&self, pick: &Pick) -> String;
+    /// A move's label as `seen` may read it: objects hidden from it in their hidden form
+    /// (`a hidden Card`). [`Seen::all`] gives the designer's label.
+    fn move_label(&self, mv: &Self::Move, seen: &Seen) -> String;
+    /// An answer's label as `seen` may read it.
+    fn pick_label(&self, pick: &Pick, seen: &Seen) -> String;
 
     /// The object a move belongs to (its `this`), as `(tag, index)`: where it stands tells
     /// apart two moves that would read the same.
@@ -428,13 +566,25 @@ enum Origin<M> {
     Move(M),
 }
 
-/// A run stopped at an input: the world before it started and the answers so far.
+/// A run stopped at an input or a chance event: the world before it started and the
+/// answers so far.
 #[derive(Clone, Debug, PartialEq)]
 struct Pending<R: Rules> {
     origin: Origin<R::Move>,
     base: R,
-    answers: Vec<Pick>,
+    answers: Vec<Answer>,
     prompt: String,
+    /// The chance event waiting, at [`Status::Chance`].
+    chance: Option<ChanceEvent>,
+}
+
+/// What a game played for real keeps for its players' information states
+/// ([`crate::information`]): the options chosen, and for each object that can be hidden
+/// the seats that have seen it (a bit each).
+#[derive(Clone, Debug, Default, PartialEq)]
+struct Observed {
+    decisions: Vec<u32>,
+    seen: std::collections::HashMap<(u32, u32), u64>,
 }
 
 /// A [`Game`] over a generated world.
@@ -446,6 +596,8 @@ pub struct Engine<R: Rules> {
     status: Status,
     error: Option<RuleError>,
     decisions: u64,
+    /// Kept when the game was started to be observed ([`Start::record`]).
+    observed: Option<Box<Observed>>,
 }
 
 impl<R: Rules> Clone for Engine<R> {
@@ -457,6 +609,7 @@ impl<R: Rules> Clone for Engine<R> {
             status: self.status,
             error: self.error.clone(),
             decisions: self.decisions,
+            observed: self.observed.clone(),
         }
     }
 
@@ -469,6 +622,19 @@ impl<R: Rules> Clone for Engine<R> {
         self.status = source.status;
         self.error.clone_from(&source.error);
         self.decisions = source.decisions;
+        self.observed.clone_from(&source.observed);
+    }
+}
+
+/// A run's result, or the list growth it was refused (a `push` past the list budget, which
+/// has no error path of its own): that is why the run went wrong, whatever it did after.
+#[inline]
+fn with_refused_growth<R: Rules>(result: Flow<()>) -> Flow<()> {
+    match crate::limits::take_refused_growth() {
+        None => result,
+        Some((len, limit)) => {
+            Err(Stop::error(crate::collections::refused_growth_error(len, limit, R::info().source)))
+        }
     }
 }
 
@@ -484,7 +650,7 @@ fn check_players<R: Rules>(players: u32) -> Result<(), StartError> {
 impl<R: Rules> Engine<R> {
     /// Runs `setup` on a fresh world and puts the first decision.
     fn run_setup(&mut self) {
-        let base = if R::SETUP_MAY_ASK { Some(self.world.clone()) } else { None };
+        let base = if R::SETUP_MAY_ASK || self.explicit() { Some(self.world.clone()) } else { None };
         let result = self.run(Origin::Setup);
         self.settle(result, Origin::Setup, base, Vec::new());
     }
@@ -494,21 +660,28 @@ impl<R: Rules> Engine<R> {
         &self.world
     }
 
+    /// Whether chance events are decisions of their own in this game.
+    fn explicit(&self) -> bool {
+        self.world.core().chance.mode == ChanceMode::Explicit
+    }
+
     /// Runs (or re-runs) a move or the setup from the current world.
     fn run(&mut self, origin: Origin<R::Move>) -> Flow<()> {
         let core = self.world.core_mut();
         core.steps_left = core.step_limit;
         core.depth = 0;
         core.runs_left = core.run_limit;
-        match origin {
+        crate::limits::take_refused_growth();
+        let result = match origin {
             Origin::Setup => self.world.setup(),
             Origin::Move(mv) => self.world.play(mv),
-        }
+        };
+        with_refused_growth::<R>(result)
     }
 
     /// Puts the next decision after a run: the turn menu when it finished, else what
     /// stopped it.
-    fn settle(&mut self, result: Flow<()>, origin: Origin<R::Move>, base: Option<R>, answers: Vec<Pick>) {
+    fn settle(&mut self, result: Flow<()>, origin: Origin<R::Move>, base: Option<R>, answers: Vec<Answer>) {
         self.options.clear();
         self.pending = None;
         match result {
@@ -521,19 +694,30 @@ impl<R: Rules> Engine<R> {
     /// Rare (once per game, or once per input), so kept out of the path of a plain move.
     #[cold]
     #[inline(never)]
-    fn stopped(&mut self, stop: Stop, origin: Origin<R::Move>, base: Option<R>, answers: Vec<Pick>) {
+    fn stopped(&mut self, stop: Stop, origin: Origin<R::Move>, base: Option<R>, answers: Vec<Answer>) {
         match stop.into_reason() {
             StopReason::GameOver => self.status = Status::Over,
             StopReason::Error(e) => self.fail(e),
             StopReason::Suspend => {
-                let question = self.world.core_mut().replay.question.take();
-                match (base, question) {
-                    (Some(base), Some(q)) if !q.options.is_empty() => {
+                let replay = &mut self.world.core_mut().replay;
+                let question = replay.question.take();
+                let chance = replay.chance.take();
+                match (base, question, chance) {
+                    (Some(base), None, Some(event)) => {
+                        let outcomes = event.outcomes() as u32;
+                        self.options.extend((0..outcomes).map(Choice::Chance));
+                        self.status = Status::Chance;
+                        let prompt = chance_prompt(&event);
+                        self.pending =
+                            Some(Box::new(Pending { origin, base, answers, prompt, chance: Some(event) }));
+                    }
+                    (Some(base), Some(q), None) if !q.options.is_empty() => {
                         self.options.extend(q.options.iter().map(|&p| Choice::Pick(p)));
                         self.status = Status::Decide(q.player);
-                        self.pending = Some(Box::new(Pending { origin, base, answers, prompt: q.prompt }));
+                        self.pending =
+                            Some(Box::new(Pending { origin, base, answers, prompt: q.prompt, chance: None }));
                     }
-                    (_, q) => self.fail(RuleError {
+                    (_, q, _) => self.fail(RuleError {
                         message: match q {
                             Some(q) => format!("internal error: an input with no options ({})", q.prompt),
                             None => "internal error: a run stopped for an input it did not record".into(),
@@ -548,14 +732,16 @@ impl<R: Rules> Engine<R> {
     /// Builds the active player's menu into `self.options` (empty before the call).
     #[inline]
     fn build_menu(&mut self) {
+        crate::limits::take_refused_growth();
         let result = self.world.menu(&mut self.options);
-        self.menu_built(result);
+        self.menu_built(with_refused_growth::<R>(result));
     }
 
     /// Brings `self.options`, the menu before a move that asked nothing, up to date after it.
     #[inline]
     fn update_menu(&mut self) {
-        let result = self.world.update_menu(&mut self.options);
+        crate::limits::take_refused_growth();
+        let result = with_refused_growth::<R>(self.world.update_menu(&mut self.options));
         // Tests run unoptimised builds: there, every kept menu is checked against a full build.
         #[cfg(debug_assertions)]
         if R::KEEPS_MENU && result.is_ok() {
@@ -610,9 +796,10 @@ impl<R: Rules> Engine<R> {
             .into_iter()
             .filter(|s| s.seen_by(viewer))
             .map(|s| match s.object {
-                Some((tag, index)) => {
-                    (format!("{} of {}", s.attribute, w.pick_label(&Pick::Object(tag, index))), s.value)
-                }
+                Some((tag, index)) => (
+                    format!("{} of {}", s.attribute, w.pick_label(&Pick::Object(tag, index), &seen)),
+                    s.value,
+                ),
                 None => (s.attribute.to_string(), s.value),
             })
             .collect();
@@ -621,12 +808,12 @@ impl<R: Rules> Engine<R> {
         }
         let core = w.core();
         Observation::assemble(viewer, core.players, census, view, core.log_for(viewer), |tag, index| {
-            w.pick_label(&Pick::Object(tag, index))
+            w.pick_label(&Pick::Object(tag, index), &seen)
         })
     }
 
     /// Re-runs a stopped move (or setup) from `base` with `answers`, and puts what follows.
-    fn resume(&mut self, origin: Origin<R::Move>, base: R, answers: Vec<Pick>) {
+    fn resume(&mut self, origin: Origin<R::Move>, base: R, answers: Vec<Answer>) {
         self.world = base.clone();
         let replay = &mut self.world.core_mut().replay;
         replay.answers.clone_from(&answers);
@@ -642,24 +829,41 @@ impl<R: Rules> Engine<R> {
         self.settle(result, origin, Some(base), answers);
     }
 
-    /// An option's label as the rules write it.
-    fn base_label(&self, choice: &Choice<R::Move>) -> String {
+    /// An option's label as `seen` may read it.
+    fn base_label(&self, choice: &Choice<R::Move>, seen: &Seen) -> String {
         match choice {
-            Choice::Move(mv) => self.world.move_label(mv),
-            Choice::Pick(p) => self.world.pick_label(p),
+            Choice::Move(mv) => self.world.move_label(mv, seen),
+            Choice::Pick(p) => self.world.pick_label(p, seen),
+            Choice::Chance(i) => match self.pending.as_ref().and_then(|p| p.chance.as_ref()) {
+                Some(ChanceEvent::Roll(_)) => format!("rolls {}", u64::from(*i) + 1),
+                Some(ChanceEvent::Deal { tag, objects }) => match objects.get(*i as usize) {
+                    Some(&o) => self.world.pick_label(&Pick::Object(*tag, o), seen),
+                    None => String::new(),
+                },
+                _ => format!("position {i}"),
+            },
+        }
+    }
+
+    /// What `viewer` may see of the world's objects: everything for the designer.
+    fn seen_by(&self, viewer: Viewer) -> Seen {
+        if viewer == Viewer::All || !R::HIDDEN {
+            Seen::all()
+        } else {
+            Seen::new(viewer, &self.world.census())
         }
     }
 
     /// `label` with where its object stands: `R at Square(0, 4): move Square(0, 3)` for a
     /// move of the piece, `R at Square(0, 4)` for the piece as an answer. Only objects on
     /// tiles have a place, and everyone sees those: nothing hidden is named.
-    fn qualified(&self, choice: &Choice<R::Move>, label: &str) -> Option<String> {
+    fn qualified(&self, choice: &Choice<R::Move>, label: &str, seen: &Seen) -> Option<String> {
         let w = &self.world;
         match *choice {
             Choice::Move(mv) => {
                 let (tag, index) = w.move_subject(&mv)?;
                 let place = w.object_place(tag, index)?;
-                let subject = w.pick_label(&Pick::Object(tag, index));
+                let subject = w.pick_label(&Pick::Object(tag, index), seen);
                 Some(match label.strip_prefix(subject.as_str()).filter(|rest| rest.starts_with(':')) {
                     Some(rest) => format!("{subject} at {place}{rest}"),
                     None => format!("{label} (at {place})"),
@@ -668,7 +872,7 @@ impl<R: Rules> Engine<R> {
             Choice::Pick(Pick::Object(tag, index)) => {
                 Some(format!("{label} at {}", w.object_place(tag, index)?))
             }
-            Choice::Pick(_) => None,
+            Choice::Pick(_) | Choice::Chance(_) => None,
         }
     }
 
@@ -676,6 +880,139 @@ impl<R: Rules> Engine<R> {
         self.options.clear();
         self.error = Some(e);
         self.status = Status::Failed;
+    }
+
+    /// Answers the input or chance event the pending run stopped at, and runs on.
+    fn answer(&mut self, answer: Answer) -> Result<(), ApplyError> {
+        let Some(pending) = self.pending.take() else {
+            return Err(ApplyError::NotDeciding);
+        };
+        let Pending { origin, base, mut answers, .. } = *pending;
+        answers.push(answer);
+        self.resume(origin, base, answers);
+        Ok(())
+    }
+
+    /// In a game played for real, marks every object that can be hidden as seen by each
+    /// seat that sees it now.
+    fn note_seen(&mut self) {
+        if !R::HIDDEN {
+            return;
+        }
+        let Some(observed) = &mut self.observed else { return };
+        // A card that went into a closed deck, or was dealt off a shuffled one, is
+        // forgotten: where it went is what the deck hides, and redistribution may then
+        // draw it anywhere hidden.
+        for key in std::mem::take(&mut self.world.core_mut().chance.dealt) {
+            observed.seen.remove(&key);
+        }
+        let census = self.world.census();
+        for o in &census.objects {
+            let mask = observed.seen.entry((o.tag, o.index)).or_default();
+            for seat in 0..self.world.core().players.min(64) {
+                if !o.hidden_from(Viewer::Seat(seat)) {
+                    *mask |= 1 << seat;
+                } else if matches!(o.place, crate::hidden::Place::Stack { .. }) {
+                    *mask &= !(1 << seat);
+                }
+            }
+        }
+    }
+
+    /// Whether redistributing the objects hidden from `player` gives the worlds a replay of
+    /// their information state would: the compiler found that hidden objects carry only
+    /// what they were created with and nothing public points at one (`Rules::POOL_RESAMPLING`),
+    /// and here the player has not seen any of the objects now hidden from them since they
+    /// last went into a closed deck (a card seen in a hand that is hidden again is not like
+    /// the others; one seen go into a deck is forgotten), and no chance was drawn in the
+    /// move being made, and every object a public attribute may point at is visible.
+    fn pool_applies(&self, player: u32) -> bool {
+        let Some(observed) = &self.observed else { return false };
+        let census = self.world.census();
+        let viewer = Viewer::Seat(player);
+        let unseen = census.objects.iter().filter(|o| o.hidden_from(viewer)).all(|o| {
+            observed.seen.get(&(o.tag, o.index)).is_none_or(|mask| player >= 64 || mask & (1 << player) == 0)
+        });
+        let hidden_referenced = self.world.referenced().into_iter().any(|(tag, index)| {
+            census.objects.iter().any(|o| o.tag == tag && o.index == index && o.hidden_from(viewer))
+        });
+        let drawn_in_move = self.pending.as_ref().is_some_and(|p| {
+            p.base.core().chance.record.as_ref().map(Vec::len)
+                != self.world.core().chance.record.as_ref().map(Vec::len)
+        });
+        unseen && !hidden_referenced && !drawn_in_move
+    }
+
+    /// The same game with the objects hidden from `player` redistributed among the places
+    /// hidden from them, still observed (its record and marks kept): a second world with
+    /// the same information state for `player`, where [`Game::pool_sample`] applies (for
+    /// tests of search agents' fairness).
+    pub fn redistributed(&self, player: u32, rng: &mut Rng) -> Option<Self> {
+        self.redistribute_for(player, rng, true)
+    }
+
+    /// [`Game::pool_sample`], keeping what the game observed or not (a search's samples do
+    /// not: their play is not anyone's information).
+    fn redistribute_for(&self, player: u32, rng: &mut Rng, keep_observed: bool) -> Option<Self> {
+        if !matches!(self.status, Status::Decide(_)) || self.explicit() {
+            return None;
+        }
+        if R::HIDDEN && (!R::POOL_RESAMPLING || !self.pool_applies(player)) {
+            return None;
+        }
+        let mut game = self.clone();
+        if !keep_observed {
+            game.observed = None;
+            game.world.core_mut().chance.record = None;
+        }
+        let fresh = rng.next_u64();
+        if !R::HIDDEN {
+            // Nothing hidden: the same state with unknown chance ahead. In the middle of a
+            // move, the dice it rolled before asking stay as they fell (everyone saw
+            // them): the move is replayed with its generator, fresh from the answer on.
+            match &mut game.pending {
+                None => game.world.core_mut().rng = Rng::new(fresh),
+                Some(pending) => pending.base.core_mut().replay.fresh = Some((pending.answers.len(), fresh)),
+            }
+            return Some(game);
+        }
+        match game.pending.take() {
+            None => {
+                hidden::redistribute(&mut game.world, player, rng)?;
+                game.world.core_mut().rng = Rng::new(fresh);
+                game.options.clear();
+                game.build_menu();
+            }
+            // Chance drawn earlier in this move is ruled out (`pool_applies`): the move
+            // replays from a redistributed world with the same answers.
+            Some(pending) => {
+                let Pending { origin, mut base, answers, .. } = *pending;
+                hidden::redistribute(&mut base, player, rng)?;
+                base.core_mut().rng = Rng::new(fresh);
+                game.resume(origin, base, answers);
+            }
+        }
+        Some(game)
+    }
+
+    /// The chance event the game waits for, at [`Status::Chance`].
+    pub fn chance_event(&self) -> Option<&ChanceEvent> {
+        self.pending.as_ref()?.chance.as_ref()
+    }
+
+    /// What this game drew so far, when it records.
+    pub fn chance_record(&self) -> Option<&[u64]> {
+        self.world.core().chance.record.as_deref()
+    }
+}
+
+/// How an explicit game's chance event is put (the prompt at [`Status::Chance`]).
+fn chance_prompt(event: &ChanceEvent) -> String {
+    match event {
+        ChanceEvent::Roll(n) => format!("chance: roll({n})"),
+        ChanceEvent::Step(n) => format!("chance: shuffle, one of {n}"),
+        ChanceEvent::Deal { objects, .. } => format!("chance: the next of {} shuffled", objects.len()),
+        ChanceEvent::Unit => "chance: random()".to_string(),
     }
 }
 
@@ -687,17 +1024,28 @@ impl<R: Rules> Game for Engine<R> {
     }
 
     fn start(players: u32, seed: u64) -> Result<Self, StartError> {
-        check_players::<R>(players)?;
+        Self::start_with(&Start::seeded(players, seed))
+    }
+
+    fn start_with(start: &Start) -> Result<Self, StartError> {
+        check_players::<R>(start.players)?;
+        let mut core = Core::new(start.players, start.seed);
+        core.chance = Chance::new(start.chance);
+        if start.record {
+            core.chance.record = Some(Vec::new());
+        }
         let mut engine = Engine {
-            world: R::new(Core::new(players, seed)),
+            world: R::new(core),
             pending: None,
             // Room for most menus, so playouts rarely grow it.
             options: Vec::with_capacity(16),
             status: Status::Over,
             error: None,
             decisions: 0,
+            observed: start.record.then(Box::default),
         };
         engine.run_setup();
+        engine.note_seen();
         Ok(engine)
     }
 
@@ -710,6 +1058,7 @@ impl<R: Rules> Game for Engine<R> {
         self.status = Status::Over;
         self.error = None;
         self.decisions = 0;
+        self.observed = None;
         self.run_setup();
         Ok(())
     }
@@ -727,17 +1076,23 @@ impl<R: Rules> Game for Engine<R> {
     }
 
     fn apply(&mut self, index: usize) -> Result<(), ApplyError> {
-        if !matches!(self.status, Status::Decide(_)) {
+        if !matches!(self.status, Status::Decide(_) | Status::Chance) {
             return Err(ApplyError::NotDeciding);
         }
         let Some(&choice) = self.options.get(index) else {
             return Err(ApplyError::OutOfRange { index, options: self.options.len() });
         };
-        self.decisions += 1;
+        // Chance's outcomes are not decisions of the players.
+        if self.status != Status::Chance {
+            self.decisions += 1;
+            if let Some(observed) = &mut self.observed {
+                observed.decisions.push(index as u32);
+            }
+        }
         match choice {
             // The hot path of every playout: a move that cannot ask an input needs no copy
             // of the world and no replay state (no input is pending while moves are offered).
-            Choice::Move(mv) if !R::may_ask(&mv) => {
+            Choice::Move(mv) if !R::may_ask(&mv) && !self.explicit() => {
                 debug_assert!(self.pending.is_none());
                 let result = self.run(Origin::Move(mv));
                 match result {
@@ -753,31 +1108,39 @@ impl<R: Rules> Game for Engine<R> {
                 let result = self.run(Origin::Move(mv));
                 self.settle(result, Origin::Move(mv), base, Vec::new());
             }
-            Choice::Pick(pick) => {
-                let Some(pending) = self.pending.take() else {
-                    return Err(ApplyError::NotDeciding);
-                };
-                let Pending { origin, base, mut answers, .. } = *pending;
-                answers.push(pick);
-                self.resume(origin, base, answers);
-            }
+            Choice::Pick(pick) => self.answer(Answer::Pick(pick))?,
+            Choice::Chance(i) => self.answer(Answer::Chance(i))?,
         }
+        self.note_seen();
         Ok(())
     }
 
     fn label(&self, index: usize) -> String {
         let Some(choice) = self.options.get(index) else { return String::new() };
-        let label = self.base_label(choice);
+        let all = Seen::all();
+        let label = self.base_label(choice, &all);
         // Most labels are unique: the others are read only to check.
-        if self.options.iter().enumerate().all(|(j, c)| j == index || self.base_label(c) != label) {
+        if self.options.iter().enumerate().all(|(j, c)| j == index || self.base_label(c, &all) != label) {
             return label;
         }
         self.labels().swap_remove(index)
     }
 
     fn labels(&self) -> Vec<String> {
-        let mut labels: Vec<String> = self.options.iter().map(|c| self.base_label(c)).collect();
-        distinguish(&mut labels, |i, label| self.qualified(&self.options[i], label));
+        self.labels_for(Viewer::All)
+    }
+
+    fn labels_for(&self, viewer: Viewer) -> Vec<String> {
+        let seen = self.seen_by(viewer);
+        let mut labels: Vec<String> = self.options.iter().map(|c| self.base_label(c, &seen)).collect();
+        // Twins are numbered only for whoever picks among them: another seat reading the
+        // menu would learn from the numbers the order of objects hidden from it.
+        let deciding = match (viewer, self.status) {
+            (Viewer::All, _) => true,
+            (Viewer::Seat(s), Status::Decide(p)) => s == p.0,
+            _ => false,
+        };
+        distinguish(&mut labels, |i, label| self.qualified(&self.options[i], label, &seen), deciding);
         labels
     }
 
@@ -823,43 +1186,24 @@ impl<R: Rules> Game for Engine<R> {
             .objects
             .iter()
             .filter(|o| o.hidden_from(viewer))
-            .map(|o| self.world.pick_label(&Pick::Object(o.tag, o.index)))
+            .map(|o| self.world.pick_label(&Pick::Object(o.tag, o.index), &Seen::all()))
             .collect();
         out.extend(self.world.secrets().into_iter().filter(|s| !s.seen_by(viewer)).map(|s| s.value));
         out
     }
 
-    /// In the middle of a move, the world from before it is resampled and the move re-run
-    /// with the answers given so far: both stay consistent.
+    /// Without hidden information, the same game with unknown chance ahead; with it, the
+    /// fast path of [`Game::pool_sample`] where it applies, and otherwise a world drawn from
+    /// the player's information state ([`crate::information`]).
     fn determinize(&self, player: u32, rng: &mut Rng) -> Result<Self, DeterminizeError> {
-        if !matches!(self.status, Status::Decide(_)) {
+        if self.status != Status::Decide(Player(player)) {
             return Err(DeterminizeError::NotDeciding);
         }
-        let mut game = self.clone();
-        let fresh = rng.next_u64();
-        match game.pending.take() {
-            // Nothing hidden: the same state with unknown chance ahead; the menu stands.
-            None if !R::HIDDEN => game.world.core_mut().rng = Rng::new(fresh),
-            None => {
-                hidden::determinize(&mut game.world, player, rng)?;
-                game.world.core_mut().rng = Rng::new(fresh);
-                game.options.clear();
-                game.build_menu();
-            }
-            // In the middle of a move, the dice it rolled before asking stay as they fell:
-            // the move is replayed with its generator, which restarts fresh at the answer.
-            Some(mut pending) => {
-                pending.base.core_mut().replay.fresh = Some((pending.answers.len(), fresh));
-                if R::HIDDEN {
-                    let Pending { origin, mut base, answers, .. } = *pending;
-                    hidden::determinize(&mut base, player, rng)?;
-                    game.resume(origin, base, answers);
-                } else {
-                    game.pending = Some(pending);
-                }
-            }
+        if let Some(game) = self.pool_sample(player, rng) {
+            return Ok(game);
         }
-        Ok(game)
+        let info = InfoState::of(self, player).map_err(DeterminizeError::Sample)?;
+        Sampler::new(info).sample(rng).map_err(DeterminizeError::Sample)
     }
 
     fn determinize_into(&self, player: u32, rng: &mut Rng, into: &mut Self) -> Result<(), DeterminizeError> {
@@ -875,7 +1219,45 @@ impl<R: Rules> Game for Engine<R> {
         into.status = self.status;
         into.error.clone_from(&self.error);
         into.decisions = self.decisions;
+        into.observed = None;
         Ok(())
+    }
+
+    fn pool_sample(&self, player: u32, rng: &mut Rng) -> Option<Self> {
+        self.redistribute_for(player, rng, false)
+    }
+
+    fn chance_event(&self) -> Option<ChanceEvent> {
+        Engine::chance_event(self).cloned()
+    }
+
+    fn answer_unit(&mut self, bits: u64) -> Result<(), ApplyError> {
+        if !matches!(Engine::chance_event(self), Some(ChanceEvent::Unit)) {
+            return Err(ApplyError::NotDeciding);
+        }
+        self.answer(Answer::Unit(bits))?;
+        self.note_seen();
+        Ok(())
+    }
+
+    fn record(&self) -> Option<Record> {
+        let observed = self.observed.as_ref()?;
+        Some(Record {
+            players: self.world.core().players,
+            decisions: observed.decisions.clone(),
+            chance: self.world.core().chance.record.clone()?,
+        })
+    }
+
+    fn sample_chance(&mut self, rng: &mut Rng) -> Result<(), ApplyError> {
+        match Engine::chance_event(self) {
+            Some(ChanceEvent::Unit) => self.answer_unit(rng.unit().to_bits()),
+            Some(event) => {
+                let n = event.outcomes();
+                self.apply(rng.below(n) as usize)
+            }
+            None => Err(ApplyError::NotDeciding),
+        }
     }
 
     fn decisions(&self) -> u64 {
@@ -885,8 +1267,8 @@ impl<R: Rules> Game for Engine<R> {
 
 /// Makes equal labels distinct: each label shared by several options becomes
 /// `qualify(i, label)` (where its object stands) when that tells them apart, and those still
-/// equal are numbered in order, `7 of hearts (1)`, `7 of hearts (2)`.
-pub fn distinguish(labels: &mut [String], qualify: impl Fn(usize, &str) -> Option<String>) {
+/// equal are numbered in order, `7 of hearts (1)`, `7 of hearts (2)`, when `number` is set.
+pub fn distinguish(labels: &mut [String], qualify: impl Fn(usize, &str) -> Option<String>, number: bool) {
     use std::collections::HashMap;
     fn shared(labels: &[String]) -> Vec<usize> {
         let mut count: HashMap<&str, usize> = HashMap::new();
@@ -903,6 +1285,9 @@ pub fn distinguish(labels: &mut [String], qualify: impl Fn(usize, &str) -> Optio
         if let Some(q) = qualify(i, &labels[i]) {
             labels[i] = q;
         }
+    }
+    if !number {
+        return;
     }
     let twins = shared(labels);
     let mut seen: HashMap<String, usize> = HashMap::new();

@@ -25,6 +25,11 @@ pub struct GameInfo {
 pub enum Status {
     /// `player` must choose one of [`Game::options`].
     Decide(Player),
+    /// Chance decides: one of [`Game::options`] (each an outcome, see
+    /// [`Game::chance_outcomes`]), or, when there are none, a value [`Game::sample_chance`]
+    /// draws. Only a game started with [`ChanceMode::Explicit`] stops here; a seeded game
+    /// draws chance from its generator as it plays.
+    Chance,
     /// The game ended with `winner`; see [`Game::outcome`].
     Over,
     /// A rule error stopped the game; see [`Game::error`].
@@ -128,11 +133,63 @@ pub enum Pick {
     Done,
 }
 
-/// One option of a decision: a move of the turn menu, or an answer to an input.
+/// How a game meets chance (`roll`, `random()`, a shuffle, a card drawn from a shuffled
+/// stack).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum ChanceMode {
+    /// Drawn from the game's generator as it plays: the same seed gives the same game.
+    #[default]
+    Seeded,
+    /// Every chance event is a decision of its own ([`Status::Chance`]), whose outcomes and
+    /// probabilities can be listed and chosen: for exact tree walks and for algorithms
+    /// that treat chance as a player. A shuffled stack is dealt lazily: the card that comes
+    /// off is the outcome, so a deal has as many outcomes as cards left.
+    Explicit,
+}
+
+/// How to start a game.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Start {
+    pub players: u32,
+    pub seed: u64,
+    pub chance: ChanceMode,
+    /// Whether the game keeps a record of how it is played — every decision and every
+    /// chance outcome — from which its players' information states are read
+    /// ([`crate::information`]): a game played for real, with search agents at the table.
+    pub record: bool,
+}
+
+impl Start {
+    /// A seeded game of `players` players.
+    pub fn seeded(players: u32, seed: u64) -> Start {
+        Start { players, seed, chance: ChanceMode::Seeded, record: false }
+    }
+
+    /// A game whose chance events are decisions of their own.
+    pub fn explicit(players: u32) -> Start {
+        Start { players, seed: 0, chance: ChanceMode::Explicit, record: false }
+    }
+
+    /// A game played for real, with agents or people at the table: seeded, and keeping its
+    /// record when anything in it can be hidden, so that search agents imagine only what
+    /// their seat has seen ([`crate::information`]).
+    pub fn observed<G: Game>(players: u32, seed: u64) -> Start {
+        Start { record: G::has_hidden_information(), ..Start::seeded(players, seed) }
+    }
+
+    /// The same start, keeping a record of the play.
+    pub fn recording(self) -> Start {
+        Start { record: true, ..self }
+    }
+}
+
+/// One option of a decision: a move of the turn menu, an answer to an input, or (at
+/// [`Status::Chance`]) an outcome of the chance event, by its index.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Choice<M> {
     Move(M),
     Pick(Pick),
+    Chance(u32),
 }
 
 /// Why [`Game::apply`] refused a choice.
@@ -190,6 +247,12 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// A new game; `setup` has run and the first decision is ready.
     fn start(players: u32, seed: u64) -> Result<Self, StartError>;
 
+    /// A new game as `start` says. Engines without chance play the same game in both
+    /// modes; the default starts a seeded one.
+    fn start_with(start: &Start) -> Result<Self, StartError> {
+        Self::start(start.players, start.seed)
+    }
+
     /// Turns this value into the game `start(players, seed)` would give. Engines may
     /// reuse their allocations (a playout loop restarts one game many times).
     fn restart(&mut self, players: u32, seed: u64) -> Result<(), StartError> {
@@ -205,8 +268,53 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// game is over or failed).
     fn options(&self) -> &[Choice<Self::Move>];
 
-    /// Chooses `options()[index]` for the player who decides now.
+    /// Chooses `options()[index]` for the player who decides now (or the outcome of the
+    /// chance event waiting, at [`Status::Chance`]).
     fn apply(&mut self, index: usize) -> Result<(), ApplyError>;
+
+    /// At [`Status::Chance`]: the event, which says what each option is.
+    fn chance_event(&self) -> Option<crate::chance::ChanceEvent> {
+        None
+    }
+
+    /// At [`Status::Chance`] for `random()` (no options): gives it the value whose bits are
+    /// `bits`, a number in `[0, 1)`.
+    fn answer_unit(&mut self, _bits: u64) -> Result<(), ApplyError> {
+        Err(ApplyError::NotDeciding)
+    }
+
+    /// How the game was played since it started, when it keeps a record
+    /// ([`Start::record`]): what players' information states are read from.
+    fn record(&self) -> Option<crate::information::Record> {
+        None
+    }
+
+    /// A game consistent with what `player` has seen, drawn with `rng` by redistributing
+    /// the objects hidden from them among the places hidden from them, when that provably
+    /// gives the worlds a replay of their information state would
+    /// ([`crate::information`]): `None` when it does not apply here.
+    fn pool_sample(&self, _player: u32, _rng: &mut Rng) -> Option<Self> {
+        None
+    }
+
+    /// At [`Status::Chance`]: each option with its probability (they sum to 1). Empty for
+    /// an event whose outcomes cannot be listed (`random()`): see [`Game::sample_chance`].
+    fn chance_outcomes(&self) -> Vec<(usize, f64)> {
+        if self.status() != Status::Chance {
+            return Vec::new();
+        }
+        let n = self.options().len();
+        (0..n).map(|i| (i, 1.0 / n as f64)).collect()
+    }
+
+    /// At [`Status::Chance`]: draws the outcome with `rng`, by its probability, and applies it.
+    fn sample_chance(&mut self, rng: &mut Rng) -> Result<(), ApplyError> {
+        if self.status() != Status::Chance || self.options().is_empty() {
+            return Err(ApplyError::NotDeciding);
+        }
+        let n = self.options().len() as u64;
+        self.apply(rng.below(n) as usize)
+    }
 
     /// A readable label of an option (`place (1, 2)`, `7 of hearts`). Two options never
     /// share a label: where they would read the same, the labels say what tells them
@@ -216,6 +324,15 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// The labels of every option, in order: `label(i)` for each, computed together.
     fn labels(&self) -> Vec<String> {
         (0..self.options().len()).map(|i| self.label(i)).collect()
+    }
+
+    /// The labels of every option as `viewer` may read them: an object hidden from the
+    /// viewer is named in its hidden form (`steal a hidden Card`), never by its label. What
+    /// a seat is shown of a menu, its own or another's decision. Only the seat that decides
+    /// (and [`Viewer::All`]) reads twins numbered apart; to another seat, options among
+    /// objects hidden from it read alike, since their order would tell it what they are.
+    fn labels_for(&self, _viewer: Viewer) -> Vec<String> {
+        self.labels()
     }
 
     /// What is being decided (`choose a move`, `choose c for place`).

@@ -247,6 +247,13 @@ pub trait Resample {
     fn secrets(&self) -> Vec<Secret> {
         Vec::new()
     }
+
+    /// The objects (arena tag, index) that public attributes point at now, where the rules
+    /// may store a reference taken from anywhere: redistributing hidden objects is exact
+    /// only while each of them is visible.
+    fn referenced(&self) -> Vec<(u32, u32)> {
+        Vec::new()
+    }
 }
 
 /// A `secret` value hidden from `viewer` that no redistribution of hidden objects can
@@ -264,8 +271,8 @@ pub fn unsampleable(secrets: &[Secret], census: &Census, viewer: Viewer) -> Opti
 /// Why a world could not be determinized.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum DeterminizeError {
-    /// A hidden `secret` value that cannot be resampled (a game master's secret).
-    Unsampleable { attribute: String },
+    /// No world was drawn from the seat's information state.
+    Sample(crate::information::SampleError),
     /// Determinization is for one seat.
     NotASeat(Viewer),
     /// The game has ended or failed.
@@ -275,11 +282,7 @@ pub enum DeterminizeError {
 impl fmt::Display for DeterminizeError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            DeterminizeError::Unsampleable { attribute } => write!(
-                f,
-                "the secret `{attribute}` is hidden from every player and cannot be resampled: \
-                 a search agent cannot play this game without looking at it"
-            ),
+            DeterminizeError::Sample(e) => write!(f, "{e}"),
             DeterminizeError::NotASeat(v) => write!(f, "determinization is for one seat, not for {v}"),
             DeterminizeError::NotDeciding => write!(f, "the game is not waiting for a decision"),
         }
@@ -289,25 +292,41 @@ impl fmt::Display for DeterminizeError {
 impl std::error::Error for DeterminizeError {}
 
 /// Redistributes the objects hidden from `player` among the places hidden from them,
-/// keeping how many objects of each root class each place holds. (The engine then
-/// re-seeds the world's generator, so that future chance is not the real one either.)
-pub fn determinize<W: Resample>(world: &mut W, player: u32, rng: &mut Rng) -> Result<(), DeterminizeError> {
+/// keeping how many objects of each root class each place holds: the fast path of
+/// [`crate::information`]. Canonical: the hidden objects are taken in creation order and
+/// the hidden places in the order of the places themselves (hands by player, then decks and
+/// positions), so the result depends on which objects and places are hidden and on `rng`,
+/// never on where each hidden object really is. `None` when a `secret` hidden from the
+/// player does not travel with a hidden object (redistribution cannot resample it).
+pub fn redistribute<W: Resample>(world: &mut W, player: u32, rng: &mut Rng) -> Option<()> {
     let viewer = Viewer::Seat(player);
     let census = world.census();
-    if let Some(attribute) = unsampleable(&world.secrets(), &census, viewer) {
-        return Err(DeterminizeError::Unsampleable { attribute: attribute.to_string() });
+    if unsampleable(&world.secrets(), &census, viewer).is_some() {
+        return None;
     }
-    // Slots by root class (arena tag), in census order: the same class fills them again.
-    let mut groups: BTreeMap<u32, Vec<Located>> = BTreeMap::new();
+    let mut groups: BTreeMap<u32, (Vec<u32>, Vec<Located>)> = BTreeMap::new();
     for o in census.objects.iter().filter(|o| o.hidden_from(viewer)) {
-        groups.entry(o.tag).or_default().push(*o);
+        let (objects, slots) = groups.entry(o.tag).or_default();
+        objects.push(o.index);
+        slots.push(*o);
     }
-    for slots in groups.values() {
-        let mut objects: Vec<u32> = slots.iter().map(|o| o.index).collect();
-        rng.shuffle(&mut objects);
-        for (slot, index) in slots.iter().zip(objects) {
+    for (objects, slots) in groups.values_mut() {
+        objects.sort_unstable();
+        slots.sort_by_key(|slot| place_order(slot.place));
+        rng.shuffle(objects);
+        for (slot, &index) in slots.iter().zip(objects.iter()) {
             world.put(slot.tag, index, slot);
         }
     }
-    Ok(())
+    Some(())
+}
+
+/// Where a place comes in the canonical order of places: hands by player, then decks by
+/// arena and index, positions from the bottom.
+fn place_order(place: Place) -> (u8, u32, u32, u32) {
+    match place {
+        Place::Hand(p) => (0, p.0, 0, 0),
+        Place::Stack { tag, deck, position } => (1, tag, deck, position),
+        Place::Public => (2, 0, 0, 0),
+    }
 }

@@ -22,11 +22,13 @@
 //! `tgdl-reference`.
 
 pub mod arena;
+pub mod chance;
 pub mod collections;
 pub mod engine;
 pub mod error;
 pub mod game;
 pub mod hidden;
+pub mod information;
 pub mod limits;
 pub mod rng;
 pub mod value;
@@ -42,7 +44,7 @@ pub use arena::{Arena, Id};
 pub use collections::{List, Stack, Table};
 pub use engine::{Core, Engine, Rules};
 pub use error::{Flow, Loc, RuleError, Stop, StopReason};
-pub use game::{ApplyError, Choice, Game, GameInfo, Outcome, Pick, StartError, Status};
+pub use game::{ApplyError, ChanceMode, Choice, Game, GameInfo, Outcome, Pick, Start, StartError, Status};
 pub use rng::Rng;
 pub use value::{Player, Str};
 

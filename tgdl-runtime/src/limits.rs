@@ -149,6 +149,37 @@ pub(crate) fn list_items() -> usize {
     usize::try_from(LIST_ITEMS.load(Relaxed)).unwrap_or(usize::MAX)
 }
 
+/// Checks that a list or stack may hold `len` items: every way one grows (`push`,
+/// `push_front`, `append`) goes through this. `Err` carries the budget it would cross.
+#[inline]
+pub(crate) fn check_list_items(len: usize) -> Result<(), usize> {
+    let limit = list_items();
+    if len > limit { Err(limit) } else { Ok(()) }
+}
+
+std::thread_local! {
+    /// A growth refused where the caller has no way to report an error (`push`, called by
+    /// generated code as a statement): the items it would have made, and the budget. The
+    /// engine turns it into the decision's rule error when the run ends.
+    static REFUSED_GROWTH: std::cell::Cell<Option<(usize, usize)>> = const { std::cell::Cell::new(None) };
+}
+
+/// Records a refused growth (the first one of a run is kept: it is where the run went wrong).
+#[cold]
+#[inline(never)]
+pub(crate) fn refuse_growth(len: usize, limit: usize) {
+    REFUSED_GROWTH.with(|r| {
+        if r.get().is_none() {
+            r.set(Some((len, limit)));
+        }
+    });
+}
+
+/// Takes the growth refused on this thread since the last call: `(items, budget)`.
+pub fn take_refused_growth() -> Option<(usize, usize)> {
+    REFUSED_GROWTH.with(|r| r.take())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,20 +1,29 @@
-//! The HTTP side: routes, the JSON API (docs/server.md), the update stream, and agents playing
-//! their seats on blocking threads.
+//! The HTTP side: routes, the JSON API (docs/server.md), the update stream, the checks
+//! that refuse cross-site requests, and agents playing their seats.
+//!
+//! Game code (starting a match, applying a decision, replaying, agents) runs on blocking
+//! threads, never on the async workers that answer requests, and never while holding a
+//! lock that a request about another match needs. Each match has two locks: `state`,
+//! held only to read or swap the match (never while game code runs), and `turn`, which
+//! serialises the changes of that match.
 
 use crate::matches::{Match, Refused, Seat, State, agent_choice, parse_seat, seat_name};
-use crate::store::Store;
-use crate::web;
+use crate::store::{Store, StoredMatch};
+use crate::{Config, web};
 use axum::Router;
 use axum::body::Body;
-use axum::extract::{Path, RawQuery, State as AxState};
-use axum::http::{HeaderValue, StatusCode, header};
+use axum::extract::{Path, RawQuery, Request, State as AxState};
+use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, header};
+use axum::middleware::Next;
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use serde::Deserialize;
 use std::collections::HashMap;
 use std::convert::Infallible;
+use std::net::IpAddr;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 use tgdl_play::driver::{SeatKind, expand_seats};
 use tgdl_runtime::game::Game;
@@ -27,23 +36,42 @@ pub const MAX_BODY: usize = 64 * 1024;
 /// How long `GET /api/matches/{id}?after=N` waits for a change before answering anyway.
 const LONG_POLL: Duration = Duration::from_secs(25);
 
+/// The first wait after a decision of an agent could not be stored, and the longest:
+/// the wait doubles at each failure in a row.
+const STORE_RETRY_FIRST: Duration = Duration::from_millis(100);
+const STORE_RETRY_MAX: Duration = Duration::from_secs(30);
+
 /// One match and its update signal (the number of changes so far).
 pub struct Entry<G> {
+    /// The match: held only to read it or to swap in the next state.
     pub state: Mutex<Match<G>>,
+    /// Held while a change of this match is computed and stored, so changes happen one at
+    /// a time; requests that only read the match never wait for it.
+    turn: Mutex<()>,
     updates: watch::Sender<u64>,
     /// Whether a task is playing the agent seats of this match.
-    driving: std::sync::atomic::AtomicBool,
+    driving: AtomicBool,
+    /// Set when the match is deleted (cleanup): its agents stop.
+    removed: AtomicBool,
 }
+
+/// The client address of a request, put there by the connection that carried it.
+#[derive(Clone, Copy, Debug)]
+pub struct ClientAddr(pub IpAddr);
 
 /// Everything the handlers share.
 pub struct App<G> {
     store: Arc<Store>,
     matches: RwLock<HashMap<String, Arc<Entry<G>>>>,
-    max_matches: usize,
+    /// Stored matches that this game cannot rebuild (they stay in the database): why.
+    unloadable: std::sync::Mutex<HashMap<String, String>>,
+    config: Config,
     /// Serialises match creation, so the bound on matches holds.
     creating: Mutex<()>,
     /// Becomes true when the server shuts down: update streams end.
     shutdown: watch::Receiver<bool>,
+    /// Update streams open, in all and per client address.
+    streams: crate::limit::Counter,
 }
 
 /// A JSON error: `{"error": message}` (and the match's decision count, for a stale client).
@@ -106,30 +134,70 @@ fn truncate(s: &str, max: usize) -> String {
 }
 
 impl<G: Game> App<G> {
-    /// Loads every stored match (replaying its decisions).
-    pub fn open(store: Store, max_matches: usize, shutdown: watch::Receiver<bool>) -> Result<App<G>, String> {
+    /// Loads every stored match (replaying its decisions). A match this game cannot
+    /// rebuild (the game changed since) is reported on standard error and left in the
+    /// database, unserved; only a database of another game is refused.
+    pub fn open(store: Store, config: Config, shutdown: watch::Receiver<bool>) -> Result<App<G>, String> {
         let name = G::info().name;
+        let now = crate::store::now_ms();
+        let swept = store.sweep(now - millis(config.keep_finished), now - millis(config.keep_idle));
+        match swept {
+            Ok(ids) if !ids.is_empty() => eprintln!("deleted {} finished or abandoned matches", ids.len()),
+            Ok(_) => {}
+            Err(e) => eprintln!("warning: old matches could not be cleaned up: {e}"),
+        }
         let mut matches = HashMap::new();
-        for stored in store.load_all().map_err(|e| e.to_string())? {
-            if stored.game != name {
-                return Err(format!(
-                    "the database holds matches of the game `{}`, not `{name}`: give this game its own --db",
-                    stored.game
-                ));
+        let mut unloadable = HashMap::new();
+        for loaded in store.load_all().map_err(|e| e.to_string())? {
+            let rebuilt = loaded.stored.and_then(|stored| {
+                if stored.game != name {
+                    return Err(format!(
+                        "the database holds matches of the game `{}`, not `{name}`: give this game its own --db",
+                        stored.game
+                    ));
+                }
+                Match::<G>::replay(&stored)
+            });
+            match rebuilt {
+                Ok(m) => {
+                    if let Some(reason) = &m.stopped {
+                        eprintln!("warning: match {}: {reason}", m.id);
+                    }
+                    if m.result().is_some() && !loaded.finished {
+                        let _ = store.mark_finished(&m.id);
+                    }
+                    matches.insert(loaded.id, Arc::new(entry(m)));
+                }
+                Err(reason) if reason.starts_with("the database holds matches of the game") => {
+                    return Err(reason);
+                }
+                Err(reason) => {
+                    eprintln!(
+                        "warning: match {} is kept in the database but not served: {reason}",
+                        loaded.id
+                    );
+                    unloadable.insert(loaded.id, reason);
+                }
             }
-            let m = Match::<G>::replay(&stored).map_err(|e| format!("match {}: {e}", stored.id))?;
-            if let Some(reason) = &m.stopped {
-                eprintln!("warning: match {}: {reason}", m.id);
-            }
-            matches.insert(stored.id.clone(), Arc::new(entry(m)));
         }
         Ok(App {
             store: Arc::new(store),
             matches: RwLock::new(matches),
-            max_matches,
+            unloadable: std::sync::Mutex::new(unloadable),
+            streams: crate::limit::Counter::new(config.max_streams, config.max_streams_per_client),
+            config,
             creating: Mutex::new(()),
             shutdown,
         })
+    }
+
+    /// The store (shared with the handlers).
+    pub fn store(&self) -> &Arc<Store> {
+        &self.store
+    }
+
+    pub fn config(&self) -> &Config {
+        &self.config
     }
 
     /// How many matches the server holds.
@@ -138,13 +206,61 @@ impl<G: Game> App<G> {
     }
 
     async fn get(&self, id: &str) -> Result<Arc<Entry<G>>, ApiError> {
-        self.matches.read().await.get(id).cloned().ok_or_else(|| ApiError::not_found(id))
+        if let Some(e) = self.matches.read().await.get(id) {
+            return Ok(e.clone());
+        }
+        let unloadable = self.unloadable.lock().unwrap_or_else(|e| e.into_inner());
+        match unloadable.get(id) {
+            Some(reason) => Err(ApiError::new(
+                StatusCode::NOT_FOUND,
+                format!("match `{id}` is stored but this version of the game cannot rebuild it: {reason}"),
+            )),
+            None => Err(ApiError::not_found(id)),
+        }
     }
+
+    /// Forgets deleted matches: their agents stop, their pages get 404.
+    async fn forget(&self, ids: &[String]) {
+        let mut matches = self.matches.write().await;
+        let mut unloadable = self.unloadable.lock().unwrap_or_else(|e| e.into_inner());
+        for id in ids {
+            if let Some(e) = matches.remove(id) {
+                e.removed.store(true, Ordering::Release);
+                e.updates.send_modify(|v| *v += 1);
+            }
+            unloadable.remove(id);
+        }
+    }
+
+    /// Deletes what the cleanup policy lets go (docs/server.md, "Cleanup").
+    pub async fn sweep(&self) -> Result<usize, String> {
+        let store = self.store.clone();
+        let now = crate::store::now_ms();
+        let (finished, idle) = (now - millis(self.config.keep_finished), now - millis(self.config.keep_idle));
+        let ids = blocking(move || store.sweep(finished, idle).map_err(|e| e.to_string())).await??;
+        self.forget(&ids).await;
+        Ok(ids.len())
+    }
+}
+
+fn millis(d: Duration) -> i64 {
+    i64::try_from(d.as_millis()).unwrap_or(i64::MAX / 2)
+}
+
+/// Runs game or storage work on a blocking thread.
+async fn blocking<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> Result<T, String> {
+    tokio::task::spawn_blocking(f).await.map_err(|e| format!("the work failed: {e}"))
 }
 
 fn entry<G>(m: Match<G>) -> Entry<G> {
     let (updates, _) = watch::channel(0);
-    Entry { state: Mutex::new(m), updates, driving: std::sync::atomic::AtomicBool::new(false) }
+    Entry {
+        state: Mutex::new(m),
+        turn: Mutex::new(()),
+        updates,
+        driving: AtomicBool::new(false),
+        removed: AtomicBool::new(false),
+    }
 }
 
 /// The routes of the server.
@@ -162,7 +278,68 @@ pub fn router<G: Game>(app: Arc<App<G>>) -> Router {
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed)
         .layer(axum::middleware::map_response(json_client_errors))
+        .layer(axum::middleware::from_fn_with_state(app.clone(), same_site::<G>))
         .with_state(app)
+}
+
+/// Refuses requests that another site could have made (docs/server.md, "Security"): a
+/// `Host` this server does not go by (DNS rebinding), an `Origin` other than the server's
+/// own, and a state-changing request whose body is not declared JSON (an HTML form, or
+/// `fetch` with `text/plain`, which browsers send cross-site without asking). Refused
+/// before anything runs, so nothing changes.
+async fn same_site<G: Game>(AxState(app): AxState<Arc<App<G>>>, request: Request, next: Next) -> Response {
+    match check_same_site(&app.config, request.method(), request.headers(), request.uri()) {
+        Ok(()) => next.run(request).await,
+        Err(e) => e.into_response(),
+    }
+}
+
+fn check_same_site(
+    config: &Config,
+    method: &Method,
+    headers: &HeaderMap,
+    uri: &axum::http::Uri,
+) -> Result<(), ApiError> {
+    let host = headers
+        .get(header::HOST)
+        .and_then(|h| h.to_str().ok())
+        .map(str::to_string)
+        .or_else(|| uri.authority().map(|a| a.to_string()));
+    let Some(host) = host else {
+        return Err(ApiError::bad_request("the request has no Host header"));
+    };
+    if !config.allows_host(&host) {
+        return Err(ApiError::forbidden(format!(
+            "this server does not answer to the host `{}` (start it with --allow-host NAME to serve it under that name)",
+            truncate(&host, 100)
+        )));
+    }
+    if let Some(origin) = headers.get(header::ORIGIN) {
+        let same =
+            origin.to_str().ok().and_then(|o| o.split_once("://")).is_some_and(|(scheme, authority)| {
+                (scheme == "http" || scheme == "https") && authority.eq_ignore_ascii_case(&host)
+            });
+        if !same {
+            return Err(ApiError::forbidden(format!(
+                "cross-site request refused: the page at `{}` is not this server's",
+                truncate(&String::from_utf8_lossy(origin.as_bytes()), 100)
+            )));
+        }
+    }
+    // The methods that carry a body to act on (the others are answered 405, or read).
+    let writes = matches!(*method, Method::POST | Method::PUT | Method::PATCH);
+    let json = headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|t| t.to_str().ok())
+        .and_then(|t| t.split(';').next())
+        .is_some_and(|t| t.trim().eq_ignore_ascii_case("application/json"));
+    if writes && !json {
+        return Err(ApiError::new(
+            StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            "a request that changes something must send its body as `Content-Type: application/json`",
+        ));
+    }
+    Ok(())
 }
 
 async fn method_not_allowed(method: axum::http::Method, uri: axum::http::Uri) -> Response {
@@ -316,23 +493,56 @@ async fn create<G: Game>(AxState(app): AxState<Arc<App<G>>>, body: Body) -> Resu
         };
         seats.push(Seat { kind, name: seat_name(kind), token });
     }
+    let id = crate::random_hex(8).map_err(ApiError::internal)?;
+    let stored = StoredMatch {
+        id: id.clone(),
+        game: info.name.to_string(),
+        players,
+        seed,
+        seats: seats.iter().map(|s| s.name.clone()).collect(),
+        tokens: seats.iter().map(|s| s.token.clone()).collect(),
+        decisions: Vec::new(),
+    };
+    // What is stored must be what was accepted: the match is built from the stored form
+    // as the next start will read it, and compared with what was asked.
+    let accepted: Vec<SeatKind> = seats.iter().map(|s| s.kind).collect();
+    let m = blocking(move || -> Result<Match<G>, String> {
+        let back = stored.round_trip()?;
+        let m = Match::<G>::replay(&back)?;
+        if let Some((i, seat)) = m.seats.iter().enumerate().find(|(i, s)| s.kind != accepted[*i]) {
+            return Err(format!("seat {i}: `{}` would not be read back as it was given", seat.name));
+        }
+        Ok(m)
+    })
+    .await
+    .map_err(ApiError::internal)?
+    .map_err(ApiError::bad_request)?;
 
     let _creating = app.creating.lock().await;
-    let count = app.match_count().await;
-    if count >= app.max_matches {
-        return Err(ApiError::new(
-            StatusCode::SERVICE_UNAVAILABLE,
-            format!("this server holds its maximum of {} matches (--max-matches)", app.max_matches),
-        ));
+    if app.match_count().await >= app.config.max_matches {
+        // Room is made by deleting the match that finished first, if any.
+        let store = app.store.clone();
+        let evicted = blocking(move || store.evict_oldest_finished()).await.map_err(ApiError::internal)?;
+        match evicted {
+            Ok(Some(old)) => app.forget(&[old]).await,
+            Ok(None) => {
+                return Err(ApiError::new(
+                    StatusCode::SERVICE_UNAVAILABLE,
+                    format!(
+                        "this server holds its maximum of {} matches (--max-matches), none of them finished",
+                        app.config.max_matches
+                    ),
+                ));
+            }
+            Err(e) => return Err(ApiError::internal(format!("the match could not be stored: {e}"))),
+        }
     }
-    let id = crate::random_hex(8).map_err(ApiError::internal)?;
-    let m = Match::<G>::start(id.clone(), players, seed, seats).map_err(ApiError::bad_request)?;
     let stored = m.stored();
     let store = app.store.clone();
-    tokio::task::spawn_blocking(move || store.insert_match(&stored))
+    blocking(move || store.insert_match(&stored))
         .await
-        .map_err(|e| ApiError::internal(e.to_string()))?
-        .map_err(|e| ApiError::internal(e.to_string()))?;
+        .map_err(ApiError::internal)?
+        .map_err(|e| ApiError::internal(format!("the match could not be stored: {e}")))?;
     let body = serde_json::json!({
         "id": id,
         "players": players,
@@ -372,8 +582,12 @@ async fn get_match<G: Game>(
             return state_response(&m.state(viewer));
         }
     }
-    // Long poll: answer at the next change (or after a while, unchanged).
-    let _ = tokio::time::timeout(LONG_POLL, updates.changed()).await;
+    // Long poll: answer at the next change (or after a while unchanged, or at shutdown).
+    let mut shutdown = app.shutdown.clone();
+    tokio::select! {
+        _ = tokio::time::timeout(LONG_POLL, updates.changed()) => {},
+        _ = shutdown.wait_for(|stop| *stop) => {},
+    }
     let m = e.state.lock().await;
     let viewer = viewer_of(&m, token.as_deref())?;
     state_response(&m.state(viewer))
@@ -395,10 +609,9 @@ async fn history<G: Game>(
             format!("the match has {} decisions, not {n}", m.decisions()),
         ));
     }
-    // Replaying may take a while on a long match: not on the async threads.
-    let state = tokio::task::spawn_blocking(move || m.state_at(n, viewer))
+    let state = blocking(move || m.state_at(n, viewer))
         .await
-        .map_err(|e| ApiError::internal(e.to_string()))?
+        .map_err(ApiError::internal)?
         .ok_or_else(|| ApiError::internal("the match cannot be replayed"))?;
     state_response(&state)
 }
@@ -417,44 +630,69 @@ async fn decide<G: Game>(
 ) -> Result<Response, ApiError> {
     let request: DecisionRequest = read_json(body).await?;
     let e = app.get(&id).await?;
-    let mut m = e.state.lock().await;
     let Some(token) = request.token.as_deref().filter(|t| !t.is_empty()) else {
         return Err(ApiError::forbidden("a decision needs the seat's token"));
     };
-    let Some(seat) = m.seat_of(token) else { return Err(ApiError::forbidden("wrong token for this match")) };
     let Some(option) = request.option else { return Err(ApiError::bad_request("missing `option`")) };
     let option = usize::try_from(option).unwrap_or(usize::MAX);
-    if let Err(refused) = m.check(seat, option, request.decisions) {
-        let mut error = ApiError::new(StatusCode::CONFLICT, refused.to_string());
-        if matches!(refused, Refused::Stale { .. } | Refused::NoOption { .. } | Refused::NotYourTurn { .. }) {
-            error.decisions = Some(m.decisions());
+    let refuse = |m: &Match<G>| -> Result<u32, ApiError> {
+        let Some(seat) = m.seat_of(token) else {
+            return Err(ApiError::forbidden("wrong token for this match"));
+        };
+        if let Err(refused) = m.check(seat, option, request.decisions) {
+            let mut error = ApiError::new(StatusCode::CONFLICT, refused.to_string());
+            if matches!(
+                refused,
+                Refused::Stale { .. } | Refused::NoOption { .. } | Refused::NotYourTurn { .. }
+            ) {
+                error.decisions = Some(m.decisions());
+            }
+            return Err(error);
         }
-        return Err(error);
-    }
-    let mut next = m.clone();
-    next.apply(seat, option).map_err(|e| ApiError::new(StatusCode::CONFLICT, e))?;
-    persist(&app, &id, m.decisions(), option).await?;
-    *m = next;
+        Ok(seat)
+    };
+    // Refused at once when it cannot be taken (an agent may be thinking: no waiting for it).
+    refuse(&*e.state.lock().await)?;
+    let turn = e.turn.lock().await;
+    let snapshot = e.state.lock().await.clone();
+    let seat = refuse(&snapshot)?;
+    let n = snapshot.decisions();
+    let (next, state) = blocking(move || -> Result<(Match<G>, State), String> {
+        let mut next = snapshot;
+        next.apply(seat, option)?;
+        let state = next.state(Viewer::Seat(seat));
+        Ok((next, state))
+    })
+    .await
+    .map_err(ApiError::internal)?
+    .map_err(|e| ApiError::new(StatusCode::CONFLICT, e))?;
+    let finished = next.result().is_some();
+    persist(&app, &id, n, option, finished).await.map_err(ApiError::internal)?;
+    *e.state.lock().await = next;
     e.updates.send_modify(|v| *v += 1);
-    let state = m.state(Viewer::Seat(seat));
-    drop(m);
+    drop(turn);
     kick(&app, &e);
     state_response(&state)
 }
 
-/// Stores decision `n` of match `id`: committed when this returns.
-async fn persist<G: Game>(app: &Arc<App<G>>, id: &str, n: usize, option: usize) -> Result<(), ApiError> {
+/// Stores decision `n` of match `id` (and whether it finished the match): committed when
+/// this returns.
+async fn persist<G: Game>(
+    app: &Arc<App<G>>,
+    id: &str,
+    n: usize,
+    option: usize,
+    finished: bool,
+) -> Result<(), String> {
     let store = app.store.clone();
     let id = id.to_string();
-    tokio::task::spawn_blocking(move || store.insert_decision(&id, n, option))
-        .await
-        .map_err(|e| ApiError::internal(e.to_string()))?
-        .map_err(|e| ApiError::internal(format!("the decision could not be stored: {e}")))
+    blocking(move || store.insert_decision(&id, n, option, finished))
+        .await?
+        .map_err(|e| format!("the decision could not be stored: {e}"))
 }
 
 /// Starts a task playing the agent seats of a match, unless one runs or no agent is to move.
 fn kick<G: Game>(app: &Arc<App<G>>, e: &Arc<Entry<G>>) {
-    use std::sync::atomic::Ordering;
     if e.driving.swap(true, Ordering::AcqRel) {
         return;
     }
@@ -462,56 +700,110 @@ fn kick<G: Game>(app: &Arc<App<G>>, e: &Arc<Entry<G>>) {
     tokio::spawn(async move {
         drive(&app, &e).await;
         e.driving.store(false, Ordering::Release);
-        // A human decision may have come in while the flag was being cleared.
-        let again = e.state.lock().await.agent_to_move().is_some();
+        // A human decision may have come in while the flag was being cleared; a match
+        // being shut down or deleted is left alone.
+        let again = !*app.shutdown.borrow()
+            && !e.removed.load(Ordering::Acquire)
+            && e.state.lock().await.agent_to_move().is_some();
         if again {
             kick(&app, &e);
         }
     });
 }
 
-/// Plays agent decisions while an agent is to move.
+/// What an agent decided, applied to a copy of the match: stored, then swapped in.
+struct Decided<G> {
+    n: usize,
+    seat: u32,
+    option: usize,
+    next: Match<G>,
+}
+
+/// Plays agent decisions while an agent is to move. A decision is taken (in memory) only
+/// once stored; when storing fails (a full disk), the same decision is tried again after
+/// a wait that doubles up to [`STORE_RETRY_MAX`], and the failure is reported once.
 async fn drive<G: Game>(app: &Arc<App<G>>, e: &Arc<Entry<G>>) {
+    let mut pending: Option<Decided<G>> = None;
+    let mut failing: Option<Duration> = None;
     loop {
-        if *app.shutdown.borrow() {
+        if *app.shutdown.borrow() || e.removed.load(Ordering::Acquire) {
             return;
         }
-        let (game, seat, kind, seed, n) = {
-            let m = e.state.lock().await;
-            let Some((seat, kind)) = m.agent_to_move() else { return };
-            (m.game.clone(), seat, kind, m.seed, m.decisions())
+        let decided = match pending.take() {
+            Some(d) => d,
+            None => {
+                let snapshot = e.state.lock().await.clone();
+                let Some((seat, kind)) = snapshot.agent_to_move() else { return };
+                let (seed, n) = (snapshot.seed, snapshot.decisions());
+                // The agent thinks, then its choice is applied, on a blocking thread.
+                let decided = blocking(move || {
+                    let option = agent_choice(&snapshot.game, kind, seed, seat, n)
+                        .map_err(|error| format!("player {seat} ({}): {error}", seat_name(kind)))?;
+                    let mut next = snapshot;
+                    next.apply(seat, option).map_err(|error| format!("player {seat}: {error}"))?;
+                    Ok::<_, String>(Decided { n, seat, option, next })
+                })
+                .await
+                .unwrap_or_else(|join| Err(format!("player {seat}: the agent failed: {join}")));
+                match decided {
+                    Ok(d) => d,
+                    Err(reason) => {
+                        let _turn = e.turn.lock().await;
+                        let mut m = e.state.lock().await;
+                        if m.decisions() == n {
+                            m.stopped = Some(reason);
+                            let (store, id) = (app.store.clone(), m.id.clone());
+                            drop(m);
+                            let _ = blocking(move || store.mark_finished(&id)).await;
+                            e.updates.send_modify(|v| *v += 1);
+                            return;
+                        }
+                        continue;
+                    }
+                }
+            }
         };
-        let choice = tokio::task::spawn_blocking(move || agent_choice(&game, kind, seed, seat, n)).await;
-        let mut m = e.state.lock().await;
-        if m.decisions() != n {
+        let turn = e.turn.lock().await;
+        let (n, id) = {
+            let m = e.state.lock().await;
+            (m.decisions(), m.id.clone())
+        };
+        if n != decided.n || e.removed.load(Ordering::Acquire) {
+            // Someone else changed the match meanwhile: think again from where it is.
             continue;
         }
-        let option = match choice {
-            Ok(Ok(option)) => option,
-            Ok(Err(error)) => {
-                m.stopped = Some(format!("player {seat} ({}): {error}", seat_name(kind)));
+        let finished = decided.next.result().is_some();
+        match persist(app, &id, decided.n, decided.option, finished).await {
+            Ok(()) => {
+                if failing.take().is_some() {
+                    eprintln!("match {id}: the agents' decisions are stored again");
+                }
+                *e.state.lock().await = decided.next;
                 e.updates.send_modify(|v| *v += 1);
-                return;
             }
-            Err(join) => {
-                m.stopped = Some(format!("player {seat}: the agent failed: {join}"));
-                e.updates.send_modify(|v| *v += 1);
-                return;
+            Err(error) => {
+                // Not stored: not taken. Tried again after a wait; reported once a streak.
+                drop(turn);
+                let wait = match failing {
+                    None => {
+                        eprintln!(
+                            "error: match {id}: player {}'s decision: {error}; trying again, waiting up to {} s between tries",
+                            decided.seat,
+                            STORE_RETRY_MAX.as_secs()
+                        );
+                        STORE_RETRY_FIRST
+                    }
+                    Some(last) => (last * 2).min(STORE_RETRY_MAX),
+                };
+                failing = Some(wait);
+                pending = Some(decided);
+                let mut shutdown = app.shutdown.clone();
+                tokio::select! {
+                    _ = tokio::time::sleep(wait) => {},
+                    _ = shutdown.wait_for(|stop| *stop) => return,
+                }
             }
-        };
-        let mut next = m.clone();
-        if let Err(error) = next.apply(seat, option) {
-            m.stopped = Some(format!("player {seat}: {error}"));
-            e.updates.send_modify(|v| *v += 1);
-            return;
         }
-        if let Err(error) = persist(app, &m.id, n, option).await {
-            // Not stored: not taken. The match stays where it is (and resumes at restart).
-            eprintln!("error: match {}: {}", m.id, error.message);
-            return;
-        }
-        *m = next;
-        e.updates.send_modify(|v| *v += 1);
     }
 }
 
@@ -519,10 +811,21 @@ async fn events<G: Game>(
     AxState(app): AxState<Arc<App<G>>>,
     Path(id): Path<String>,
     RawQuery(query): RawQuery,
+    client: Option<axum::Extension<ClientAddr>>,
 ) -> Result<Response, ApiError> {
     let e = app.get(&id).await?;
     let token = query_param(query.as_deref(), "token");
     let viewer = viewer_of(&*e.state.lock().await, token.as_deref())?;
+    let permit = app.streams.admit(client.map(|c| c.0.0)).map_err(|refused| {
+        let (status, what) = match refused {
+            crate::limit::Refused::Client => (StatusCode::TOO_MANY_REQUESTS, "from this address"),
+            crate::limit::Refused::Server => (StatusCode::SERVICE_UNAVAILABLE, "on this server"),
+        };
+        ApiError::new(
+            status,
+            format!("too many update streams are open {what}: close one, or poll with ?after=N"),
+        )
+    })?;
     let updates = e.updates.subscribe();
     let shutdown = app.shutdown.clone();
     struct Stream<G> {
@@ -530,16 +833,21 @@ async fn events<G: Game>(
         updates: watch::Receiver<u64>,
         shutdown: watch::Receiver<bool>,
         first: bool,
+        /// Held while the stream is open: counts it against the bounds.
+        _permit: crate::limit::Permit,
     }
-    let start = Stream { e, updates, shutdown, first: true };
+    let start = Stream { e, updates, shutdown, first: true, _permit: permit };
     let stream = futures_util::stream::unfold(start, move |mut s| async move {
         if !s.first {
-            if *s.shutdown.borrow() {
+            if *s.shutdown.borrow() || s.e.removed.load(Ordering::Acquire) {
                 return None;
             }
             tokio::select! {
                 changed = s.updates.changed() => changed.ok()?,
                 _ = s.shutdown.changed() => return None,
+            }
+            if s.e.removed.load(Ordering::Acquire) {
+                return None;
             }
         }
         s.first = false;

@@ -7,29 +7,120 @@
 //! - [`store`]: the SQLite file (every match and decision, committed before answering).
 //! - [`matches`]: one match, its replay, and what each viewer may be told about it.
 //! - [`api`]: the routes, the JSON API, the update stream, agents on blocking threads.
+//! - [`limit`]: bounds on connections and streams, in all and per client address.
 //! - `web`: the lobby and match pages, compiled into the binary.
+//!
+//! Connections are served here rather than by `axum::serve`, for what it does not bound:
+//! how many connections are open (in all and per address), how long a client may take to
+//! send a request's head, and how long a connection may stay silent.
 
 pub mod api;
+pub mod limit;
 pub mod matches;
 pub mod store;
 mod web;
 
 use clap::Parser;
+use hyper_util::rt::{TokioIo, TokioTimer};
 use std::ffi::OsString;
 use std::future::Future;
 use std::io::Write;
-use std::net::SocketAddr;
+use std::net::{IpAddr, SocketAddr};
 use std::path::PathBuf;
+use std::pin::Pin;
 use std::process::ExitCode;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::task::{Context, Poll};
+use std::time::{Duration, Instant};
 use tgdl_runtime::game::Game;
-use tokio::net::TcpListener;
+use tokio::io::{AsyncRead, AsyncWrite, AsyncWriteExt, ReadBuf};
+use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::watch;
 
 /// Default bound on the number of matches a server holds.
 pub const DEFAULT_MAX_MATCHES: usize = 1000;
 
-/// `BIN serve [--host H] [--port P] [--db PATH] [--max-matches N]`.
+/// How long requests in flight may take to finish once the server is asked to stop.
+const SHUTDOWN_GRACE: Duration = Duration::from_secs(10);
+
+/// How a server behaves: bounds, timeouts, the cleanup policy, the names it answers to.
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// The most matches held (finished ones included).
+    pub max_matches: usize,
+    /// The address given to `--host`: requests may name it as their `Host`.
+    pub host: String,
+    /// Other names requests may give as their `Host` (`--allow-host`); `*` allows any.
+    pub allowed_hosts: Vec<String>,
+    /// Finished matches are deleted this long after they finished.
+    pub keep_finished: Duration,
+    /// Matches without a change (creation or decision) for this long are deleted.
+    pub keep_idle: Duration,
+    /// How often the cleanup runs (it also runs at start).
+    pub sweep_every: Duration,
+    /// Open connections, in all and per client address.
+    pub max_connections: usize,
+    pub max_connections_per_client: usize,
+    /// Open update streams, in all and per client address.
+    pub max_streams: usize,
+    pub max_streams_per_client: usize,
+    /// How long a client may take to send a request's head.
+    pub header_timeout: Duration,
+    /// How long a connection may pass without a byte either way before it is closed.
+    pub idle_timeout: Duration,
+}
+
+impl Default for Config {
+    fn default() -> Config {
+        Config {
+            max_matches: DEFAULT_MAX_MATCHES,
+            host: "127.0.0.1".into(),
+            allowed_hosts: Vec::new(),
+            keep_finished: Duration::from_secs(24 * 3600),
+            keep_idle: Duration::from_secs(7 * 24 * 3600),
+            sweep_every: Duration::from_secs(10 * 60),
+            max_connections: 512,
+            max_connections_per_client: 64,
+            max_streams: 256,
+            max_streams_per_client: 16,
+            header_timeout: Duration::from_secs(10),
+            idle_timeout: Duration::from_secs(60),
+        }
+    }
+}
+
+impl Config {
+    /// Whether a request naming `host` (a `Host` header: a name or address, maybe with a
+    /// port) may be answered: loopback names and addresses, the address the server was
+    /// told to listen on (any address when that is all of them: an address in `Host`
+    /// cannot be a rebound DNS name), and the names allowed with `--allow-host`.
+    pub fn allows_host(&self, host: &str) -> bool {
+        let name = match host.strip_prefix('[') {
+            Some(rest) => rest.split(']').next().unwrap_or(""),
+            None => host.split(':').next().unwrap_or(""),
+        }
+        .to_ascii_lowercase();
+        if name.is_empty() {
+            return false;
+        }
+        if self.allowed_hosts.iter().any(|h| h == "*" || h.eq_ignore_ascii_case(&name)) {
+            return true;
+        }
+        // Browsers resolve `localhost` and `*.localhost` to loopback themselves.
+        if name == "localhost" || name.ends_with(".localhost") {
+            return true;
+        }
+        let listen = self.host.trim_start_matches('[').trim_end_matches(']');
+        if let Ok(ip) = name.parse::<IpAddr>() {
+            let listening = listen.parse::<IpAddr>().ok();
+            return ip.is_loopback() || listening.is_some_and(|l| l.is_unspecified() || l == ip);
+        }
+        name.eq_ignore_ascii_case(listen)
+    }
+}
+
+/// `BIN serve [--host H] [--port P] [--db PATH] [--max-matches N] ...`.
 #[derive(Parser, Debug, Clone)]
 #[command(disable_help_subcommand = true)]
 pub struct ServeArgs {
@@ -43,11 +134,54 @@ pub struct ServeArgs {
     /// directory; `tgdlc serve FILE` puts it beside FILE]
     #[arg(long, value_name = "PATH")]
     pub db: Option<PathBuf>,
-    /// The most matches the server holds (finished ones included); creating more is refused
+    /// The most matches the server holds (finished ones included); when full, the match
+    /// that finished first makes room, and with none finished creating more is refused
     #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_MATCHES)]
     pub max_matches: usize,
+    /// Another name the server may be reached by (a `Host` it answers to, besides
+    /// loopback and --host): the name of a reverse proxy, say; repeatable; `*` allows any
+    #[arg(long, value_name = "NAME")]
+    pub allow_host: Vec<String>,
+    /// Hours a finished match is kept before it is deleted
+    #[arg(long, value_name = "HOURS", default_value_t = 24.0)]
+    pub keep_finished_hours: f64,
+    /// Days a match without a decision is kept before it is deleted
+    #[arg(long, value_name = "DAYS", default_value_t = 7.0)]
+    pub keep_idle_days: f64,
+    /// The most connections open at once (an eighth of them from one address)
+    #[arg(long, value_name = "N", default_value_t = 512)]
+    pub max_connections: usize,
+    /// The most update streams open at once (a sixteenth of them, and at least 16, from
+    /// one address)
+    #[arg(long, value_name = "N", default_value_t = 256)]
+    pub max_streams: usize,
     #[command(flatten)]
     pub limits: tgdl_play::cli::LimitArgs,
+}
+
+impl ServeArgs {
+    /// The server's configuration.
+    pub fn config(&self) -> Result<Config, String> {
+        let duration = |value: f64, unit: f64, flag: &str| {
+            Duration::try_from_secs_f64(value * unit)
+                .map_err(|_| format!("--{flag} must be a number of at least 0, not {value}"))
+        };
+        if self.max_connections == 0 || self.max_streams == 0 {
+            return Err("--max-connections and --max-streams must be at least 1".into());
+        }
+        Ok(Config {
+            max_matches: self.max_matches,
+            host: self.host.clone(),
+            allowed_hosts: self.allow_host.clone(),
+            keep_finished: duration(self.keep_finished_hours, 3600.0, "keep-finished-hours")?,
+            keep_idle: duration(self.keep_idle_days, 86_400.0, "keep-idle-days")?,
+            max_connections: self.max_connections,
+            max_connections_per_client: (self.max_connections / 8).max(1),
+            max_streams: self.max_streams,
+            max_streams_per_client: (self.max_streams / 16).max(16).min(self.max_streams),
+            ..Config::default()
+        })
+    }
 }
 
 /// The program of a game binary: `serve ...` runs the server, anything else is the
@@ -111,6 +245,13 @@ pub fn run_cli<G: Game>(mut args: Vec<OsString>) -> u8 {
         eprintln!("error: {message}");
         return 2;
     }
+    let config = match serve.config() {
+        Ok(c) => c,
+        Err(message) => {
+            eprintln!("error: {message}");
+            return 2;
+        }
+    };
     // Moves run on the runtime's threads: give them the stack the deepest call budget needs.
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .enable_all()
@@ -124,7 +265,7 @@ pub fn run_cli<G: Game>(mut args: Vec<OsString>) -> u8 {
         }
     };
     let code = runtime.block_on(async {
-        match serve_forever::<G>(&serve).await {
+        match serve_forever::<G>(&serve, config).await {
             Ok(()) => 0,
             Err(message) => {
                 eprintln!("error: {message}");
@@ -132,8 +273,8 @@ pub fn run_cli<G: Game>(mut args: Vec<OsString>) -> u8 {
             }
         }
     });
-    // Agents still thinking are abandoned: what they had not stored is replayed from the
-    // database next time.
+    // The database is closed by then; agents still thinking are abandoned: what they had
+    // not stored is played again after the next start.
     runtime.shutdown_timeout(std::time::Duration::from_secs(2));
     code
 }
@@ -148,15 +289,22 @@ pub fn default_db<G: Game>() -> PathBuf {
     PathBuf::from(format!("{}.sqlite", if name.is_empty() { "game" } else { &name }))
 }
 
-/// Binds, prints `listening on http://ADDR`, and serves until Ctrl-C or SIGTERM.
-async fn serve_forever<G: Game>(args: &ServeArgs) -> Result<(), String> {
+/// Binds, prints `listening on http://ADDR`, and serves until Ctrl-C, SIGTERM or SIGHUP.
+async fn serve_forever<G: Game>(args: &ServeArgs, config: Config) -> Result<(), String> {
     let db = args.db.clone().unwrap_or_else(default_db::<G>);
-    let store = store::Store::open(&db).map_err(|e| e.to_string())?;
+    let stop = shutdown_signal();
+    let opened = db.clone();
+    let store = tokio::task::spawn_blocking(move || store::Store::open(&opened))
+        .await
+        .map_err(|e| e.to_string())?
+        .map_err(|e| e.to_string())?;
     let listener = TcpListener::bind((args.host.as_str(), args.port))
         .await
         .map_err(|e| format!("cannot listen on {}:{}: {e}", args.host, args.port))?;
-    let server = Server::<G>::new(store, args.max_matches)?;
-    let stop = shutdown_signal();
+    // Loading replays every match: game code, on a blocking thread.
+    let server = tokio::task::spawn_blocking(move || Server::<G>::new(store, config))
+        .await
+        .map_err(|e| e.to_string())??;
     let addr = listener.local_addr().map_err(|e| e.to_string())?;
     let mut out = std::io::stdout();
     let _ = writeln!(out, "listening on {}", url_of(addr));
@@ -169,27 +317,23 @@ fn url_of(addr: SocketAddr) -> String {
     format!("http://{addr}")
 }
 
-/// Resolves at Ctrl-C or (on Unix) SIGTERM. The handlers are installed when this is
-/// called (not when first polled), so a signal right after `listening on` is not missed.
+/// Resolves at Ctrl-C or (on Unix) SIGTERM or SIGHUP (a closed terminal, what process
+/// managers send). The handlers are installed when this is called (not when first
+/// polled), so a signal right after `listening on` is not missed.
 fn shutdown_signal() -> impl Future<Output = ()> + Send + 'static {
     #[cfg(unix)]
     {
         use tokio::signal::unix::{SignalKind, signal};
-        let interrupt = signal(SignalKind::interrupt()).ok();
-        let terminate = signal(SignalKind::terminate()).ok();
+        let signals: Vec<_> = [SignalKind::interrupt(), SignalKind::terminate(), SignalKind::hangup()]
+            .into_iter()
+            .filter_map(|kind| signal(kind).ok())
+            .collect();
         async move {
-            let wait = |s: Option<tokio::signal::unix::Signal>| async move {
-                match s {
-                    Some(mut s) => {
-                        s.recv().await;
-                    }
-                    None => std::future::pending::<()>().await,
-                }
-            };
-            tokio::select! {
-                _ = wait(interrupt) => {},
-                _ = wait(terminate) => {},
+            if signals.is_empty() {
+                return std::future::pending::<()>().await;
             }
+            let waits = signals.into_iter().map(|mut s| Box::pin(async move { s.recv().await }));
+            futures_util::future::select_all(waits).await;
         }
     }
     #[cfg(not(unix))]
@@ -207,10 +351,11 @@ pub struct Server<G> {
 }
 
 impl<G: Game> Server<G> {
-    /// Loads every match of the store (replaying their decisions).
-    pub fn new(store: store::Store, max_matches: usize) -> Result<Server<G>, String> {
+    /// Loads every match of the store (replaying their decisions), after deleting those
+    /// the cleanup policy lets go.
+    pub fn new(store: store::Store, config: Config) -> Result<Server<G>, String> {
         let (shutdown, receiver) = watch::channel(false);
-        let app = Arc::new(api::App::open(store, max_matches, receiver)?);
+        let app = Arc::new(api::App::open(store, config, receiver)?);
         Ok(Server { app, shutdown })
     }
 
@@ -219,22 +364,239 @@ impl<G: Game> Server<G> {
         api::router(self.app.clone())
     }
 
-    /// Serves on `listener` until `stop` resolves; then lets requests in flight finish
-    /// and ends the update streams.
+    /// The store the server writes.
+    pub fn store(&self) -> Arc<store::Store> {
+        self.app.store().clone()
+    }
+
+    /// Serves on `listener` until `stop` resolves; then stops accepting, lets requests in
+    /// flight finish (for at most a few seconds), ends the update streams and long polls,
+    /// and closes the database once the writes in flight are done.
     pub async fn run(
         self,
         listener: TcpListener,
         stop: impl Future<Output = ()> + Send + 'static,
     ) -> std::io::Result<()> {
+        let config = self.app.config().clone();
         api::resume_agents(&self.app).await;
         let router = self.router();
-        let shutdown = self.shutdown.clone();
-        axum::serve(listener, router)
-            .with_graceful_shutdown(async move {
-                stop.await;
-                let _ = shutdown.send(true);
-            })
-            .await
+        let stopping = self.shutdown.clone();
+        tokio::spawn(async move {
+            stop.await;
+            let _ = stopping.send(true);
+        });
+        let sweeper = self.app.clone();
+        let mut stopped = self.shutdown.subscribe();
+        tokio::spawn(async move {
+            loop {
+                tokio::select! {
+                    _ = tokio::time::sleep(sweeper.config().sweep_every) => {}
+                    _ = stopped.wait_for(|s| *s) => return,
+                }
+                if let Err(e) = sweeper.sweep().await {
+                    eprintln!("warning: old matches could not be cleaned up: {e}");
+                }
+            }
+        });
+
+        let connections = limit::Counter::new(config.max_connections, config.max_connections_per_client);
+        let mut tasks = tokio::task::JoinSet::new();
+        let mut stopped = self.shutdown.subscribe();
+        let mut accept_failing = false;
+        loop {
+            let accepted = tokio::select! {
+                a = listener.accept() => a,
+                _ = stopped.wait_for(|s| *s) => break,
+            };
+            while tasks.try_join_next().is_some() {}
+            let (stream, peer) = match accepted {
+                Ok(a) => {
+                    accept_failing = false;
+                    a
+                }
+                Err(e) => {
+                    // Out of file descriptors, say: wait rather than spin, and say it once.
+                    if !accept_failing {
+                        eprintln!("error: cannot accept connections: {e}");
+                        accept_failing = true;
+                    }
+                    tokio::time::sleep(Duration::from_millis(100)).await;
+                    continue;
+                }
+            };
+            match connections.admit(Some(peer.ip())) {
+                Ok(permit) => {
+                    let connection =
+                        serve_connection(stream, peer, router.clone(), &config, self.shutdown.subscribe());
+                    tasks.spawn(async move {
+                        connection.await;
+                        drop(permit);
+                    });
+                }
+                Err(refused) => {
+                    tasks.spawn(refuse_connection(stream, refused));
+                }
+            }
+        }
+        // The port is free from here on.
+        drop(listener);
+        let _ =
+            tokio::time::timeout(SHUTDOWN_GRACE, async { while tasks.join_next().await.is_some() {} }).await;
+        tasks.abort_all();
+        let store = self.app.store().clone();
+        match tokio::task::spawn_blocking(move || store.close()).await {
+            Ok(Ok(())) => Ok(()),
+            Ok(Err(e)) => Err(std::io::Error::other(e.to_string())),
+            Err(e) => Err(std::io::Error::other(e.to_string())),
+        }
+    }
+}
+
+/// Serves one connection (HTTP/1.1, keep-alive) until it closes, stays silent past the
+/// idle timeout, or the server stops (then the request in flight is finished first).
+fn serve_connection(
+    stream: TcpStream,
+    peer: SocketAddr,
+    router: axum::Router,
+    config: &Config,
+    mut stopped: watch::Receiver<bool>,
+) -> impl Future<Output = ()> + Send + 'static {
+    let (header_timeout, idle_timeout) = (config.header_timeout, config.idle_timeout);
+    async move {
+        let _ = stream.set_nodelay(true);
+        let start = Instant::now();
+        let last = Arc::new(AtomicU64::new(0));
+        // Requests being answered: a connection waiting for its answer (a slow move, a
+        // long poll) is not idle.
+        let busy = Arc::new(AtomicUsize::new(0));
+        let io = TokioIo::new(Watched { inner: stream, start, last: last.clone() });
+        let answering = busy.clone();
+        let service =
+            hyper::service::service_fn(move |mut request: hyper::Request<hyper::body::Incoming>| {
+                request.extensions_mut().insert(api::ClientAddr(peer.ip()));
+                let mut router = router.clone();
+                let busy = Busy::new(&answering);
+                async move {
+                    let _busy = busy;
+                    std::future::poll_fn(|cx| {
+                        tower_service::Service::<axum::extract::Request>::poll_ready(&mut router, cx)
+                    })
+                    .await?;
+                    tower_service::Service::call(&mut router, request.map(axum::body::Body::new)).await
+                }
+            });
+        let mut builder = hyper::server::conn::http1::Builder::new();
+        builder.timer(TokioTimer::new()).header_read_timeout(header_timeout).keep_alive(true);
+        let connection = builder.serve_connection(io, service);
+        tokio::pin!(connection);
+        let mut stopping = false;
+        loop {
+            tokio::select! {
+                _ = connection.as_mut() => return,
+                _ = stopped.wait_for(|s| *s), if !stopping => {
+                    stopping = true;
+                    connection.as_mut().graceful_shutdown();
+                }
+                // Dropping the connection closes the socket.
+                _ = silent_for(&last, &busy, start, idle_timeout) => return,
+            }
+        }
+    }
+}
+
+/// Resolves once nothing has been read or written for `limit` while no request was
+/// being answered.
+async fn silent_for(last: &AtomicU64, busy: &AtomicUsize, start: Instant, limit: Duration) {
+    loop {
+        let quiet = start.elapsed().saturating_sub(Duration::from_millis(last.load(Ordering::Relaxed)));
+        if quiet >= limit && busy.load(Ordering::Acquire) == 0 {
+            return;
+        }
+        tokio::time::sleep(limit.saturating_sub(quiet).max(Duration::from_millis(100))).await;
+    }
+}
+
+/// Counts a request being answered, while it lives.
+struct Busy(Arc<AtomicUsize>);
+
+impl Busy {
+    fn new(count: &Arc<AtomicUsize>) -> Busy {
+        count.fetch_add(1, Ordering::AcqRel);
+        Busy(count.clone())
+    }
+}
+
+impl Drop for Busy {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::AcqRel);
+    }
+}
+
+/// Answers a connection over the bounds with a JSON 503, and closes it.
+async fn refuse_connection(mut stream: TcpStream, refused: limit::Refused) {
+    let why = match refused {
+        limit::Refused::Client => "too many connections from this address",
+        limit::Refused::Server => "too many connections to this server",
+    };
+    let body = serde_json::json!({ "error": format!("{why}: try again later") }).to_string();
+    let response = format!(
+        "HTTP/1.1 503 Service Unavailable\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\nretry-after: 1\r\n\r\n{body}",
+        body.len()
+    );
+    let _ = tokio::time::timeout(Duration::from_secs(2), async {
+        let _ = stream.write_all(response.as_bytes()).await;
+        let _ = stream.shutdown().await;
+    })
+    .await;
+}
+
+/// A socket that notes when a byte last went either way (milliseconds after `start`).
+struct Watched {
+    inner: TcpStream,
+    start: Instant,
+    last: Arc<AtomicU64>,
+}
+
+impl Watched {
+    fn touch(&self) {
+        self.last.store(self.start.elapsed().as_millis() as u64, Ordering::Relaxed);
+    }
+}
+
+impl AsyncRead for Watched {
+    fn poll_read(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &mut ReadBuf<'_>,
+    ) -> Poll<std::io::Result<()>> {
+        let before = buf.filled().len();
+        let poll = Pin::new(&mut self.inner).poll_read(cx, buf);
+        if matches!(poll, Poll::Ready(Ok(()))) && buf.filled().len() > before {
+            self.touch();
+        }
+        poll
+    }
+}
+
+impl AsyncWrite for Watched {
+    fn poll_write(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        data: &[u8],
+    ) -> Poll<std::io::Result<usize>> {
+        let poll = Pin::new(&mut self.inner).poll_write(cx, data);
+        if matches!(poll, Poll::Ready(Ok(n)) if n > 0) {
+            self.touch();
+        }
+        poll
+    }
+
+    fn poll_flush(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<std::io::Result<()>> {
+        Pin::new(&mut self.inner).poll_flush(cx)
+    }
+
+    fn poll_shutdown(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<std::io::Result<()>> {
+        Pin::new(&mut self.inner).poll_shutdown(cx)
     }
 }
 
@@ -250,4 +612,34 @@ pub(crate) fn random_u64() -> Result<u64, String> {
     let mut bytes = [0u8; 8];
     getrandom::fill(&mut bytes).map_err(|e| format!("no random numbers from the system: {e}"))?;
     Ok(u64::from_le_bytes(bytes))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hosts_answered_to() {
+        let local = Config::default();
+        for host in ["127.0.0.1:8080", "localhost", "LOCALHOST:1", "[::1]:80", "127.0.0.2", "game.localhost"]
+        {
+            assert!(local.allows_host(host), "{host}");
+        }
+        for host in ["evil.example:8080", "10.0.0.1", "", "[::2]", "localhost.evil.example"] {
+            assert!(!local.allows_host(host), "{host}");
+        }
+        let open = Config {
+            host: "0.0.0.0".into(),
+            allowed_hosts: vec!["games.example".into()],
+            ..Config::default()
+        };
+        assert!(open.allows_host("192.0.2.7:8080"), "an address cannot be a rebound name");
+        assert!(open.allows_host("Games.Example"));
+        assert!(!open.allows_host("evil.example"));
+        let named = Config { host: "box.lan".into(), ..Config::default() };
+        assert!(named.allows_host("box.lan:8080"));
+        assert!(!named.allows_host("192.0.2.7"));
+        let any = Config { allowed_hosts: vec!["*".into()], ..Config::default() };
+        assert!(any.allows_host("anything.example"));
+    }
 }

@@ -4,14 +4,13 @@
 //! A match is rebuilt from what is stored by `G::start(players, seed)` and applying the
 //! stored decisions in order (agents' decisions are stored like everyone's, so a replay
 //! never runs an agent). Every answer to a viewer goes through `Game::observation` and
-//! `render::shown_label` (of `tgdl-play`).
+//! `Game::labels_for`, built from what that viewer may see.
 
 use serde::Serialize;
 use tgdl_play::agent::{Agent, AgentError, RandomAgent, seat_seed};
 use tgdl_play::driver::{DEFAULT_MAX_DECISIONS, SeatKind};
 use tgdl_play::mcts::{Budget, MctsAgent};
-use tgdl_play::render::shown_label;
-use tgdl_runtime::game::{Game, Status};
+use tgdl_runtime::game::{Game, Start, Status};
 use tgdl_runtime::hidden::{Observation, Viewer};
 use tgdl_runtime::rng::Rng;
 
@@ -127,7 +126,7 @@ pub struct Match<G> {
 impl<G: Game> Match<G> {
     /// A new match with no decisions.
     pub fn start(id: String, players: u32, seed: u64, seats: Vec<Seat>) -> Result<Match<G>, String> {
-        let game = G::start(players, seed).map_err(|e| e.to_string())?;
+        let game = G::start_with(&Start::observed::<G>(players, seed)).map_err(|e| e.to_string())?;
         if seats.len() != players as usize {
             return Err(format!("{} seats for {players} players", seats.len()));
         }
@@ -223,14 +222,12 @@ impl<G: Game> Match<G> {
             return Err(format!("option {option} does not exist (there are {options})"));
         }
         let label = self.game.label(option);
-        self.game.apply(option).map_err(|e| e.to_string())?;
+        // Each seat and spectators read the decision as the menu stood, objects hidden from
+        // them in their hidden form.
         let seen =
-            (0..self.players)
-                .map(|q| {
-                    if q == player { label.clone() } else { shown_label(&self.game, Viewer::Seat(q), &label) }
-                })
-                .collect();
-        let public = shown_label(&self.game, Viewer::Public, &label);
+            (0..self.players).map(|q| self.game.labels_for(Viewer::Seat(q)).swap_remove(option)).collect();
+        let public = self.game.labels_for(Viewer::Public).swap_remove(option);
+        self.game.apply(option).map_err(|e| e.to_string())?;
         self.made.push(Made { player, option, label, seen, public });
         Ok(())
     }
@@ -256,9 +253,8 @@ impl<G: Game> Match<G> {
                 && self.seats.get(p as usize).is_some_and(|s| s.kind == SeatKind::Human)
             {
                 state.prompt = Some(self.game.prompt());
-                state.options = (0..self.game.options().len())
-                    .map(|i| OptionView { label: self.game.label(i) })
-                    .collect();
+                state.options =
+                    self.game.labels_for(viewer).into_iter().map(|label| OptionView { label }).collect();
             }
         }
         state
@@ -293,7 +289,7 @@ fn result_of<G: Game>(game: &G, decisions: usize, stopped: Option<&str>) -> Opti
             game.error()
                 .map_or_else(|| "error".to_string(), |e| format!("error at {}: {}", e.location, e.message)),
         ),
-        Status::Decide(_) => match stopped {
+        Status::Decide(_) | Status::Chance => match stopped {
             Some(reason) => Some(format!("stopped after {decisions} decisions: {reason}")),
             None if decisions >= MAX_DECISIONS => Some(format!("unfinished after {decisions} decisions")),
             None => None,

@@ -1,13 +1,19 @@
 //! The durable store: one SQLite file holding every match (game, player count, seed,
-//! seats, tokens) and every decision taken in it, in order.
+//! seats, tokens, when it last changed and when it finished) and every decision taken in
+//! it, in order.
 //!
 //! The database runs in WAL mode with `synchronous = FULL`: a decision's `INSERT` is its
 //! own transaction, and once it returns the decision survives a killed process (and a
 //! power cut). The server answers a request only after that.
+//!
+//! What is written is read back by the same functions ([`encode`] and [`decode`]), and the
+//! server checks a new match through them before storing it (`StoredMatch::round_trip`):
+//! nothing is stored that this store could not read again.
 
 use rusqlite::{Connection, OptionalExtension, params};
 use std::path::Path;
 use std::sync::Mutex;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 /// A match as stored: everything needed to rebuild it by replay.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -23,6 +29,16 @@ pub struct StoredMatch {
     pub tokens: Vec<Option<String>>,
     /// The option chosen at each decision, in order.
     pub decisions: Vec<usize>,
+}
+
+/// A stored match as [`Store::load_all`] reads it: the match, or why its row cannot be
+/// read (the other matches are read all the same).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Loaded {
+    pub id: String,
+    pub stored: Result<StoredMatch, String>,
+    /// Whether the store records it as finished.
+    pub finished: bool,
 }
 
 /// Why the store failed.
@@ -43,10 +59,55 @@ impl From<rusqlite::Error> for StoreError {
     }
 }
 
+/// The columns of a match as they are written: players, seed, seats and tokens (JSON).
+pub type Row = (i64, i64, String, String);
+
+/// A match's columns, as written.
+pub fn encode(m: &StoredMatch) -> Result<Row, StoreError> {
+    let seats = serde_json::to_string(&m.seats).map_err(|e| StoreError(e.to_string()))?;
+    let tokens = serde_json::to_string(&m.tokens).map_err(|e| StoreError(e.to_string()))?;
+    // The seed's bits, as SQLite's integers are signed.
+    Ok((i64::from(m.players), m.seed as i64, seats, tokens))
+}
+
+/// A match's columns, read back (without its decisions).
+pub fn decode(id: &str, game: &str, row: Row) -> Result<StoredMatch, String> {
+    let (players, seed, seats, tokens) = row;
+    let seats: Vec<String> =
+        serde_json::from_str(&seats).map_err(|_| "its seats cannot be read".to_string())?;
+    let tokens: Vec<Option<String>> =
+        serde_json::from_str(&tokens).map_err(|_| "its tokens cannot be read".to_string())?;
+    let players = u32::try_from(players).map_err(|_| format!("its player count {players} cannot be read"))?;
+    Ok(StoredMatch {
+        id: id.to_string(),
+        game: game.to_string(),
+        players,
+        seed: seed as u64,
+        seats,
+        tokens,
+        decisions: Vec::new(),
+    })
+}
+
+impl StoredMatch {
+    /// This match as the store would read it back after writing it.
+    pub fn round_trip(&self) -> Result<StoredMatch, String> {
+        let row = encode(self).map_err(|e| e.to_string())?;
+        let back = decode(&self.id, &self.game, row)?;
+        Ok(StoredMatch { decisions: self.decisions.clone(), ..back })
+    }
+}
+
 /// The database. Calls block (each write waits for the disk): the server makes them from
 /// blocking threads.
 pub struct Store {
-    conn: Mutex<Connection>,
+    /// `None` once [`Store::close`] has closed it.
+    conn: Mutex<Option<Connection>>,
+    /// Writes that failed, since the store was opened.
+    write_failures: AtomicU64,
+    /// While set, every write fails with this message, as a full disk makes it fail
+    /// ([`Store::fail_writes`]).
+    failing: Mutex<Option<String>>,
 }
 
 const SCHEMA: &str = "
@@ -66,6 +127,11 @@ CREATE TABLE IF NOT EXISTS decisions (
     PRIMARY KEY (match_id, n)
 );
 ";
+
+/// Milliseconds since the Unix epoch.
+pub fn now_ms() -> i64 {
+    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_millis() as i64)
+}
 
 impl Store {
     /// Opens (creating if needed) the database at `path`.
@@ -87,108 +153,237 @@ impl Store {
             "PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 5000;",
         )?;
         conn.execute_batch(SCHEMA)?;
-        Ok(Store { conn: Mutex::new(conn) })
-    }
-
-    fn conn(&self) -> std::sync::MutexGuard<'_, Connection> {
-        // A panic while holding the lock leaves the connection usable: SQLite rolled back
-        // whatever was not committed.
-        self.conn.lock().unwrap_or_else(|e| e.into_inner())
-    }
-
-    /// Stores a new match (with no decisions).
-    pub fn insert_match(&self, m: &StoredMatch) -> Result<(), StoreError> {
-        let seats = serde_json::to_string(&m.seats).map_err(|e| StoreError(e.to_string()))?;
-        let tokens = serde_json::to_string(&m.tokens).map_err(|e| StoreError(e.to_string()))?;
-        let created = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.as_millis() as i64);
-        let conn = self.conn();
-        let tx = conn.unchecked_transaction()?;
-        tx.execute(
-            "INSERT INTO matches (id, game, players, seed, seats, tokens, created) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-            params![m.id, m.game, m.players, m.seed as i64, seats, tokens, created],
-        )?;
-        for (n, option) in m.decisions.iter().enumerate() {
-            tx.execute(
-                "INSERT INTO decisions (match_id, n, option) VALUES (?1, ?2, ?3)",
-                params![m.id, n as i64, *option as i64],
+        // Databases written before matches were cleaned up lack these two columns: a
+        // match's last change (creation or decision) and when it finished.
+        let columns: Vec<String> = conn
+            .prepare("SELECT name FROM pragma_table_info('matches')")?
+            .query_map([], |r| r.get(0))?
+            .collect::<Result<_, _>>()?;
+        if !columns.iter().any(|c| c == "updated") {
+            conn.execute_batch(
+                "ALTER TABLE matches ADD COLUMN updated INTEGER; UPDATE matches SET updated = created;",
             )?;
         }
-        tx.commit()?;
-        Ok(())
+        if !columns.iter().any(|c| c == "finished") {
+            conn.execute_batch("ALTER TABLE matches ADD COLUMN finished INTEGER")?;
+        }
+        Ok(Store {
+            conn: Mutex::new(Some(conn)),
+            write_failures: AtomicU64::new(0),
+            failing: Mutex::new(None),
+        })
     }
 
-    /// Stores decision number `n` (0-based) of a match: committed when this returns.
-    pub fn insert_decision(&self, id: &str, n: usize, option: usize) -> Result<(), StoreError> {
-        self.conn().execute(
-            "INSERT INTO decisions (match_id, n, option) VALUES (?1, ?2, ?3)",
-            params![id, n as i64, option as i64],
-        )?;
-        Ok(())
+    /// Runs `f` on the connection (an error once the store is closed).
+    fn with<T>(&self, f: impl FnOnce(&Connection) -> Result<T, StoreError>) -> Result<T, StoreError> {
+        // A panic while holding the lock leaves the connection usable: SQLite rolled back
+        // whatever was not committed.
+        let guard = self.conn.lock().unwrap_or_else(|e| e.into_inner());
+        match guard.as_ref() {
+            Some(conn) => f(conn),
+            None => Err(StoreError("the database is closed".into())),
+        }
+    }
+
+    /// Runs a write, counting it if it fails.
+    fn write<T>(&self, f: impl FnOnce(&Connection) -> Result<T, StoreError>) -> Result<T, StoreError> {
+        let failing = self.failing.lock().unwrap_or_else(|e| e.into_inner()).clone();
+        let result = match failing {
+            Some(message) => Err(StoreError(message)),
+            None => self.with(f),
+        };
+        if result.is_err() {
+            self.write_failures.fetch_add(1, Ordering::Relaxed);
+        }
+        result
+    }
+
+    /// Makes every write fail with `message` (as `database or disk is full` does when the
+    /// disk fills), or work again with `None`. For tests of what the server does then: a
+    /// full disk cannot be made on demand in a test.
+    #[doc(hidden)]
+    pub fn fail_writes(&self, message: Option<&str>) {
+        *self.failing.lock().unwrap_or_else(|e| e.into_inner()) = message.map(String::from);
+    }
+
+    /// How many writes have failed since the store was opened.
+    pub fn write_failures(&self) -> u64 {
+        self.write_failures.load(Ordering::Relaxed)
+    }
+
+    /// Closes the database, after the operation in progress (if any) ends: what was
+    /// committed is checkpointed into the file. Later calls fail.
+    pub fn close(&self) -> Result<(), StoreError> {
+        let conn = self.conn.lock().unwrap_or_else(|e| e.into_inner()).take();
+        match conn {
+            Some(conn) => conn.close().map_err(|(_, e)| StoreError::from(e)),
+            None => Ok(()),
+        }
+    }
+
+    /// Stores a new match (with its decisions, if any).
+    pub fn insert_match(&self, m: &StoredMatch) -> Result<(), StoreError> {
+        let (players, seed, seats, tokens) = encode(m)?;
+        let now = now_ms();
+        self.write(|conn| {
+            let tx = conn.unchecked_transaction()?;
+            tx.execute(
+                "INSERT INTO matches (id, game, players, seed, seats, tokens, created, updated) \
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?7)",
+                params![m.id, m.game, players, seed, seats, tokens, now],
+            )?;
+            for (n, option) in m.decisions.iter().enumerate() {
+                tx.execute(
+                    "INSERT INTO decisions (match_id, n, option) VALUES (?1, ?2, ?3)",
+                    params![m.id, n as i64, *option as i64],
+                )?;
+            }
+            tx.commit()?;
+            Ok(())
+        })
+    }
+
+    /// Stores decision number `n` (0-based) of a match, and whether the match finished
+    /// with it: committed when this returns.
+    pub fn insert_decision(
+        &self,
+        id: &str,
+        n: usize,
+        option: usize,
+        finished: bool,
+    ) -> Result<(), StoreError> {
+        let now = now_ms();
+        self.write(|conn| {
+            let tx = conn.unchecked_transaction()?;
+            tx.execute(
+                "INSERT INTO decisions (match_id, n, option) VALUES (?1, ?2, ?3)",
+                params![id, n as i64, option as i64],
+            )?;
+            tx.execute(
+                "UPDATE matches SET updated = ?2, finished = CASE WHEN ?3 THEN ?2 ELSE finished END WHERE id = ?1",
+                params![id, now, finished],
+            )?;
+            tx.commit()?;
+            Ok(())
+        })
+    }
+
+    /// Records that a match finished (its last decision's time when it has one), if the
+    /// store does not know it yet: a match stopped without a decision, or one finished
+    /// before the store recorded it.
+    pub fn mark_finished(&self, id: &str) -> Result<(), StoreError> {
+        self.write(|conn| {
+            conn.execute(
+                "UPDATE matches SET finished = COALESCE(updated, created) WHERE id = ?1 AND finished IS NULL",
+                [id],
+            )?;
+            Ok(())
+        })
     }
 
     /// How many matches are stored.
     pub fn count(&self) -> Result<usize, StoreError> {
-        let n: i64 = self.conn().query_row("SELECT COUNT(*) FROM matches", [], |r| r.get(0))?;
-        Ok(n as usize)
+        self.with(|conn| {
+            let n: i64 = conn.query_row("SELECT COUNT(*) FROM matches", [], |r| r.get(0))?;
+            Ok(n as usize)
+        })
     }
 
     /// Whether a match with this id exists.
     pub fn exists(&self, id: &str) -> Result<bool, StoreError> {
-        let found: Option<i64> =
-            self.conn().query_row("SELECT 1 FROM matches WHERE id = ?1", [id], |r| r.get(0)).optional()?;
-        Ok(found.is_some())
+        self.with(|conn| {
+            let found: Option<i64> =
+                conn.query_row("SELECT 1 FROM matches WHERE id = ?1", [id], |r| r.get(0)).optional()?;
+            Ok(found.is_some())
+        })
     }
 
-    /// Every match with its decisions, oldest first.
-    pub fn load_all(&self) -> Result<Vec<StoredMatch>, StoreError> {
-        let conn = self.conn();
-        let mut stmt = conn
-            .prepare("SELECT id, game, players, seed, seats, tokens FROM matches ORDER BY created, rowid")?;
-        let rows = stmt.query_map([], |r| {
-            Ok((
-                r.get::<_, String>(0)?,
-                r.get::<_, String>(1)?,
-                r.get::<_, i64>(2)?,
-                r.get::<_, i64>(3)?,
-                r.get::<_, String>(4)?,
-                r.get::<_, String>(5)?,
-            ))
-        })?;
-        let mut matches = Vec::new();
-        for row in rows {
-            let (id, game, players, seed, seats, tokens) = row?;
-            let bad = |what: &str| StoreError(format!("match {id}: the stored {what} cannot be read"));
-            let seats: Vec<String> = serde_json::from_str(&seats).map_err(|_| bad("seats"))?;
-            let tokens: Vec<Option<String>> = serde_json::from_str(&tokens).map_err(|_| bad("tokens"))?;
-            let players = u32::try_from(players).map_err(|_| bad("player count"))?;
-            matches.push(StoredMatch {
-                id: id.clone(),
-                game,
-                players,
-                seed: seed as u64,
-                seats,
-                tokens,
-                decisions: Vec::new(),
-            });
-        }
-        drop(stmt);
-        let mut stmt = conn.prepare("SELECT n, option FROM decisions WHERE match_id = ?1 ORDER BY n")?;
-        for m in &mut matches {
-            let rows = stmt.query_map([&m.id], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, i64>(1)?)))?;
-            for row in rows {
-                let (n, option) = row?;
-                if n != m.decisions.len() as i64 || option < 0 {
-                    return Err(StoreError(format!(
-                        "match {}: decision {n} is stored out of order or damaged",
-                        m.id
-                    )));
-                }
-                m.decisions.push(option as usize);
+    /// Deletes the matches that the cleanup policy lets go, at time `now` (ms): finished
+    /// ones that finished before `finished_before`, and any without a change (creation or
+    /// decision) since `idle_before`. Their ids.
+    pub fn sweep(&self, finished_before: i64, idle_before: i64) -> Result<Vec<String>, StoreError> {
+        self.write(|conn| {
+            let tx = conn.unchecked_transaction()?;
+            let ids: Vec<String> = tx
+                .prepare(
+                    "SELECT id FROM matches WHERE (finished IS NOT NULL AND finished < ?1) \
+                     OR COALESCE(updated, created) < ?2 ORDER BY created",
+                )?
+                .query_map(params![finished_before, idle_before], |r| r.get(0))?
+                .collect::<Result<_, _>>()?;
+            for id in &ids {
+                tx.execute("DELETE FROM decisions WHERE match_id = ?1", [id])?;
+                tx.execute("DELETE FROM matches WHERE id = ?1", [id])?;
             }
-        }
-        Ok(matches)
+            tx.commit()?;
+            Ok(ids)
+        })
+    }
+
+    /// Deletes the match that finished first, to make room for a new one; its id, or
+    /// `None` when no stored match is finished.
+    pub fn evict_oldest_finished(&self) -> Result<Option<String>, StoreError> {
+        self.write(|conn| {
+            let tx = conn.unchecked_transaction()?;
+            let id: Option<String> = tx
+                .query_row(
+                    "SELECT id FROM matches WHERE finished IS NOT NULL ORDER BY finished, created, rowid LIMIT 1",
+                    [],
+                    |r| r.get(0),
+                )
+                .optional()?;
+            if let Some(id) = &id {
+                tx.execute("DELETE FROM decisions WHERE match_id = ?1", [id])?;
+                tx.execute("DELETE FROM matches WHERE id = ?1", [id])?;
+            }
+            tx.commit()?;
+            Ok(id)
+        })
+    }
+
+    /// Every match with its decisions, oldest first. A match whose row cannot be read is
+    /// returned with the reason, and the others are read all the same.
+    pub fn load_all(&self) -> Result<Vec<Loaded>, StoreError> {
+        self.with(|conn| {
+            let mut stmt = conn.prepare(
+                "SELECT id, game, players, seed, seats, tokens, finished IS NOT NULL FROM matches \
+                 ORDER BY created, rowid",
+            )?;
+            let rows = stmt.query_map([], |r| {
+                Ok((
+                    r.get::<_, String>(0)?,
+                    r.get::<_, String>(1)?,
+                    (
+                        r.get::<_, i64>(2)?,
+                        r.get::<_, i64>(3)?,
+                        r.get::<_, String>(4)?,
+                        r.get::<_, String>(5)?,
+                    ),
+                    r.get::<_, bool>(6)?,
+                ))
+            })?;
+            let mut matches = Vec::new();
+            for row in rows {
+                let (id, game, row, finished) = row?;
+                let stored = decode(&id, &game, row);
+                matches.push(Loaded { id, stored, finished });
+            }
+            drop(stmt);
+            let mut stmt = conn.prepare("SELECT n, option FROM decisions WHERE match_id = ?1 ORDER BY n")?;
+            for m in &mut matches {
+                let Ok(stored) = &mut m.stored else { continue };
+                let rows = stmt.query_map([&m.id], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, i64>(1)?)))?;
+                for row in rows {
+                    let (n, option) = row?;
+                    if n != stored.decisions.len() as i64 || option < 0 {
+                        m.stored = Err(format!("decision {n} is stored out of order or damaged"));
+                        break;
+                    }
+                    stored.decisions.push(option as usize);
+                }
+            }
+            Ok(matches)
+        })
     }
 }
 
@@ -196,27 +391,82 @@ impl Store {
 mod tests {
     use super::*;
 
-    #[test]
-    fn matches_and_decisions_round_trip() {
-        let store = Store::in_memory().unwrap();
-        let m = StoredMatch {
-            id: "abc".into(),
+    fn sample(id: &str) -> StoredMatch {
+        StoredMatch {
+            id: id.into(),
             game: "G".into(),
             players: 2,
             seed: u64::MAX - 3,
             seats: vec!["human".into(), "mcts:50".into()],
             tokens: vec![Some("t0".into()), None],
             decisions: vec![],
-        };
+        }
+    }
+
+    #[test]
+    fn matches_and_decisions_round_trip() {
+        let store = Store::in_memory().unwrap();
+        let m = sample("abc");
+        assert_eq!(m.round_trip().unwrap(), m);
         store.insert_match(&m).unwrap();
-        store.insert_decision("abc", 0, 4).unwrap();
-        store.insert_decision("abc", 1, 0).unwrap();
-        assert!(store.insert_decision("abc", 1, 2).is_err(), "a decision is stored once");
-        assert!(store.insert_decision("nope", 0, 2).is_err(), "decisions belong to a match");
+        store.insert_decision("abc", 0, 4, false).unwrap();
+        store.insert_decision("abc", 1, 0, false).unwrap();
+        assert!(store.insert_decision("abc", 1, 2, false).is_err(), "a decision is stored once");
+        assert!(store.insert_decision("nope", 0, 2, false).is_err(), "decisions belong to a match");
         let loaded = store.load_all().unwrap();
-        assert_eq!(loaded, vec![StoredMatch { decisions: vec![4, 0], ..m }]);
+        let want = StoredMatch { decisions: vec![4, 0], ..m };
+        assert_eq!(loaded, vec![Loaded { id: "abc".into(), stored: Ok(want), finished: false }]);
         assert_eq!(store.count().unwrap(), 1);
         assert!(store.exists("abc").unwrap());
         assert!(!store.exists("abd").unwrap());
+        store.close().unwrap();
+        assert!(store.count().is_err(), "a closed store answers nothing");
+    }
+
+    /// The cleanup policy: finished matches go after their delay, oldest first when room
+    /// is needed; matches without a change go after theirs; the rest stay.
+    #[test]
+    fn sweeping_and_eviction_follow_the_policy() {
+        let store = Store::in_memory().unwrap();
+        for id in ["a", "b", "c", "d"] {
+            store.insert_match(&sample(id)).unwrap();
+        }
+        store.insert_decision("a", 0, 1, true).unwrap();
+        store.mark_finished("b").unwrap();
+        let now = now_ms();
+        // Nothing is old enough yet.
+        assert_eq!(store.sweep(now - 60_000, now - 60_000).unwrap(), Vec::<String>::new());
+        // The oldest finished match makes room first.
+        assert_eq!(store.evict_oldest_finished().unwrap().as_deref(), Some("a"));
+        // Finished matches past their delay go; unfinished ones stay.
+        assert_eq!(store.sweep(now + 1, now - 60_000).unwrap(), vec!["b".to_string()]);
+        assert_eq!(store.evict_oldest_finished().unwrap(), None);
+        // Then matches without a change.
+        assert_eq!(store.sweep(now + 1, now + 1).unwrap(), vec!["c".to_string(), "d".to_string()]);
+        assert_eq!(store.count().unwrap(), 0);
+    }
+
+    #[test]
+    fn a_damaged_row_spoils_only_its_match() {
+        let store = Store::in_memory().unwrap();
+        store.insert_match(&sample("good")).unwrap();
+        store.insert_match(&sample("bad")).unwrap();
+        store.with(|c| Ok(c.execute("UPDATE matches SET seats = 'x' WHERE id = 'bad'", [])?)).unwrap();
+        let loaded = store.load_all().unwrap();
+        assert!(loaded[0].stored.is_ok());
+        assert_eq!(loaded[1].stored, Err("its seats cannot be read".to_string()));
+    }
+
+    #[test]
+    fn failing_writes_are_counted_and_change_nothing() {
+        let store = Store::in_memory().unwrap();
+        store.insert_match(&sample("m")).unwrap();
+        store.fail_writes(Some("database or disk is full"));
+        let e = store.insert_decision("m", 0, 1, false).unwrap_err();
+        assert_eq!(e.to_string(), "database or disk is full");
+        assert_eq!(store.write_failures(), 1);
+        store.fail_writes(None);
+        store.insert_decision("m", 0, 1, false).unwrap();
+        assert_eq!(store.load_all().unwrap()[0].stored.as_ref().unwrap().decisions, vec![1]);
     }
 }

@@ -71,18 +71,7 @@ fn drop_unused_helpers(file: &mut syn::File, text: &str) -> bool {
         syn::Item::Const(c) if c.ident == "PLAYER_CHOICE" => text.matches("PLAYER_CHOICE").count() > 1,
         _ => true,
     });
-    // `seen_label` serves views that show objects; a game whose view shows none has no use for it.
-    let mut dropped = file.items.len() != before;
-    if text.matches("seen_label(").count() <= 1 {
-        for item in &mut file.items {
-            if let syn::Item::Impl(imp) = item {
-                let n = imp.items.len();
-                imp.items.retain(|i| !matches!(i, syn::ImplItem::Fn(f) if f.sig.ident == "seen_label"));
-                dropped |= imp.items.len() != n;
-            }
-        }
-    }
-    dropped
+    file.items.len() != before
 }
 
 /// Whether `text` calls the function `name` with a turbofish (`loc_ref::<3, 7>()`).

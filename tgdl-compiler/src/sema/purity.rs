@@ -239,6 +239,11 @@ impl<'a> Checker<'a> {
                     GroupAdd => ("`add`", "adds a tile"),
                     Connect => ("`connect`", "connects tiles"),
                     ListShuffle | StackShuffle | DeckReshuffle => ("shuffling (draws random numbers)", DRAWS),
+                    // The top (or bottom) card of a shuffled deck is drawn by chance the first
+                    // time it is looked at.
+                    StackPeek | StackPeekFront if self.closed_deck(args) => {
+                        ("looking at a card of a closed deck (a shuffled deck deals it by chance)", DRAWS)
+                    }
                     ListPush | ListAppend | ListClear | ListRemove | ListRemoveAt | TableClear
                     | StackPush | StackPushFront | StackPop | StackPopFront | StackClear
                         if !local_receiver(args) =>
@@ -251,6 +256,15 @@ impl<'a> Checker<'a> {
             }
             _ => None,
         }
+    }
+}
+
+impl Checker<'_> {
+    /// Whether a built-in's receiver is a closed deck (a `stack` definition not declared
+    /// `open`), whose shuffled cards are dealt by chance.
+    fn closed_deck(&self, args: &[Expr]) -> bool {
+        matches!(args.first().map(|a| &a.ty), Some(crate::hir::Ty::Class(c))
+            if self.prog.class(*c).kind == crate::hir::ClassKind::Deck && !self.prog.class(*c).open)
     }
 }
 

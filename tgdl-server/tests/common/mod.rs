@@ -4,21 +4,30 @@
 use serde_json::Value;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{SocketAddr, TcpStream};
+use std::path::PathBuf;
+use std::sync::Arc;
 use std::time::Duration;
 use tgdl_runtime::game::Game;
-use tgdl_server::Server;
 use tgdl_server::store::Store;
+use tgdl_server::{Config, Server};
 
 /// A server running on its own runtime in a background thread.
 pub struct TestServer {
     pub addr: SocketAddr,
+    /// The store it writes.
+    pub store: Arc<Store>,
     stop: Option<tokio::sync::oneshot::Sender<()>>,
     thread: Option<std::thread::JoinHandle<()>>,
 }
 
 impl TestServer {
     pub fn start<G: Game>(store: Store, max_matches: usize) -> TestServer {
-        let server = Server::<G>::new(store, max_matches).expect("the server starts");
+        TestServer::with_config::<G>(store, Config { max_matches, ..Config::default() })
+    }
+
+    pub fn with_config<G: Game>(store: Store, config: Config) -> TestServer {
+        let server = Server::<G>::new(store, config).expect("the server starts");
+        let store = server.store();
         let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
         let (tx, rx) = std::sync::mpsc::channel();
         let thread = std::thread::spawn(move || {
@@ -40,7 +49,7 @@ impl TestServer {
             runtime.shutdown_timeout(Duration::from_secs(1));
         });
         let addr = rx.recv().expect("the server reports its address");
-        TestServer { addr, stop: Some(stop), thread: Some(thread) }
+        TestServer { addr, store, stop: Some(stop), thread: Some(thread) }
     }
 
     pub fn in_memory<G: Game>() -> TestServer {
@@ -52,14 +61,36 @@ impl TestServer {
     }
 }
 
-impl Drop for TestServer {
-    fn drop(&mut self) {
+impl TestServer {
+    /// Stops the server (as at shutdown: requests finish, the database is closed).
+    pub fn stop(mut self) {
+        self.halt();
+    }
+
+    fn halt(&mut self) {
         if let Some(stop) = self.stop.take() {
             let _ = stop.send(());
         }
         if let Some(t) = self.thread.take() {
             let _ = t.join();
         }
+    }
+}
+
+/// A fresh database file for a test (under the target directory), with no leftovers.
+pub fn db_file(name: &str) -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("tgdl-server-tests");
+    std::fs::create_dir_all(&dir).expect("a directory");
+    let db = dir.join(format!("{name}-{}.sqlite", std::process::id()));
+    for suffix in ["", "-wal", "-shm"] {
+        let _ = std::fs::remove_file(format!("{}{suffix}", db.display()));
+    }
+    db
+}
+
+impl Drop for TestServer {
+    fn drop(&mut self) {
+        self.halt();
     }
 }
 
@@ -89,12 +120,33 @@ impl Reply {
 
 impl Client {
     pub fn request(&self, method: &str, path: &str, body: Option<&[u8]>) -> Reply {
+        let host = self.addr.to_string();
+        let content_type = body.map(|_| "application/json");
+        self.request_with(method, path, body, &host, content_type, None)
+    }
+
+    /// A request with the given `Host`, `Content-Type` and `Origin` headers.
+    pub fn request_with(
+        &self,
+        method: &str,
+        path: &str,
+        body: Option<&[u8]>,
+        host: &str,
+        content_type: Option<&str>,
+        origin: Option<&str>,
+    ) -> Reply {
         let mut stream = TcpStream::connect(self.addr).expect("connect");
         // A safety net against a hung test, not an assertion on timing.
         stream.set_read_timeout(Some(Duration::from_secs(300))).expect("timeout");
-        let mut head = format!("{method} {path} HTTP/1.1\r\nHost: {}\r\nConnection: close\r\n", self.addr);
+        let mut head = format!("{method} {path} HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n");
+        if let Some(t) = content_type {
+            head.push_str(&format!("Content-Type: {t}\r\n"));
+        }
+        if let Some(o) = origin {
+            head.push_str(&format!("Origin: {o}\r\n"));
+        }
         if let Some(b) = body {
-            head.push_str(&format!("Content-Type: application/json\r\nContent-Length: {}\r\n", b.len()));
+            head.push_str(&format!("Content-Length: {}\r\n", b.len()));
         }
         head.push_str("\r\n");
         stream.write_all(head.as_bytes()).expect("send");

@@ -102,7 +102,7 @@ impl<'g, 'p> BodyGen<'g, 'p> {
                 let n = arg(self, 0);
                 unit(quote!(self.core.roll(#n, #l)?))
             }
-            Random => unit(quote!(self.core.random())),
+            Random => unit(quote!(self.core.random()?)),
             Log => {
                 let s = arg(self, 0);
                 let t = self.temp("line");
@@ -214,6 +214,8 @@ impl<'g, 'p> BodyGen<'g, 'p> {
         // A mutating operation borrows the receiver's arena mutably while its arguments
         // are used: bind them first. Reading operations only need that for arguments
         // that themselves need the world mutably.
+        // The arena of the cards of a closed deck, which deals them by chance.
+        let dealt = self.closed_deck_cards(recv);
         let reads_only = matches!(
             op,
             ListLength
@@ -222,11 +224,9 @@ impl<'g, 'p> BodyGen<'g, 'p> {
                 | ListContains
                 | StackContains
                 | ListIndexOf
-                | StackPeek
-                | StackPeekFront
                 | GroupAt
                 | GroupIndex
-        );
+        ) || (matches!(op, StackPeek | StackPeekFront) && dealt.is_none());
         let (lets, v) = self.hoist(vals, !reads_only);
         let h = &v[0];
         let a1 = v.get(1).cloned().unwrap_or_default();
@@ -245,7 +245,8 @@ impl<'g, 'p> BodyGen<'g, 'p> {
             ListIndexOf => unit(quote!(self.#ar[#h].index_of(&#a1))),
             ListRemove => unit(quote!({ self.#ar[#h].remove(&#a1); })),
             ListRemoveAt => Code { ts: quote!(self.#ar[#h].remove_at(#a1, #l)?), null: elem_null },
-            ListShuffle | StackShuffle => unit(quote!(self.#ar[#h].shuffle(&mut self.core.rng))),
+            StackShuffle if dealt.is_some() => unit(quote!(self.#ar[#h].shuffle_deck(&mut self.core))),
+            ListShuffle | StackShuffle => unit(quote!(self.#ar[#h].shuffle(&mut self.core)?)),
             TableKeys => {
                 let key_ty = _e.ty.element().cloned().unwrap_or(Ty::Error);
                 let conv = self.key_back(quote!(k), &key_ty, l.clone());
@@ -291,6 +292,16 @@ impl<'g, 'p> BodyGen<'g, 'p> {
                     })),
                     None => unit(quote!(self.#ar[#h].#push(#a1))),
                 }
+            }
+            StackPop | StackPopFront | StackPeek | StackPeekFront if dealt.is_some() => {
+                let tag = dealt.unwrap_or_default();
+                let deal = match op {
+                    StackPop => quote!(deal),
+                    StackPopFront => quote!(deal_front),
+                    StackPeek => quote!(peek_dealt),
+                    _ => quote!(peek_front_dealt),
+                };
+                Code { ts: quote!(self.#ar[#h].#deal(&mut self.core, #tag)?), null: true }
             }
             StackPop => Code { ts: quote!(self.#ar[#h].pop()), null: true },
             StackPopFront => Code { ts: quote!(self.#ar[#h].pop_front()), null: true },
@@ -394,6 +405,20 @@ impl<'g, 'p> BodyGen<'g, 'p> {
         Code { ts: wrap(lets, code.ts), null: code.null }
     }
 
+    /// For a closed deck (a `stack` definition not declared `open`) of objects: the arena
+    /// tag of its cards. Shuffling it marks them unordered and each card taken off an end
+    /// is dealt by chance (`tgdl_runtime::chance`).
+    pub(super) fn closed_deck_cards(&self, recv: &Expr) -> Option<u32> {
+        let g = self.g;
+        let prog = g.prog;
+        let c = recv.ty.class().filter(|&c| prog.class(c).kind == crate::hir::ClassKind::Deck)?;
+        if prog.class(c).open {
+            return None;
+        }
+        let elem = prog.class(prog.class(c).root).element.clone()?.class()?;
+        Some(g.hierarchy(elem)?.tag)
+    }
+
     /// `deck.reshuffle()`: the discards go back in, no longer discarded, then shuffle.
     /// For a push onto a deck of pieces or cards: their arena, their `face_up` field,
     /// and whether the deck is open.
@@ -431,13 +456,17 @@ impl<'g, 'p> BodyGen<'g, 'p> {
             }
             _ => quote!(),
         };
+        let shuffle = match self.closed_deck_cards(deck) {
+            Some(_) => quote!(self.#sa[items].shuffle_deck(&mut self.core);),
+            None => quote!(self.#sa[items].shuffle(&mut self.core)?;),
+        };
         quote!({
             let items = self.#da[#h].items;
             let discards = self.#da[#h].#discard_stack;
-            let returned: Vec<_> = self.#sa[discards].items.drain(..).collect();
+            let returned: Vec<_> = self.#sa[discards].take_all();
             #flag
-            self.#sa[items].items.extend(returned);
-            self.#sa[items].shuffle(&mut self.core.rng);
+            self.#sa[items].extend(returned);
+            #shuffle
         })
     }
 }

@@ -397,7 +397,7 @@ impl<'g, 'p> BodyGen<'g, 'p> {
                     })
                     .collect();
                 return Code {
-                    ts: quote!(self.#arena.alloc(rt::Table { entries: vec![#(#entries),*] })),
+                    ts: quote!(self.#arena.alloc(rt::Table::from_entries(vec![#(#entries),*]))),
                     null: false,
                 };
             }

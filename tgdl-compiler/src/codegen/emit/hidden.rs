@@ -95,11 +95,13 @@ impl Gen<'_> {
         let census = self.census_fn();
         let put = self.put_fn();
         let secrets = self.secrets_fn();
+        let referenced = self.referenced_fn();
         let resample = quote! {
             impl rt::hidden::Resample for World {
                 #census
                 #put
                 #secrets
+                #referenced
             }
         };
         (methods, resample)
@@ -323,6 +325,58 @@ impl Gen<'_> {
     }
 
     /// `secrets`: every `secret` attribute's value, with who owns it.
+    /// `referenced`: the objects the watched attributes of global classes point at now
+    /// (`plan::pools`): redistribution applies only while each of them is visible.
+    fn referenced_fn(&self) -> TokenStream {
+        let prog = self.prog;
+        let mut parts = Vec::new();
+        for &a in &self.pool_resampling.watched {
+            let attr = prog.attr(a);
+            let Some((_, field)) = self.globals.get(&attr.class) else { continue };
+            let f = &self.attr_field[&a];
+            let nullable = self.null.attr(prog, a);
+            let value = quote!(self.#field.#f);
+            let part = match &attr.ty {
+                Ty::Class(c) => {
+                    let Some(h) = self.hierarchy(*c) else { continue };
+                    let tag = h.tag;
+                    if nullable {
+                        quote!(if let Some(x) = #value { out.push((#tag, x.index() as u32)); })
+                    } else {
+                        quote!(out.push((#tag, #value.index() as u32));)
+                    }
+                }
+                Ty::List(e) => {
+                    let Some(h) = e.class().and_then(|c| self.hierarchy(c)) else { continue };
+                    let tag = h.tag;
+                    let arena = self.collection_arena(&attr.ty);
+                    let items = if self.null.elem(prog, &attr.ty) {
+                        quote!(for x in self.#arena[list].items.iter().flatten() { out.push((#tag, x.index() as u32)); })
+                    } else {
+                        quote!(for x in &self.#arena[list].items { out.push((#tag, x.index() as u32)); })
+                    };
+                    if nullable {
+                        quote!(if let Some(list) = #value { #items })
+                    } else {
+                        quote!({ let list = #value; #items })
+                    }
+                }
+                _ => continue,
+            };
+            parts.push(part);
+        }
+        if parts.is_empty() {
+            return quote!();
+        }
+        quote! {
+            fn referenced(&self) -> Vec<(u32, u32)> {
+                let mut out = Vec::new();
+                #(#parts)*
+                out
+            }
+        }
+    }
+
     fn secrets_fn(&self) -> TokenStream {
         let prog = self.prog;
         let mut parts = Vec::new();

@@ -54,7 +54,7 @@ impl<'p> Gen<'p> {
                     fields.push(quote!(this));
                     let tag = self.hierarchy(action.owner).map_or(0, |h| h.tag);
                     format.push_str("{}: ");
-                    args.push(quote!(self.object_label(#tag, this.index() as u32)));
+                    args.push(quote!(self.seen_label(seen, #tag, this.index() as u32)));
                 }
                 format.push_str(&action.name.replace('{', "{{").replace('}', "}}"));
                 let leading = self.leading_inputs(a);
@@ -63,7 +63,7 @@ impl<'p> Gen<'p> {
                     let input = &action.inputs[k];
                     let n = &self.input_field[&(a, k)];
                     fields.push(quote!(#n));
-                    args.push(self.value_label(quote!(#n), &input.ty, input.optional));
+                    args.push(self.seen_value_label(quote!(#n), &input.ty, input.optional));
                     if several {
                         format.push_str(&format!(" {}={{}}", input.name));
                     } else {
@@ -79,8 +79,19 @@ impl<'p> Gen<'p> {
                 }
             })
             .collect();
-        let label_move =
-            if move_arms.is_empty() { quote!(match *mv {}) } else { quote!(match *mv { #(#move_arms)* }) };
+        // Moves that name no object read nothing of `seen`.
+        let names_objects = move_arms.iter().any(|arm| arm.to_string().contains("seen_label"));
+        let label_move = match (move_arms.is_empty(), names_objects) {
+            (true, _) => quote!({
+                let _ = seen;
+                match *mv {}
+            }),
+            (false, true) => quote!(match *mv { #(#move_arms)* }),
+            (false, false) => quote!({
+                let _ = seen;
+                match *mv { #(#move_arms)* }
+            }),
+        };
         quote! {
             #(#fns)*
 
@@ -92,8 +103,9 @@ impl<'p> Gen<'p> {
                 }
             }
 
-            /// A readable name for a move: `place Cell(1, 2)`.
-            fn label_move(&self, mv: &Move) -> String {
+            /// A readable name for a move as `seen` may read it: `place Cell(1, 2)`, `steal a
+            /// hidden Card` (the objects `seen` may not see in their hidden form).
+            fn label_move(&self, mv: &Move, seen: &rt::hidden::Seen) -> String {
                 #label_move
             }
         }
@@ -174,6 +186,23 @@ impl<'p> Gen<'p> {
             }
         };
         (helpers, methods)
+    }
+
+    /// The text of a value in the label of a move, as `seen` (bound in the label function)
+    /// may read it: an object hidden from it in its hidden form.
+    pub(super) fn seen_value_label(&self, v: TokenStream, ty: &Ty, optional: bool) -> TokenStream {
+        match ty {
+            Ty::Class(c) if self.hierarchy(*c).is_some() => {
+                let tag = self.hierarchy(*c).map_or(0, |h| h.tag);
+                let inner = quote!(self.seen_label(seen, #tag, x.index() as u32));
+                if optional {
+                    quote!(match #v { Some(x) => #inner, None => String::from("none") })
+                } else {
+                    substitute_x(inner, &v)
+                }
+            }
+            _ => self.value_label(v, ty, optional),
+        }
     }
 
     /// The text of a value in a label.

@@ -91,6 +91,13 @@ impl<'p> Gen<'p> {
         let view = self.view_fn();
         let (seen_label, resample) = self.hidden_info();
         let hidden = self.may_hide();
+        let pools = if hidden && self.pool_resampling.eligible {
+            quote!(
+                const POOL_RESAMPLING: bool = true;
+            )
+        } else {
+            quote!()
+        };
         let info_name = &prog.name;
         let source = prog.files.first().cloned().unwrap_or_default();
         let (min, max) = (prog.min_players, prog.max_players);
@@ -176,6 +183,7 @@ impl<'p> Gen<'p> {
 
                 const SETUP_MAY_ASK: bool = #setup_may_ask;
                 const HIDDEN: bool = #hidden;
+                #pools
                 #keeps_menu
 
                 fn info() -> rt::GameInfo {
@@ -228,13 +236,13 @@ impl<'p> Gen<'p> {
                     TURN_LOCATIONS.get(self.core.turn).copied().unwrap_or(TURN_LOCATIONS[0])
                 }
 
-                fn move_label(&self, mv: &Move) -> String {
-                    self.label_move(mv)
+                fn move_label(&self, mv: &Move, seen: &rt::hidden::Seen) -> String {
+                    self.label_move(mv, seen)
                 }
 
-                fn pick_label(&self, pick: &rt::Pick) -> String {
+                fn pick_label(&self, pick: &rt::Pick, seen: &rt::hidden::Seen) -> String {
                     match *pick {
-                        rt::Pick::Object(tag, index) => self.object_label(tag, index),
+                        rt::Pick::Object(tag, index) => self.seen_label(seen, tag, index),
                         rt::Pick::Player(p) => format!("player {p}"),
                         rt::Pick::Bool(b) => b.to_string(),
                         rt::Pick::Number(bits) => rt::value::fmt_number(f64::from_bits(bits)),

@@ -19,6 +19,10 @@ pub(super) fn needs_mut(e: &Expr) -> bool {
             | ExprKind::TableLit(_)
             | ExprKind::Assign { .. } => true,
             ExprKind::Attr { attr: _, .. } => false,
+            // Looking at a deck's end may deal its card by chance (`emit::builtins`).
+            ExprKind::Builtin { op: StackPeek | StackPeekFront, args } => {
+                matches!(args.first().map(|a| &a.ty), Some(crate::hir::Ty::Class(_)))
+            }
             ExprKind::Builtin { op, .. } => !matches!(
                 op,
                 PlayerActive

@@ -137,6 +137,43 @@ impl<'p> Gen<'p> {
                     quote!({ let _ = x; String::from(#n) })
                 }
             },
+            // A collection of objects shows those the viewer sees, in order, then counts the
+            // others (their places in it would say which they are): `[Card(rank: 1), 2
+            // hidden Card]`.
+            Ty::List(elem) | Ty::Stack(elem) if matches!(elem.as_ref(), Ty::Class(c) if self.hierarchy(*c).is_some()) =>
+            {
+                let arena = self.collection_arena(ty);
+                let (tag, root) = match elem.as_ref() {
+                    Ty::Class(c) => self
+                        .hierarchy(*c)
+                        .map_or((0, String::new()), |h| (h.tag, self.prog.class(h.root).name.clone())),
+                    _ => (0, String::new()),
+                };
+                let each = if self.null.elem(self.prog, ty) {
+                    quote!(self.#arena[x].items.iter().flatten())
+                } else {
+                    quote!(self.#arena[x].items.iter())
+                };
+                quote!({
+                    let mut items: Vec<String> = Vec::new();
+                    let mut hidden = 0usize;
+                    for item in #each {
+                        if seen.hides(#tag, item.index() as u32).is_some() {
+                            hidden += 1;
+                        } else if items.len() < 12 {
+                            items.push(self.object_label(#tag, item.index() as u32));
+                        }
+                    }
+                    let shown = self.#arena[x].items.len() - hidden;
+                    if shown > 12 {
+                        items.push(String::from("..."));
+                    }
+                    if hidden > 0 {
+                        items.push(format!("{hidden} hidden {}", #root));
+                    }
+                    format!("[{}]", items.join(", "))
+                })
+            }
             // Collections show their elements (the first twelve).
             Ty::List(elem) | Ty::Stack(elem) => {
                 let arena = self.collection_arena(ty);
@@ -158,10 +195,24 @@ impl<'p> Gen<'p> {
                 // Strings are read through the reference; the other items are `Copy`.
                 let read = if **elem == Ty::String { quote!(item) } else { quote!(*item) };
                 let item = self.value_text(read, elem, false);
+                // An object key reads as the object does (hidden from the viewer: in its
+                // hidden form, never by its place among the objects); entries under hidden
+                // keys come last, sorted, so their order says nothing either.
                 quote!({
-                    let items: Vec<String> = self.#arena[x].entries.iter().take(12).map(|(key, item)| {
-                        format!("{}: {}", key.describe(), #item)
-                    }).collect();
+                    let mut items: Vec<String> = Vec::new();
+                    let mut under_hidden: Vec<String> = Vec::new();
+                    for (key, item) in self.#arena[x].entries.iter() {
+                        let (hidden, key) = match *key {
+                            rt::collections::Key::Object(tag, index) => {
+                                (seen.hides(tag, index).is_some(), self.seen_label(seen, tag, index))
+                            }
+                            ref other => (false, other.describe()),
+                        };
+                        let text = format!("{}: {}", key, #item);
+                        if hidden { under_hidden.push(text) } else if items.len() < 12 { items.push(text) }
+                    }
+                    under_hidden.sort();
+                    items.extend(under_hidden.into_iter().take(12));
                     format!("{{{}}}", items.join(", "))
                 })
             }

@@ -26,6 +26,7 @@ pub(crate) mod layout;
 pub(crate) mod openings;
 pub(crate) mod options;
 pub(crate) mod owners;
+pub(crate) mod pools;
 pub(crate) mod repr;
 pub(crate) mod values;
 pub(crate) mod whole;
@@ -64,6 +65,9 @@ pub(crate) struct Plan<'p> {
     pub options: Options,
     /// The functions on a cycle of calls (see [`Plan::may_recurse`]).
     pub recursive: HashSet<FuncId>,
+    /// Whether the game's hidden objects form pools that redistribution resamples exactly,
+    /// and the references the engine must watch for it (see [`pools`]).
+    pub pool_resampling: pools::PoolResampling,
 }
 
 /// The layout's fields and queries are the plan's.
@@ -103,7 +107,19 @@ impl<'p> Plan<'p> {
         };
         let hooks = hooks::hooks(&owner_indexes, &instances, &kept);
         let recursive = layout.recursive_functions();
-        Plan { layout, null, whole, owner_indexes, instances, kept, hooks, options: *options, recursive }
+        let pool_resampling = pools::pool_resampling(prog);
+        Plan {
+            layout,
+            null,
+            whole,
+            owner_indexes,
+            instances,
+            kept,
+            hooks,
+            options: *options,
+            recursive,
+            pool_resampling,
+        }
     }
 
     /// Whether a local is `Option`-represented.
