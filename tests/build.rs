@@ -1,6 +1,8 @@
 //! Generates the engine of every `examples/*.tgdl` into `OUT_DIR`, and a table of them,
-//! so the tests compile and play every example. A game that does not check fails the
-//! build with its diagnostics.
+//! so the tests compile and play every example; the batch of generated and mutated
+//! programs; and every program again with the plain generator (`CodegenOptions::none()`),
+//! for the equivalence test to play beside the shipping generator's engine. A game that
+//! does not check fails the build with its diagnostics.
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -26,6 +28,90 @@ fn main() {
     std::fs::write(out.join("examples.rs"), examples + &programs + &data + &hygiene)
         .expect("OUT_DIR is writable");
     std::fs::write(out.join("batch.rs"), batch(&root, &out)).expect("OUT_DIR is writable");
+    std::fs::write(out.join("equivalence.rs"), equivalence(&root, &out)).expect("OUT_DIR is writable");
+}
+
+/// The programs generated both ways for `tests/it/equivalence/`: the directory, and whether
+/// the library already holds the shipping generator's engine of each (as
+/// `tgdl_tests::NAME`).
+const BOTH_WAYS: &[(&str, bool)] = &[
+    ("tests/equivalence", false),
+    ("examples", true),
+    ("tests/programs", true),
+    ("tests/data", true),
+    ("tests/hygiene", true),
+];
+
+/// The module `tests/it/equivalence/` includes: the shipping generator's engines of
+/// `tests/equivalence/*.tgdl` (module `all`; the examples' and test programs' are the
+/// library's), the plain generator's engine of every program of [`BOTH_WAYS`] (module
+/// `none`), a table `PAIRS` of them, and one test per pair (module `both_ways`).
+fn equivalence(root: &Path, out: &Path) -> String {
+    let equivalence = root.join("tests/equivalence");
+    println!("cargo::rerun-if-changed={}", equivalence.display());
+    std::fs::create_dir_all(out.join("all")).expect("OUT_DIR is writable");
+    std::fs::create_dir_all(out.join("none")).expect("OUT_DIR is writable");
+    let (mut all, mut none, mut table, mut tests) =
+        (String::new(), String::new(), String::new(), String::new());
+    for &(sub, in_library) in BOTH_WAYS {
+        // Warnings are denied, as in every generated module of this crate; clippy holds the
+        // style of the shipping generator (the library's engines of the examples), not of
+        // the plain one (whose code is played, never shipped). Written as the side-by-side
+        // tests of each optimisation wrote them, some programs of `tests/equivalence/` have
+        // actions whose effect does not read an input: the generator names such a
+        // parameter without `_`, an unused-variable warning, allowed for them alone.
+        let attributes = if sub == "tests/equivalence" {
+            "#[allow(clippy::all, unused_variables)]\n    "
+        } else {
+            "#[allow(clippy::all)]\n    "
+        };
+        for path in tgdl_files(&root.join(sub)) {
+            let stem = path.file_stem().and_then(|s| s.to_str()).expect("a UTF-8 file name").to_string();
+            let generate = |options: tgdl_compiler::CodegenOptions, module: &mut String, dir: &str| {
+                let code = generate_with(&path, options)
+                    .unwrap_or_else(|rendered| panic!("{} does not check:\n{rendered}", path.display()));
+                std::fs::write(out.join(dir).join(format!("{stem}.rs")), code).expect("OUT_DIR is writable");
+                writeln!(
+                    module,
+                    "    #[deny(warnings)]\n    {attributes}pub mod {stem} {{\n        include!(concat!(env!(\"OUT_DIR\"), \"/{dir}/{stem}.rs\"));\n    }}"
+                )
+                .unwrap();
+            };
+            let optimised = if in_library {
+                format!("tgdl_tests::{stem}")
+            } else {
+                println!("cargo::rerun-if-changed={}", path.display());
+                generate(tgdl_compiler::CodegenOptions::all(), &mut all, "all");
+                format!("all::{stem}")
+            };
+            generate(tgdl_compiler::CodegenOptions::none(), &mut none, "none");
+            let source = path.strip_prefix(root).unwrap_or(&path).display().to_string().replace('\\', "/");
+            writeln!(
+                table,
+                "    Pair {{ name: \"{stem}\", path: \"{source}\", info: none::{stem}::Game::info, play: play_pair::<{optimised}::Game, none::{stem}::Game> }},"
+            )
+            .unwrap();
+            writeln!(tests, "    #[test]\n    fn {stem}() {{\n        super::check(\"{stem}\");\n    }}")
+                .unwrap();
+        }
+    }
+    format!(
+        "/// The shipping generator's engines of `tests/equivalence/*.tgdl`.\npub mod all {{\n{all}}}\n\n\
+         /// The plain generator's engine of every program (`CodegenOptions::none()`).\npub mod none {{\n{none}}}\n\n\
+         /// Every program, generated both ways.\npub const PAIRS: &[Pair] = &[\n{table}];\n\n\
+         /// Each program's two engines play the same games.\nmod both_ways {{\n{tests}}}\n"
+    )
+}
+
+/// The `.tgdl` files of `dir`, sorted.
+fn tgdl_files(dir: &Path) -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "tgdl"))
+        .collect();
+    files.sort();
+    files
 }
 
 /// How many programs of each kind the batch compiles (see [`batch`]).
@@ -33,7 +119,7 @@ const TYPED_PROGRAMS: u64 = 30;
 const RANDOM_PROGRAMS: u64 = 150;
 const MUTATED_PROGRAMS: usize = 12;
 
-/// The batch of `tests/batch.rs`: programs from the property-test generators of
+/// The batch of `tests/it/batch.rs`: programs from the property-test generators of
 /// `tgdl-compiler/tests/check_fuzz.rs` (well-typed and merely well-formed random programs) and
 /// mutated examples and test programs, every one `check` accepts, generated into a module
 /// that the test crate compiles with warnings denied, and a table of them to play.
@@ -104,12 +190,7 @@ fn batch(root: &Path, out: &Path) -> String {
 fn generate(dir: &Path, out: &Path, kind: &str, table_name: &str, attributes: &str) -> String {
     println!("cargo::rerun-if-changed={}", dir.display());
     watch_modules(dir);
-    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
-        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == "tgdl"))
-        .collect();
-    files.sort();
+    let files = tgdl_files(dir);
     let mut table =
         format!("/// Every file of `{}`.\npub const {table_name}: &[{kind}] = &[\n", dir.display());
     let mut modules = String::new();
@@ -140,6 +221,16 @@ fn generate(dir: &Path, out: &Path, kind: &str, table_name: &str, attributes: &s
 /// Checks and generates one game: the same pipeline as `tgdlc emit`.
 fn tgdlc_load(path: &Path) -> Result<String, String> {
     tgdl_compiler::generate_file(path).map_err(|c| c.render(false))
+}
+
+/// Checks and generates one game with the optimisations `options` allow (`tgdlc_load` is
+/// this with `CodegenOptions::all()`).
+fn generate_with(path: &Path, options: tgdl_compiler::CodegenOptions) -> Result<String, String> {
+    let compilation = tgdl_compiler::compile(
+        tgdl_compiler::Input::File(path),
+        &tgdl_compiler::Options { generate: Some(options), ..Default::default() },
+    );
+    compilation.generated.clone().ok_or_else(|| compilation.render(false))
 }
 
 /// Rebuild when a module the games import changes: the `.tgdl` files of the

@@ -140,30 +140,6 @@ pub fn benchmark_playouts<G: Game>(games: u64) -> u64 {
     decisions
 }
 
-/// Plays two engines of one game side by side, both started with two players from `seed`,
-/// picking the same random option in both, and asserts that they offer the same options
-/// (labels, in order) at every decision and end the same way: the check that a faster way
-/// of finding candidates changes nothing. `each` sees `a`, its labels and the label
-/// picked, before every move. Returns `a` at the end and the number of decisions.
-pub fn play_side_by_side<A: Game, B: Game>(seed: u64, mut each: impl FnMut(&A, &[String], &str)) -> (A, u64) {
-    let mut a = A::start(2, seed).expect("two players");
-    let mut b = B::start(2, seed).expect("two players");
-    let mut rng = tgdl_runtime::Rng::new(seed);
-    let mut decisions = 0;
-    while let Status::Decide(_) = a.status() {
-        let labels = a.labels();
-        assert_eq!(labels, b.labels(), "seed {seed}, decision {decisions}");
-        let pick = rng.below(labels.len() as u64) as usize;
-        each(&a, &labels, &labels[pick]);
-        a.apply(pick).expect("a listed option");
-        b.apply(pick).expect("a listed option");
-        decisions += 1;
-    }
-    assert_eq!(a.status(), b.status(), "seed {seed}");
-    assert_eq!(a.outcome(), b.outcome(), "seed {seed}");
-    (a, decisions)
-}
-
 /// A random playout of `G`: every seat random, seeded.
 pub fn playout<G: Game>(players: u32, seed: u64, max_decisions: u64) -> Ending {
     let mut game = match G::start(players, seed) {

@@ -67,7 +67,11 @@ fn simulation_gives_the_same_report_on_one_or_two_threads() {
             example.name
         );
     }
-    insta::assert_snapshot!("reports_of_2000_games_seed_7", reports);
+    // Kept in `tests/snapshots/` under the name it had when this file was a test binary of
+    // its own (`simulate`), not under this module's path.
+    insta::with_settings!({ snapshot_path => "../snapshots", prepend_module_to_snapshot => false }, {
+        insta::assert_snapshot!("simulate__reports_of_2000_games_seed_7", reports);
+    });
 }
 
 fn perft(example: &Example, depth: u32) -> Vec<u64> {

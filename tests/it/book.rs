@@ -21,7 +21,7 @@
 //! ```
 //!
 //! is also compiled and played: the listed option indices first, then random choices
-//! from `seed` (as `tests/programs.rs` plays its programs), and must end with that
+//! from `seed` (as `tests/it/programs.rs` plays its programs), and must end with that
 //! result (`player N wins`, `draw`, `ranking ...`, `unfinished`, `error at LINE:COL: ...`).
 //! The played games are built together in one cargo project under the test's temporary
 //! directory.
