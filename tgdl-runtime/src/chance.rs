@@ -15,7 +15,7 @@
 //! as it always has, and keeps the same marks so that both agree on which draws are
 //! events.
 
-use crate::game::ChanceMode;
+use serde::{Deserialize, Serialize};
 
 /// A chance event, as an explicit game puts it to chance.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -60,6 +60,20 @@ impl ChanceEvent {
             _ => (recorded < self.outcomes()).then_some(recorded as u32),
         }
     }
+}
+
+/// How a game meets chance (`roll`, `random()`, a shuffle, a card drawn from a shuffled
+/// stack).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum ChanceMode {
+    /// Drawn from the game's generator as it plays: the same seed gives the same game.
+    #[default]
+    Seeded,
+    /// Every chance event is a decision of its own ([`crate::game::Status::Chance`]), whose outcomes and
+    /// probabilities can be listed and chosen: for exact tree walks and for algorithms
+    /// that treat chance as a player. A shuffled stack is dealt lazily: the card that comes
+    /// off is the outcome, so a deal has as many outcomes as cards left.
+    Explicit,
 }
 
 /// How one game meets chance: its mode, and what it drew when it records.

@@ -123,17 +123,6 @@ fn too_many<X>(len: usize, limit: usize, loc: Loc) -> Flow<X> {
     fail(loc, format!("this list would hold {len} items, over the limit of {limit}"))
 }
 
-/// The rule error of a growth refused by [`List::push`] or [`Stack::push`], which have no
-/// place in the source to name: the engine reports it at the game's file.
-pub fn refused_growth_error(len: usize, limit: usize, file: &str) -> crate::error::RuleError {
-    crate::error::RuleError {
-        message: format!(
-            "a list or stack would hold {len} items, over the limit of {limit} (--max-list-items)"
-        ),
-        location: file.to_string(),
-    }
-}
-
 /// A table key: any value except null. Player 1 and number 1 are the same key.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Key {

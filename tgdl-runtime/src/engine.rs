@@ -8,11 +8,12 @@
 //! the next unanswered input or the end. The generator lives in the world, so replays
 //! draw the same numbers and write the same log.
 
+use crate::chance::ChanceMode;
 use crate::chance::{Chance, ChanceEvent, Unordered};
 use crate::error::{Flow, Loc, RuleError, Stop, StopReason};
-use crate::game::{ApplyError, ChanceMode, Choice, Game, GameInfo, Outcome, Pick, Start, StartError, Status};
+use crate::game::{ApplyError, Choice, Game, GameInfo, Outcome, Pick, Record, Start, StartError, Status};
 use crate::hidden::{self, Census, DeterminizeError, Observation, Resample, Seen, Viewer};
-use crate::information::{InfoState, Record, Sampler};
+use crate::information::{InfoState, Sampler};
 use crate::rng::Rng;
 use crate::value::{Player, Str, str_of};
 use crate::view::View;
@@ -633,7 +634,7 @@ fn with_refused_growth<R: Rules>(result: Flow<()>) -> Flow<()> {
     match crate::limits::take_refused_growth() {
         None => result,
         Some((len, limit)) => {
-            Err(Stop::error(crate::collections::refused_growth_error(len, limit, R::info().source)))
+            Err(Stop::error(crate::error::refused_growth_error(len, limit, R::info().source)))
         }
     }
 }

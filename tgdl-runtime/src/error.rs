@@ -147,3 +147,14 @@ pub fn wrong_answer() -> Stop {
 pub fn missing_return(loc: Loc) -> Stop {
     Stop::error(RuleError::new(loc, "the function ended without returning a value"))
 }
+
+/// The rule error of a growth refused by `List::push` or `Stack::push`, which have no
+/// place in the source to name: the engine reports it at the game's file.
+pub fn refused_growth_error(len: usize, limit: usize, file: &str) -> RuleError {
+    RuleError {
+        message: format!(
+            "a list or stack would hold {len} items, over the limit of {limit} (--max-list-items)"
+        ),
+        location: file.to_string(),
+    }
+}

@@ -2,6 +2,7 @@
 //! between which options, apply a choice, the outcome. Agents, the terminal, simulation,
 //! perft and traces are written once against it.
 
+pub use crate::chance::ChanceMode;
 use crate::error::RuleError;
 use crate::hidden::{DeterminizeError, Observation, Viewer};
 use crate::rng::Rng;
@@ -133,18 +134,14 @@ pub enum Pick {
     Done,
 }
 
-/// How a game meets chance (`roll`, `random()`, a shuffle, a card drawn from a shuffled
-/// stack).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub enum ChanceMode {
-    /// Drawn from the game's generator as it plays: the same seed gives the same game.
-    #[default]
-    Seeded,
-    /// Every chance event is a decision of its own ([`Status::Chance`]), whose outcomes and
-    /// probabilities can be listed and chosen: for exact tree walks and for algorithms
-    /// that treat chance as a player. A shuffled stack is dealt lazily: the card that comes
-    /// off is the outcome, so a deal has as many outcomes as cards left.
-    Explicit,
+/// What a game keeps of how it was played, for its players' information states: how it
+/// started, every decision (the option chosen) and every chance outcome (as
+/// [`crate::chance::Chance::record`] keeps them), in order.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Record {
+    pub players: u32,
+    pub decisions: Vec<u32>,
+    pub chance: Vec<u64>,
 }
 
 /// How to start a game.
@@ -285,7 +282,7 @@ pub trait Game: Clone + Send + Sync + 'static {
 
     /// How the game was played since it started, when it keeps a record
     /// ([`Start::record`]): what players' information states are read from.
-    fn record(&self) -> Option<crate::information::Record> {
+    fn record(&self) -> Option<Record> {
         None
     }
 

@@ -268,11 +268,41 @@ pub fn unsampleable(secrets: &[Secret], census: &Census, viewer: Viewer) -> Opti
         .map(|s| s.attribute)
 }
 
+/// Why an information state could not be read, or no world drawn from it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SampleError {
+    /// The game keeps no record of how it was played (it was not started to be observed).
+    NoRecord,
+    /// The seat does not decide now.
+    NotDeciding,
+    /// Replaying the record did not lead back to the game as it is (an engine error).
+    Replay(String),
+    /// No world consistent with what the seat has seen was found.
+    NoConsistentWorld { seat: u32, tries: u32 },
+}
+
+impl fmt::Display for SampleError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SampleError::NoRecord => write!(f, "the game keeps no record of its play to sample from"),
+            SampleError::NotDeciding => write!(f, "the seat does not decide now"),
+            SampleError::Replay(why) => write!(f, "replaying the game's record failed: {why}"),
+            SampleError::NoConsistentWorld { seat, tries } => write!(
+                f,
+                "no game consistent with what player {seat} has seen was found in {tries} tries: \
+                 a search agent cannot imagine this position without looking at what it may not see"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for SampleError {}
+
 /// Why a world could not be determinized.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum DeterminizeError {
     /// No world was drawn from the seat's information state.
-    Sample(crate::information::SampleError),
+    Sample(SampleError),
     /// Determinization is for one seat.
     NotASeat(Viewer),
     /// The game has ended or failed.

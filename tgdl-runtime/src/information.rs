@@ -24,21 +24,12 @@
 //! redistributing the hidden objects among the hidden places provably gives the same
 //! worlds take that fast path instead ([`crate::Game::pool_sample`]).
 
-use crate::chance::ChanceEvent;
-use crate::game::{ApplyError, ChanceMode, Game, Start, Status};
+use crate::chance::{ChanceEvent, ChanceMode};
+pub use crate::game::Record;
+use crate::game::{ApplyError, Game, Start, Status};
+pub use crate::hidden::SampleError;
 use crate::hidden::Viewer;
 use crate::rng::Rng;
-use std::fmt;
-
-/// What a game keeps of how it was played, for its players' information states: how it
-/// started, every decision (the option chosen) and every chance outcome (as
-/// [`crate::chance::Chance::record`] keeps them), in order.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Record {
-    pub players: u32,
-    pub decisions: Vec<u32>,
-    pub chance: Vec<u64>,
-}
 
 /// One thing a seat observed.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -65,36 +56,6 @@ pub struct InfoState {
     /// The menu the seat decides from now, as it reads it.
     pub menu: u64,
 }
-
-/// Why an information state could not be read, or no world drawn from it.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum SampleError {
-    /// The game keeps no record of how it was played (it was not started to be observed).
-    NoRecord,
-    /// The seat does not decide now.
-    NotDeciding,
-    /// Replaying the record did not lead back to the game as it is (an engine error).
-    Replay(String),
-    /// No world consistent with what the seat has seen was found.
-    NoConsistentWorld { seat: u32, tries: u32 },
-}
-
-impl fmt::Display for SampleError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            SampleError::NoRecord => write!(f, "the game keeps no record of its play to sample from"),
-            SampleError::NotDeciding => write!(f, "the seat does not decide now"),
-            SampleError::Replay(why) => write!(f, "replaying the game's record failed: {why}"),
-            SampleError::NoConsistentWorld { seat, tries } => write!(
-                f,
-                "no game consistent with what player {seat} has seen was found in {tries} tries: \
-                 a search agent cannot imagine this position without looking at what it may not see"
-            ),
-        }
-    }
-}
-
-impl std::error::Error for SampleError {}
 
 /// FNV-1a, 64 bits: a fingerprint of what a seat sees.
 fn fingerprint(bytes: &[u8]) -> u64 {
