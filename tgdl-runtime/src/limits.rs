@@ -164,6 +164,11 @@ std::thread_local! {
     static REFUSED_GROWTH: std::cell::Cell<Option<(usize, usize)>> = const { std::cell::Cell::new(None) };
 }
 
+/// Refused growths not yet taken, on every thread: while there are none (nearly always),
+/// taking one reads this counter and not the thread-local, which costs more on every move.
+/// A thread reads its own writes, so it never misses its own refusal.
+static REFUSALS_PENDING: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
 /// Records a refused growth (the first one of a run is kept: it is where the run went wrong).
 #[cold]
 #[inline(never)]
@@ -171,13 +176,28 @@ pub(crate) fn refuse_growth(len: usize, limit: usize) {
     REFUSED_GROWTH.with(|r| {
         if r.get().is_none() {
             r.set(Some((len, limit)));
+            REFUSALS_PENDING.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         }
     });
 }
 
 /// Takes the growth refused on this thread since the last call: `(items, budget)`.
+#[inline]
 pub fn take_refused_growth() -> Option<(usize, usize)> {
-    REFUSED_GROWTH.with(|r| r.take())
+    if REFUSALS_PENDING.load(std::sync::atomic::Ordering::Relaxed) == 0 {
+        return None;
+    }
+    take_pending()
+}
+
+#[cold]
+#[inline(never)]
+fn take_pending() -> Option<(usize, usize)> {
+    let taken = REFUSED_GROWTH.with(|r| r.take());
+    if taken.is_some() {
+        REFUSALS_PENDING.fetch_sub(1, std::sync::atomic::Ordering::Relaxed);
+    }
+    taken
 }
 
 #[cfg(test)]
