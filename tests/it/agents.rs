@@ -207,9 +207,9 @@ mod search {
     //! and after a die roll, and the subtree kept between decisions.
     use tgdl_play::agent::Decision;
     use tgdl_play::mcts::{Budget, MctsAgent};
-    use tgdl_runtime::game::{Choice, Status};
+    use tgdl_runtime::game::{ChanceMode, Choice, Status};
     use tgdl_runtime::rng::Rng;
-    use tgdl_runtime::{Game, Start};
+    use tgdl_runtime::{Game, Player, Start};
 
     /// What a cake piece is worth, from its label (`the left piece: 7 slices and the cherry`).
     fn worth(label: &str) -> u32 {
@@ -314,6 +314,52 @@ mod search {
             let decision = Decision::of(&game).unwrap();
             let mut agent = tgdl_play::driver::SeatKind::Mcts(Budget::default()).agent::<Four>(seed).unwrap();
             assert_eq!(agent.choose(&decision).unwrap(), 4, "seed {seed}");
+        }
+    }
+
+    /// Liar's dice with the dice chosen: player 0 holds `theirs`, player 1 holds `own`,
+    /// and player 0 has opened with the bid labelled `opening`.
+    fn liars_dice(theirs: usize, own: usize, opening: &str) -> tgdl_tests::liars_dice::Game {
+        let start = Start { players: 2, seed: 0, chance: ChanceMode::Explicit, record: true };
+        let mut game = tgdl_tests::liars_dice::Game::start_with(&start).unwrap();
+        // The setup rolls player 0's die, then player 1's: outcome i is face i + 1.
+        for face in [theirs, own] {
+            assert_eq!(game.status(), Status::Chance);
+            game.apply(face - 1).unwrap();
+        }
+        assert_eq!(game.status(), Status::Decide(Player(0)));
+        let bid = (0..game.options().len()).find(|&i| game.label(i) == format!("bid {opening}")).unwrap();
+        game.apply(bid).unwrap();
+        game
+    }
+
+    #[test]
+    fn liars_dice_is_called_on_the_callers_die_alone() {
+        // Player 1 knows its own die and the bid; whatever player 0 holds, the seeded
+        // search answers the same. And it does not call a bid its own die makes true:
+        // "1-3" with a three or a six in hand.
+        let budget = if cfg!(debug_assertions) { 200 } else { 1000 };
+        for opening in ["1-3", "2-3"] {
+            for own in 1..=6 {
+                for seed in 0..2 {
+                    let answers: Vec<String> = (1..=6)
+                        .map(|theirs| {
+                            let game = liars_dice(theirs, own, opening);
+                            let decision = Decision::of(&game).unwrap();
+                            let (chosen, _) =
+                                MctsAgent::new(Budget::Iterations(budget), seed).search(&decision).unwrap();
+                            game.label(chosen)
+                        })
+                        .collect();
+                    assert!(
+                        answers.iter().all(|a| *a == answers[0]),
+                        "bid {opening}, own die {own}, seed {seed}: {answers:?}"
+                    );
+                    if opening == "1-3" && (own == 3 || own == 6) {
+                        assert_ne!(answers[0], "liar", "a bid its own die makes true, seed {seed}");
+                    }
+                }
+            }
         }
     }
 

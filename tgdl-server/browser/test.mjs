@@ -57,6 +57,7 @@ const GAMES = {
   dice_race: { seats: ["human", "human"] },
   harvest: { seats: ["human", "human"], board: true },
   hex: { seats: ["human", "human"], board: true },
+  liars_dice: { seats: ["human", "human"] },
   pilgrims: { seats: ["human", "human", "random"], board: true },
   reversi: { seats: ["human", "human"], board: true },
   skirmish: { seats: ["human", "human"], board: true },
