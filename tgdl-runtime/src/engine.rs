@@ -633,10 +633,15 @@ impl<R: Rules> Clone for Engine<R> {
 fn with_refused_growth<R: Rules>(result: Flow<()>) -> Flow<()> {
     match crate::limits::take_refused_growth() {
         None => result,
-        Some((len, limit)) => {
-            Err(Stop::error(crate::error::refused_growth_error(len, limit, R::info().source)))
-        }
+        Some((len, limit)) => refused::<R>(len, limit),
     }
+}
+
+/// The located error of a refused growth: out of the way of every move that has none.
+#[cold]
+#[inline(never)]
+fn refused<R: Rules>(len: usize, limit: usize) -> Flow<()> {
+    Err(Stop::error(crate::error::refused_growth_error(len, limit, R::info().source)))
 }
 
 /// The player count is within the game directive's bounds.
@@ -667,6 +672,7 @@ impl<R: Rules> Engine<R> {
     }
 
     /// Runs (or re-runs) a move or the setup from the current world.
+    #[inline]
     fn run(&mut self, origin: Origin<R::Move>) -> Flow<()> {
         let core = self.world.core_mut();
         core.steps_left = core.step_limit;
