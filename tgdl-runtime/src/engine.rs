@@ -8,8 +8,7 @@
 //! the next unanswered input or the end. The generator lives in the world, so replays
 //! draw the same numbers and write the same log.
 
-use crate::chance::ChanceMode;
-use crate::chance::{Chance, ChanceEvent, Unordered};
+use crate::chance::{Chance, ChanceEvent, ChanceMode, Unordered};
 use crate::error::{Flow, Loc, RuleError, Stop, StopReason};
 use crate::game::{ApplyError, Choice, Game, GameInfo, Outcome, Pick, Record, Start, StartError, Status};
 use crate::hidden::{self, Census, DeterminizeError, Observation, Resample, Seen, Viewer};
