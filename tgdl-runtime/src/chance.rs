@@ -94,6 +94,13 @@ impl Chance {
         Chance { mode, record: None, dealt: Vec::new() }
     }
 
+    /// Seeded, recording nothing, keeping the dealt list's allocation.
+    pub fn restart(&mut self) {
+        self.mode = ChanceMode::default();
+        self.record = None;
+        self.dealt.clear();
+    }
+
     /// Notes an outcome drawn by a seeded game.
     #[inline]
     pub fn note(&mut self, outcome: u64) {

@@ -9,7 +9,7 @@
 //! draw the same numbers and write the same log.
 
 use crate::chance::{Chance, ChanceEvent, ChanceMode, Unordered};
-use crate::error::{Flow, Loc, RuleError, Stop, StopReason};
+use crate::error::{Flow, Loc, RuleError, Stop};
 use crate::game::{ApplyError, Choice, Game, GameInfo, Outcome, Pick, Record, Start, StartError, Status};
 use crate::hidden::{self, Census, DeterminizeError, Observation, Resample, Seen, Viewer};
 use crate::information::{InfoState, Sampler};
@@ -136,6 +136,17 @@ pub struct Replay {
     fresh: Option<(usize, u64)>,
 }
 
+impl Replay {
+    /// Empty, keeping the answers' allocation.
+    fn restart(&mut self) {
+        self.answers.clear();
+        self.cursor = 0;
+        self.question = None;
+        self.chance = None;
+        self.fresh = None;
+    }
+}
+
 /// What a run in replay is told at each question it meets, in order.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Answer {
@@ -186,29 +197,44 @@ impl Core {
         }
     }
 
-    /// Takes what `old` (the core of a finished game) allocated and this game can reuse:
-    /// its outcome's vectors and its log's buffer.
-    pub fn recycle(&mut self, old: &mut Core) {
-        if let Some(outcome) = old.outcome.take() {
+    /// Makes this core the one `Core::new(players, seed)` would give, in place: a playout
+    /// loop restarts one game many times, and the log's buffer, the replay's vectors and
+    /// the outcome's places are kept for the next game instead of being freed.
+    pub fn restart(&mut self, players: u32, seed: u64) {
+        let limits = crate::limits::current();
+        self.players = players;
+        self.active = Player(0);
+        self.turn = 0;
+        if !self.phase.is_empty() {
+            self.phase = NO_PHASE.with(Str::clone);
+        }
+        self.turn_changed_at = None;
+        self.rng = Rng::new(seed);
+        self.chance.restart();
+        self.log.clear();
+        self.told.clear();
+        if let Some(outcome) = self.outcome.take() {
             self.spare.places = outcome.places;
-        } else {
-            self.spare.places = std::mem::take(&mut old.spare.places);
         }
-        if self.log.is_empty() {
-            self.log = std::mem::take(&mut old.log);
-            self.log.clear();
-        }
+        self.steps_left = limits.loop_steps;
+        self.step_limit = limits.loop_steps;
+        self.depth = 0;
+        self.depth_limit = limits.call_depth;
+        self.runs_left = limits.event_runs;
+        self.run_limit = limits.event_runs;
+        self.replay.restart();
+        debug_assert_eq!(*self, Core::new(players, seed), "a restarted core differs from a new one");
     }
 
     /// Asks `player` to choose one of `options`: the recorded answer when replaying,
-    /// otherwise the run stops with [`Stop::Suspend`] and the engine puts the question.
+    /// otherwise the run stops with [`Stop::signal`] and the engine puts the question.
     pub fn ask(&mut self, player: Player, options: Vec<Pick>, prompt: impl FnOnce() -> String) -> Flow<Pick> {
         match self.next_answer() {
             Some(Answer::Pick(pick)) => Ok(pick),
             Some(_) => Err(crate::error::wrong_answer()),
             None => {
                 self.replay.question = Some(Question { player, options, prompt: prompt() });
-                Err(Stop::suspend())
+                Err(Stop::signal())
             }
         }
     }
@@ -234,7 +260,7 @@ impl Core {
             Some(Answer::Pick(_)) => Err(crate::error::wrong_answer()),
             None => {
                 self.replay.chance = Some(event());
-                Err(Stop::suspend())
+                Err(Stop::signal())
             }
         }
     }
@@ -432,7 +458,7 @@ impl Core {
             [first] if first.len() == 1 => self.win_player(first[0]),
             _ => {
                 self.outcome = Some(Outcome::from_ranking(ranking, self.players));
-                Err(Stop::game_over())
+                Err(Stop::signal())
             }
         }
     }
@@ -458,7 +484,7 @@ impl Core {
         };
         debug_assert_eq!(outcome, Outcome::from_ranking(&[vec![p]], self.players));
         self.outcome = Some(outcome);
-        Err(Stop::game_over())
+        Err(Stop::signal())
     }
 
     /// A number as a player (player arithmetic wraps). Called on every `turn.pass()`:
@@ -499,9 +525,11 @@ pub trait Rules: Resample + Clone + Debug + Send + Sync + 'static {
     /// An empty world around `core`.
     fn new(core: Core) -> Self;
 
-    /// Makes this world an empty one around `core`, as `new` would, reusing its
-    /// allocations (a playout loop restarts one game many times).
-    fn reset(&mut self, core: Core) {
+    /// Makes this world the empty one `new(Core::new(players, seed))` would give, reusing
+    /// its allocations (a playout loop restarts one game many times).
+    fn restart(&mut self, players: u32, seed: u64) {
+        let mut core = std::mem::replace(self.core_mut(), Core::new(players, seed));
+        core.restart(players, seed);
         *self = Self::new(core);
     }
 
@@ -655,9 +683,21 @@ fn check_players<R: Rules>(players: u32) -> Result<(), StartError> {
 impl<R: Rules> Engine<R> {
     /// Runs `setup` on a fresh world and puts the first decision.
     fn run_setup(&mut self) {
-        let base = if R::SETUP_MAY_ASK || self.explicit() { Some(self.world.clone()) } else { None };
-        let result = self.run(Origin::Setup);
-        self.settle(result, Origin::Setup, base, Vec::new());
+        if R::SETUP_MAY_ASK || self.explicit() {
+            let base = Some(self.world.clone());
+            let result = self.run(Origin::Setup);
+            self.settle(result, Origin::Setup, base, Vec::new());
+        } else {
+            // No copy to replay from: not even an empty one is moved about (a playout's
+            // every game starts here).
+            let result = self.run(Origin::Setup);
+            self.options.clear();
+            self.pending = None;
+            match result {
+                Ok(()) => self.build_menu(),
+                Err(stop) => self.stopped(stop, Origin::Setup, None, Vec::new()),
+            }
+        }
     }
 
     /// The world: the game's state as the rules see it.
@@ -701,10 +741,14 @@ impl<R: Rules> Engine<R> {
     #[cold]
     #[inline(never)]
     fn stopped(&mut self, stop: Stop, origin: Origin<R::Move>, base: Option<R>, answers: Vec<Answer>) {
-        match stop.into_reason() {
-            StopReason::GameOver => self.status = Status::Over,
-            StopReason::Error(e) => self.fail(e),
-            StopReason::Suspend => {
+        let waits = {
+            let replay = &self.world.core().replay;
+            replay.question.is_some() || replay.chance.is_some()
+        };
+        match stop.into_rule_error() {
+            Some(e) => self.fail(e),
+            None if !waits && self.world.core().outcome.is_some() => self.status = Status::Over,
+            None => {
                 let replay = &mut self.world.core_mut().replay;
                 let question = replay.question.take();
                 let chance = replay.chance.take();
@@ -746,7 +790,7 @@ impl<R: Rules> Engine<R> {
     /// Brings `self.options`, the menu before a move that asked nothing, up to date after it.
     #[inline]
     fn update_menu(&mut self) {
-        crate::limits::take_refused_growth();
+        // No refusal is pending: the run before this took any.
         let result = with_refused_growth::<R>(self.world.update_menu(&mut self.options));
         // Tests run unoptimised builds: there, every kept menu is checked against a full build.
         #[cfg(debug_assertions)]
@@ -770,9 +814,9 @@ impl<R: Rules> Engine<R> {
     #[cold]
     #[inline(never)]
     fn no_menu(&mut self, result: Flow<()>) {
-        match result.map_err(Stop::into_reason) {
-            Err(StopReason::Error(e)) => self.fail(e),
-            Err(StopReason::GameOver | StopReason::Suspend) => self.fail(RuleError::new(
+        match result.map_err(Stop::into_rule_error) {
+            Err(Some(e)) => self.fail(e),
+            Err(None) => self.fail(RuleError::new(
                 self.world.turn_location(),
                 "internal error: building the menu tried to end the game or ask an input",
             )),
@@ -1057,9 +1101,7 @@ impl<R: Rules> Game for Engine<R> {
 
     fn restart(&mut self, players: u32, seed: u64) -> Result<(), StartError> {
         check_players::<R>(players)?;
-        let mut core = Core::new(players, seed);
-        core.recycle(self.world.core_mut());
-        self.world.reset(core);
+        self.world.restart(players, seed);
         self.pending = None;
         self.status = Status::Over;
         self.error = None;

@@ -55,45 +55,35 @@ impl fmt::Display for RuleError {
 
 impl std::error::Error for RuleError {}
 
-/// Why generated code stopped running before the end of a block.
+/// Why generated code stopped running before the end of a block: a rule error, or
+/// nothing — the game ended (`winner` set the outcome) or an input waits for an answer
+/// (the core holds the question or chance event). The core says which of the two, so
+/// ending a game or asking allocates nothing.
 ///
-/// One boxed pointer, so that `Flow<()>` is a single word and `Flow<f64>` two, returned
-/// in registers on the hot path; stopping is rare and may allocate.
+/// One pointer, so that `Flow<()>` is a single word and `Flow<f64>` two, returned in
+/// registers on the hot path; a rule error is rare and may allocate.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Stop(Box<StopReason>);
-
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum StopReason {
-    /// A rule error.
-    Error(RuleError),
-    /// An input needs an answer that has not been given yet (see [`crate::engine::Replay`]).
-    Suspend,
-    /// `winner` ended the game.
-    GameOver,
-}
+pub struct Stop(Option<Box<RuleError>>);
 
 impl Stop {
     #[cold]
     pub fn error(e: RuleError) -> Stop {
-        Stop(Box::new(StopReason::Error(e)))
+        Stop(Some(Box::new(e)))
     }
 
-    #[cold]
-    pub fn suspend() -> Stop {
-        Stop(Box::new(StopReason::Suspend))
+    /// The game ended or an input waits: what the core recorded says which.
+    #[inline]
+    pub fn signal() -> Stop {
+        Stop(None)
     }
 
-    #[cold]
-    pub fn game_over() -> Stop {
-        Stop(Box::new(StopReason::GameOver))
+    /// The rule error that stopped the run, if it was one.
+    pub fn rule_error(&self) -> Option<&RuleError> {
+        self.0.as_deref()
     }
 
-    pub fn reason(&self) -> &StopReason {
-        &self.0
-    }
-
-    pub fn into_reason(self) -> StopReason {
-        *self.0
+    pub fn into_rule_error(self) -> Option<RuleError> {
+        self.0.map(|e| *e)
     }
 }
 

@@ -43,7 +43,7 @@ mod owners;
 pub use arena::{Arena, Id};
 pub use collections::{List, Stack, Table};
 pub use engine::{Core, Engine, Rules};
-pub use error::{Flow, Loc, RuleError, Stop, StopReason};
+pub use error::{Flow, Loc, RuleError, Stop};
 pub use game::{ApplyError, ChanceMode, Choice, Game, GameInfo, Outcome, Pick, Start, StartError, Status};
 pub use rng::Rng;
 pub use value::{Player, Str};

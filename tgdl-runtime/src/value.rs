@@ -198,8 +198,8 @@ mod tests {
     const L: Loc = Loc::new("t.tgdl", 1, 1);
 
     fn message<T: std::fmt::Debug>(r: Flow<T>) -> String {
-        match r.map_err(crate::error::Stop::into_reason) {
-            Err(crate::error::StopReason::Error(e)) => e.message.clone(),
+        match r.map_err(crate::error::Stop::into_rule_error) {
+            Err(Some(e)) => e.message.clone(),
             other => panic!("expected a rule error, got {other:?}"),
         }
     }

@@ -552,12 +552,12 @@ impl<'p> Gen<'p> {
                     world
                 }
 
-                /// Makes this world the empty one around `core`, reusing its allocations.
-                pub fn reset(&mut self, core: rt::Core) {
+                /// Makes this world the empty one of a new game, reusing its allocations.
+                pub fn restart(&mut self, players: u32, seed: u64) {
                     let empty = World::empty();
                     #(self.#reset_fields.clone_from(&empty.#reset_fields);)*
                     #groups_kept
-                    self.core = core;
+                    self.core.restart(players, seed);
                 }
 
                 /// Makes this world a copy of `other` (a world of the same game), reusing

@@ -194,8 +194,8 @@ impl<'p> Gen<'p> {
                     World::new(core)
                 }
 
-                fn reset(&mut self, core: rt::Core) {
-                    World::reset(self, core)
+                fn restart(&mut self, players: u32, seed: u64) {
+                    World::restart(self, players, seed)
                 }
 
                 fn copy_from(&mut self, other: &Self) {
