@@ -583,43 +583,72 @@ Fix: choose another name (or write `this.points` for the attribute):
         return doubled;
     }
 "#;
-    REVEALS_HIDDEN = "W0005", "a public `log` may reveal hidden information",
-r#"Every player reads what `log(...)` writes, but some values are hidden from some
-players: a `secret` attribute is seen only by its object's owner (by no player for a
-global class or an object without owner), an object in a player's hand only by that
-player, and the cards inside a deck (a `stack` that is not `open`) by no one. The
-checker warns when the argument of a `log`:
+    REVEALS_HIDDEN = "W0005", "a public output may reveal hidden information",
+r#"Some values are hidden from some players: a `secret` attribute is seen only by its
+object's owner (by no player for a global class or an object without owner), an object
+in a player's hand only by that player, and the cards inside a deck (a `stack` that is
+not `open`) by no one. The checker follows values through attributes, function calls
+and variables, and warns when a public output may depend on a hidden one. The public
+outputs:
 
-- reads a `secret` attribute, itself or through a function it calls (a function's own
-  `log` and `tell` lines do not count; writing an object as text calls its `label`);
-- reads an attribute (not a built-in one like `owner`), or the label, of a local
-  variable or input whose class may be hidden: an interactable `assign`ed to a player
-  somewhere and never placed on a tile (pieces played on a board are face up), or the
-  element of a deck that is not `open`. Unless a statement written earlier in the same
-  body made that object public: `x.discard(pile)`, `x.move_to(t)`, `x.reveal()`,
-  `x.assign(null)`, a push onto an `open` stack or a discard pile, a call of a method of
-  `x` that does one of these to `this`; or `x` was set from a value known to be public
-  (a `new` object not yet assigned, the top of a face-up stack, a function that only
-  returns objects it made public).
+- `log(...)`, which every player reads (`tell(p, ...)` is private: never warned);
+- a public attribute set from the value (`last = card.rank`, `this.shown = this.rank`,
+  `xs[i] = v`, a push onto a list attribute, `new Note() { text = v }`): every player
+  sees the copy. An attribute declared `secret`, or one of an object that may itself be
+  hidden, is not public. The copy is seen at the next decision, so what the same move
+  makes public before then (the card revealed on the next line) does not count;
+- a `label` function that reads a secret (itself or through the functions it calls) or
+  an object other than its own that may be hidden: a label is drawn for every player
+  who sees the object. (What it reads of its own object is seen only by the players who
+  may see the object.)
 
-It is a warning: the game may mean to reveal the value (at the end of the game, say).
-Values flowing through other variables or lists are not followed.
+A value may be hidden when it is, or is computed from:
+
+- a read of a `secret` attribute, written there or made by a function called there (a
+  function's own `log` and `tell` lines do not count);
+- a read of an attribute (not a built-in one like `owner`), or the label, of an object
+  whose class may be hidden: an interactable `assign`ed to a player somewhere and never
+  placed on a tile (pieces played on a board are face up), or the element of a deck that
+  is not `open`. The object may be a variable or input, `this` in an action, an
+  attribute (`host.dealt.value`), a function's result or the top of a closed stack;
+  writing it as text shows its label, and handing it to a function that reads it
+  (`score_of(card: card)`) counts as reading it;
+- a variable set from such a value (`number v = card.rank; log(v);`), or a list variable
+  it was pushed onto.
+
+An object stops being hidden when a statement written earlier in the same body made it
+public: `x.discard(pile)`, `x.move_to(t)`, `x.reveal()`, `x.assign(null)`, a push onto
+an `open` stack or a discard pile, a call of a method of `x` that does one of these to
+`this`; or when it was set from a value known to be public (a `new` object not yet
+assigned, the top of a face-up stack, a function that only returns objects it made
+public). A method does not judge `this` in its own lines: that depends on the call.
+
+The warning shows the path: the variables the value went through, and the calls down to
+the read. It is a warning: the game may mean to reveal the value (at the end of the
+game, say). A body is read in the order it is written (branches one after the other,
+loops once); elements of list attributes are not followed.
 
 Example:
 
     game Poker players 2;
     interactable Card { number rank = 0; }
     global class Dealer {
+        number last = 0;
         action peek {
             trigger PlayerChoiceEvent;
             input Card card { return card.owner == player.active(); }
-            effect { log("player " + player.active() + " holds a " + card.rank); }
+            effect {
+                number held = card.rank;
+                log("player " + player.active() + " holds a " + held);
+                last = held;
+            }
         }
     }
     setup { new Card() { rank = 7 }.assign(0); }
 
-Fix: show the value only to the player who may see it with `tell(p, ...)`, or log it
-after the statement that makes it public:
+Fix: show the value only to the player who may see it with `tell(p, ...)`, keep the copy
+in a `secret` attribute, or make the object public first (`card.reveal()`,
+`card.discard(pile)`):
 
     effect { tell(player.active(), "you hold a " + card.rank); }
 "#;

@@ -692,6 +692,38 @@ impl Expr {
 }
 
 impl Expr {
+    /// The expressions directly inside this one, in the order they are written.
+    pub fn children(&self) -> Vec<&Expr> {
+        match &self.kind {
+            ExprKind::Number(_)
+            | ExprKind::String(_)
+            | ExprKind::Bool(_)
+            | ExprKind::Null
+            | ExprKind::Local(_)
+            | ExprKind::This
+            | ExprKind::Event
+            | ExprKind::Global(_)
+            | ExprKind::BoardGroup { .. } => Vec::new(),
+            ExprKind::Attr { object, .. } => vec![object],
+            ExprKind::Call { receiver, args, .. } => receiver.as_deref().into_iter().chain(args).collect(),
+            ExprKind::CallAction { receiver, .. } => vec![receiver],
+            ExprKind::Builtin { args, .. } | ExprKind::ListLit(args) | ExprKind::StackLit(args) => {
+                args.iter().collect()
+            }
+            ExprKind::Unary { operand, .. }
+            | ExprKind::ToPlayer(operand)
+            | ExprKind::ToNumber(operand)
+            | ExprKind::ToText(operand)
+            | ExprKind::Is { operand, .. }
+            | ExprKind::As { operand, .. } => vec![operand],
+            ExprKind::Binary { lhs, rhs, .. } => vec![lhs, rhs],
+            ExprKind::New { inits, .. } => inits.iter().map(|(_, e)| e).collect(),
+            ExprKind::TableLit(pairs) => pairs.iter().flat_map(|(k, v)| [k, v]).collect(),
+            ExprKind::Index { object, index } => vec![object, index],
+            ExprKind::Assign { target, value } => vec![target, value],
+        }
+    }
+
     /// Calls `f` on this expression and every expression inside it, parents first.
     pub fn walk(&self, f: &mut impl FnMut(&Expr)) {
         f(self);

@@ -7,8 +7,8 @@
 //! Passes, in order: `declare` (every definition gets an id, inheritance is resolved),
 //! `members` of classes (attribute types; `signatures` of functions and actions; `board`
 //! groups), `bodies` (statements in `stmt`, expressions in `expr`, `operators`, `objects`,
-//! `calls` and `builtins`), then whole-program checks: `purity`, `secrets` and `analysis`. Every
-//! diagnostic has a stable code from `codes.rs`.
+//! `calls` and `builtins`), then whole-program checks: `purity`, `secrets` (with `leaks` and
+//! `leak_report`) and `analysis`. Every diagnostic has a stable code from `codes.rs`.
 
 mod analysis;
 mod board;
@@ -17,6 +17,8 @@ mod builtins;
 mod calls;
 mod declare;
 mod expr;
+mod leak_report;
+mod leaks;
 mod members;
 mod objects;
 mod operators;

@@ -1,116 +1,80 @@
-//! Hidden information in logs (docs/hidden-information.md): warns when a public `log` may reveal a `secret`
-//! attribute, or an attribute of an object other players may not see (in a hand, or in a
-//! deck that is not `open`).
+//! Hidden information in public outputs (docs/hidden-information.md): warns (W0005) when
+//! what every player reads may depend on a `secret` attribute, or on the content of an
+//! object some players may not see (in a hand, or in a deck that is not `open`).
 //!
-//! Two rules, both about the argument of `log(...)` only (a `tell` is private):
-//! - a read of a `secret` attribute, written in the argument or made by a function it calls
-//!   (transitively; a function's reads inside its own `log` and `tell` do not count, and
-//!   writing an object as text counts as calling its `label` functions);
-//! - a read of a non-built-in attribute (or of the label) of a local variable or input
-//!   whose class may be hidden (an interactable `assign`ed to a player and never placed
-//!   on a tile — a piece played on the board is public —; the element of a closed deck),
-//!   unless a statement written earlier in the same body made that variable public
-//!   (`discard`, `move_to`, `assign(null)`, a push onto a face-up stack, a method that does
-//!   one of those to `this`) or set it from a value known to be public (`new` before any
-//!   `assign`, the top of a face-up stack, a function that only returns public objects,
-//!   another public variable).
+//! The public outputs: a `log(...)` (a `tell` is private), a public attribute set from a
+//! value (a copy every player sees), and a `label` function (the text drawn for every
+//! player who sees the object). The value is followed through attributes, calls and
+//! variables: `leaks` reads one body in the order it is written, and `leak_report` words
+//! the warnings. This module holds what the whole program knows: which classes may be
+//! hidden, and what each function reads, found by growing summaries until they are stable.
 
 use super::Checker;
+use super::leaks::{Arg, Body, HiddenRead, Leak, Origin, Sink};
 use crate::codes;
 use crate::diagnostics::Diagnostic;
 use crate::hir::{
-    AttrId, Block, Builtin, BuiltinAttr, ClassId, ClassKind, Expr, ExprKind, FuncId, Input, InputMode,
-    LocalId, Locals, StmtKind, Ty, Visibility,
+    AttrId, Builtin, BuiltinAttr, ClassId, ClassKind, Expr, ExprKind, FuncId, Input, InputMode, Locals, Ty,
 };
 use crate::source::Span;
 use std::collections::HashMap;
 
 /// Where a function reads a secret: the read itself (`via: None`) or the call in its body
 /// (`at`) of a function `via` that reads it.
-#[derive(Clone, Copy)]
-struct SecretRead {
-    attr: AttrId,
-    at: Span,
-    via: Option<FuncId>,
+#[derive(Clone, Copy, Debug)]
+pub(super) struct SecretRead {
+    pub attr: AttrId,
+    pub at: Span,
+    pub via: Option<FuncId>,
 }
 
 /// Why objects of a class may be hidden from other players.
 #[derive(Clone, Copy)]
-enum Hidden {
+pub(super) enum Hidden {
     /// It is `assign`ed to players: it may be in a hand.
     Hand,
     /// It is the element of this deck (not `open`).
     Deck(ClassId),
 }
 
-/// How a local became public, in the order a body is read.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Public {
-    /// A new object (or null): public until it is assigned to a player.
-    Fresh,
-    /// Discarded, moved to a tile, laid down (`assign(null)`), pushed onto a face-up stack,
-    /// or taken from one: public from then on.
-    Placed,
-}
-
-/// What the whole-program pass knows about functions and classes.
-struct Facts {
-    /// Indexed by function: the first secret it reads (itself or through its calls).
-    reads: Vec<Option<SecretRead>>,
-    /// Indexed by function: it makes `this` public (directly or through its methods).
-    publishes_this: Vec<bool>,
-    /// Indexed by function: every object it returns is public.
-    returns_public: Vec<bool>,
+/// What the whole-program pass knows about functions and classes. Indexed by function:
+pub(super) struct Facts {
+    /// the first secret it reads, itself or through the functions it calls (not through a
+    /// label: a label that reads a secret is reported itself);
+    pub secret: Vec<Option<SecretRead>>,
+    /// the first object that may be hidden it reads, other than those it is handed;
+    pub hidden: Vec<Option<HiddenRead>>,
+    /// the objects handed to it whose content it reads, with where;
+    pub args: Vec<Vec<(Arg, Span)>>,
+    /// it makes `this` public (directly or through its methods);
+    pub publishes_this: Vec<bool>,
+    /// every object it returns is public.
+    pub returns_public: Vec<bool>,
     /// Classes whose objects may be hidden.
-    hidden: HashMap<ClassId, Hidden>,
-}
-
-/// One thing an ordered scan of a body meets.
-enum Event {
-    /// A variable gets a value (`None`: one the scan cannot judge, like a loop variable's).
-    Bind(LocalId, Option<Expr>),
-    /// The object in this variable becomes public.
-    Placed(LocalId),
-    /// The object in this variable is given to a player.
-    Given(LocalId),
-    Log(Expr),
-    Return(Expr),
-}
-
-/// What the argument of one `log` may reveal.
-enum Reveal {
-    /// A secret attribute, read at `at`; `via`: the function called there that reads it.
-    Secret { attr: AttrId, at: Span, via: Option<FuncId> },
-    /// An attribute (or the label) of a local that may be hidden, read at `at`.
-    Hidden { local: LocalId, class: ClassId, at: Span, what: ReadKind },
-}
-
-#[derive(Clone, Copy)]
-enum ReadKind {
-    Attr(AttrId),
-    Label,
-    Text,
+    pub hidden_classes: HashMap<ClassId, Hidden>,
 }
 
 impl<'a> Checker<'a> {
     pub(crate) fn check_secrets(&mut self) {
-        let hidden = self.hidden_classes();
-        if hidden.is_empty() && !self.prog.attrs.iter().any(|a| a.secret) {
+        let hidden_classes = self.hidden_classes();
+        if hidden_classes.is_empty() && !self.prog.attrs.iter().any(|a| a.secret) {
             return; // nothing in this game is ever hidden
         }
+        let n = self.prog.funcs.len();
         let mut facts = Facts {
-            reads: self.secret_reads(),
+            secret: self.secret_reads(),
+            hidden: vec![None; n],
+            args: vec![Vec::new(); n],
             publishes_this: self.publishes_this(),
-            returns_public: vec![false; self.prog.funcs.len()],
-            hidden,
+            returns_public: vec![false; n],
+            hidden_classes,
         };
+        let funcs = || (0..n as u32).map(FuncId);
         // Functions that return only public objects: grow the set until it is stable.
         loop {
             let mut changed = false;
-            for f in (0..self.prog.funcs.len() as u32).map(FuncId) {
-                if !facts.returns_public[f.index()]
-                    && self.scan(&self.prog.func(f).body, &facts, &mut |_, _| {})
-                {
+            for f in funcs() {
+                if !facts.returns_public[f.index()] && self.summarize(f, &facts).returns_public {
                     facts.returns_public[f.index()] = true;
                     changed = true;
                 }
@@ -119,291 +83,72 @@ impl<'a> Checker<'a> {
                 break;
             }
         }
-        let mut bodies: Vec<(&Block, &Locals)> = Vec::new();
-        bodies.extend(self.prog.funcs.iter().map(|f| (&f.body, &f.locals)));
-        bodies.extend(self.prog.actions.iter().map(|a| (&a.effect, &a.locals)));
-        bodies.push((&self.prog.setup.body, &self.prog.setup.locals));
-        let mut warnings = Vec::new();
-        for (body, locals) in bodies {
-            self.scan(body, &facts, &mut |log, state| {
-                for r in self.reveals(log, state, &facts) {
-                    warnings.push(self.reveal_warning(r, locals, &facts));
+        // What functions read, through the functions they call: grow until stable.
+        loop {
+            let mut changed = false;
+            for f in funcs() {
+                let found = self.summarize(f, &facts);
+                let i = f.index();
+                if facts.hidden[i].is_none() && found.hidden.is_some() {
+                    facts.hidden[i] = found.hidden;
+                    changed = true;
                 }
-            });
+                for (arg, at) in found.args {
+                    if !facts.args[i].iter().any(|(a, _)| *a == arg) {
+                        facts.args[i].push((arg, at));
+                        changed = true;
+                    }
+                }
+            }
+            if !changed {
+                break;
+            }
         }
-        self.diags.extend(warnings);
+
+        let mut bodies: Vec<(Body, &Locals)> = Vec::new();
+        for func in &self.prog.funcs {
+            let body = Body { block: &func.body, inputs: &func.inputs, method: func.owner.is_some() };
+            bodies.push((body, &func.locals));
+        }
+        for action in &self.prog.actions {
+            bodies.push((
+                Body { block: &action.effect, inputs: &action.inputs, method: false },
+                &action.locals,
+            ));
+        }
+        let setup = &self.prog.setup;
+        bodies.push((Body { block: &setup.body, inputs: &[], method: false }, &setup.locals));
+        let mut warnings: Vec<Diagnostic> = Vec::new();
+        for (body, locals) in &bodies {
+            for (sink, leak) in self.scan_body(body, &facts, false).leaks {
+                warnings.push(self.leak_warning(sink, &leak, locals, &facts));
+            }
+        }
+        // A label is public: what it reads of secrets and of other hidden objects shows.
+        for f in funcs().filter(|&f| self.is_label_fn(f)) {
+            let locals = &self.prog.func(f).locals;
+            if let Some(s) = facts.secret[f.index()] {
+                let leak = Leak { at: s.at, through: Vec::new(), origin: Origin::Secret(s) };
+                warnings.push(self.leak_warning(Sink::Label(f), &leak, locals, &facts));
+            }
+            if let Some(h) = &facts.hidden[f.index()] {
+                let leak = Leak { at: h.at, through: Vec::new(), origin: Origin::Hidden(h.clone()) };
+                warnings.push(self.leak_warning(Sink::Label(f), &leak, locals, &facts));
+            }
+        }
+        warnings.sort_by_key(|d| (d.primary.span.file.0, d.primary.span.start));
+        self.diags.extend(warnings.into_iter().map(|d| d.code(codes::REVEALS_HIDDEN)));
     }
 
-    fn reveal_warning(&self, reveal: Reveal, locals: &Locals, facts: &Facts) -> Diagnostic {
-        match reveal {
-            Reveal::Secret { attr, at, via } => {
-                let a = self.prog.attr(attr);
-                let class = self.prog.class(a.class);
-                let value = format!("{}.{}", class.name, a.name);
-                let mut d = Diagnostic::warning(at, format!("this `log` may reveal the secret `{value}`"))
-                    .code(codes::REVEALS_HIDDEN);
-                match via {
-                    None => d = d.label(format!("reads the secret `{value}`")),
-                    Some(f) => {
-                        d = d.label(format!(
-                            "calls `{}`, which reads the secret `{value}`",
-                            self.prog.func(f).name
-                        ));
-                        // Down the calls to the read itself.
-                        let mut cur = facts.reads[f.index()];
-                        while let Some(r) = cur {
-                            match r.via {
-                                Some(g) => {
-                                    d = d.secondary(
-                                        r.at,
-                                        format!("which calls `{}` here", self.prog.func(g).name),
-                                    );
-                                    cur = facts.reads[g.index()];
-                                }
-                                None => {
-                                    d = d.secondary(r.at, format!("`{value}` is read here"));
-                                    cur = None;
-                                }
-                            }
-                        }
-                    }
-                }
-                if a.span != Span::default() {
-                    d = d.secondary(a.span, "declared `secret` here");
-                }
-                let who = if class.visibility == Visibility::Global {
-                    format!("`{}` is a global class, so no player may see `{}`", class.name, a.name)
-                } else {
-                    format!(
-                        "only the owner of a `{}` may see its `{}` (no one, while it has no owner)",
-                        class.name, a.name
-                    )
-                };
-                d.note(format!("everyone reads what `log` writes, but {who}")).help(
-                    "show the value with `tell(p, ...)` to the player who may see it, or leave it out of the log",
-                )
-            }
-            Reveal::Hidden { local, class, at, what } => {
-                let var = &locals.get(local).name;
-                let cname = &self.prog.class(class).name;
-                let message = format!(
-                    "this `log` may reveal `{var}`, a `{cname}` that may be hidden from other players"
-                );
-                let label = match what {
-                    ReadKind::Attr(a) => format!("reads `{}` of `{var}`", self.prog.attr(a).name),
-                    ReadKind::Label => format!("the label of `{var}` shows what it is"),
-                    ReadKind::Text => format!("writes `{var}` by its label, which shows what it is"),
-                };
-                let (hidden_class, why) = self.may_hide(class, facts).expect("the class may be hidden");
-                let hname = &self.prog.class(hidden_class).name;
-                let mut note = match why {
-                    Hidden::Hand => format!(
-                        "a `{hname}` is `assign`ed to players, and in a player's hand only its owner sees it"
-                    ),
-                    Hidden::Deck(deck) => format!(
-                        "a `{hname}` lies face down in the stack `{}`, which is not `open`",
-                        self.prog.class(deck).name
-                    ),
-                };
-                if hidden_class != class {
-                    note = format!("a `{cname}` may be a `{hname}`: {note}");
-                }
-                let interactable = self.prog.class(class).kind == ClassKind::Interactable;
-                let tell = match why {
-                    Hidden::Hand => format!("show it to its owner alone with `tell({var}.owner, ...)`"),
-                    Hidden::Deck(_) => "show it with `tell(p, ...)` to the player who may see it".to_string(),
-                };
-                let help = if interactable {
-                    format!(
-                        "log it after the statement that makes it public (`{var}.discard(pile)`, `{var}.move_to(t)`), or {tell}"
-                    )
-                } else {
-                    tell
-                };
-                Diagnostic::warning(at, message)
-                    .code(codes::REVEALS_HIDDEN)
-                    .label(label)
-                    .note(note)
-                    .help(help)
-            }
-        }
-    }
-
-    /// What the argument of `log` may reveal, given which locals are public at that point.
-    fn reveals(&self, log: &Expr, state: &HashMap<LocalId, Public>, facts: &Facts) -> Vec<Reveal> {
-        let ExprKind::Builtin { op: Builtin::Log, args } = &log.kind else { return Vec::new() };
-        let mut out: Vec<Reveal> = Vec::new();
-        let mut secret_spans: Vec<Span> = Vec::new();
-        let mut add_secret = |out: &mut Vec<Reveal>, attr: AttrId, at: Span, via: Option<FuncId>| {
-            secret_spans.push(at);
-            if !out.iter().any(|r| matches!(r, Reveal::Secret { attr: a, .. } if *a == attr)) {
-                out.push(Reveal::Secret { attr, at, via });
-            }
-        };
-        for arg in args {
-            arg.walk(&mut |e| {
-                if let ExprKind::Attr { attr, .. } = &e.kind {
-                    if self.prog.attr(*attr).secret {
-                        add_secret(&mut out, *attr, e.span, None);
-                    }
-                }
-                for t in self.call_targets(e) {
-                    if let Some(r) = facts.reads[t.index()] {
-                        add_secret(&mut out, r.attr, e.span, Some(t));
-                        break;
-                    }
-                }
-            });
-        }
-        let mut hidden: Vec<Reveal> = Vec::new();
-        for arg in args {
-            arg.walk(&mut |e| {
-                let (object, what) = match &e.kind {
-                    ExprKind::Attr { object, attr } => {
-                        let a = self.prog.attr(*attr);
-                        if a.builtin.is_some() || a.secret {
-                            return;
-                        }
-                        (object.as_ref(), ReadKind::Attr(*attr))
-                    }
-                    ExprKind::Call { func, receiver: Some(object), .. } if self.is_label_fn(*func) => {
-                        (object.as_ref(), ReadKind::Label)
-                    }
-                    ExprKind::ToText(object) if object.ty.class().is_some() => {
-                        (object.as_ref(), ReadKind::Text)
-                    }
-                    _ => return,
-                };
-                let Some(local) = as_local(object) else { return };
-                let Some(class) = object.ty.class() else { return };
-                if state.contains_key(&local)
-                    || self.may_hide(class, facts).is_none()
-                    || secret_spans.contains(&e.span)
-                    || hidden.iter().any(|r| matches!(r, Reveal::Hidden { local: l, .. } if *l == local))
-                {
-                    return;
-                }
-                hidden.push(Reveal::Hidden { local, class, at: e.span, what });
-            });
-        }
-        out.extend(hidden);
-        out
-    }
-
-    /// Reads a body in the order it is written, tracking which locals are public; calls
-    /// `on_log` at every `log` with the state there. Returns whether every `return` of a
-    /// value (and there is one) returns a public object.
-    fn scan(
-        &self,
-        body: &Block,
-        facts: &Facts,
-        on_log: &mut dyn FnMut(&Expr, &HashMap<LocalId, Public>),
-    ) -> bool {
-        let null = |span| Expr::new(ExprKind::Null, Ty::Null, span);
-        let mut events: Vec<(u32, Event)> = Vec::new();
-        body.walk_stmts(&mut |s| {
-            let event = match &s.kind {
-                StmtKind::Let { local, init } => {
-                    Event::Bind(*local, Some(init.clone().unwrap_or_else(|| null(s.span))))
-                }
-                StmtKind::ForIn { local, .. } => Event::Bind(*local, None),
-                StmtKind::Input(i) => Event::Bind(i.local, None),
-                StmtKind::Return(Some(e)) => Event::Return(e.clone()),
-                _ => return,
-            };
-            events.push((s.span.start, event));
-        });
-        body.walk_exprs(&mut |e| {
-            let event = match &e.kind {
-                ExprKind::Assign { target, value } => match &target.kind {
-                    ExprKind::Local(l) => Event::Bind(*l, Some((**value).clone())),
-                    _ => return,
-                },
-                ExprKind::Builtin { op: Builtin::Log, .. } => Event::Log(e.clone()),
-                ExprKind::Builtin { op, args } => {
-                    let arg = |k: usize| args.get(k).and_then(as_local);
-                    let to_nobody = matches!(args.get(1).map(|p| &p.kind), Some(ExprKind::Null));
-                    match (op, arg(0), arg(1)) {
-                        (Builtin::Discard | Builtin::MoveTo | Builtin::Reveal, Some(l), _) => {
-                            Event::Placed(l)
-                        }
-                        (Builtin::Assign, Some(l), _) if to_nobody => Event::Placed(l),
-                        (Builtin::Assign, Some(l), _) => Event::Given(l),
-                        (Builtin::StackPush | Builtin::StackPushFront, _, Some(l))
-                            if self.face_up(&args[0]) =>
-                        {
-                            Event::Placed(l)
-                        }
-                        _ => return,
-                    }
-                }
-                ExprKind::Call { receiver: Some(r), .. } => match as_local(r) {
-                    Some(l) if self.call_targets(e).iter().any(|t| facts.publishes_this[t.index()]) => {
-                        Event::Placed(l)
-                    }
-                    _ => return,
-                },
-                _ => return,
-            };
-            events.push((e.span.start, event));
-        });
-        // A stable sort: statements first at equal positions (a declaration before its
-        // initialiser), then expressions parents first.
-        events.sort_by_key(|(at, _)| *at);
-
-        let mut state: HashMap<LocalId, Public> = HashMap::new();
-        let mut returns = 0;
-        let mut public_returns = 0;
-        for (_, event) in events {
-            match event {
-                Event::Bind(local, value) => {
-                    match value.and_then(|e| self.public_value(&e, &state, facts)) {
-                        Some(p) => state.insert(local, p),
-                        None => state.remove(&local),
-                    };
-                }
-                Event::Placed(local) => {
-                    state.insert(local, Public::Placed);
-                }
-                Event::Given(local) => {
-                    // A new object given to a player goes into a hand; a placed one stays.
-                    if state.get(&local) == Some(&Public::Fresh) {
-                        state.remove(&local);
-                    }
-                }
-                Event::Log(e) => on_log(&e, &state),
-                Event::Return(e) => {
-                    returns += 1;
-                    if self.public_value(&e, &state, facts).is_some() {
-                        public_returns += 1;
-                    }
-                }
-            }
-        }
-        returns > 0 && public_returns == returns
-    }
-
-    /// How an expression's value is known to be public, if it is.
-    fn public_value(&self, e: &Expr, state: &HashMap<LocalId, Public>, facts: &Facts) -> Option<Public> {
-        match &e.kind {
-            ExprKind::Local(l) => state.get(l).copied(),
-            ExprKind::As { operand, .. } => self.public_value(operand, state, facts),
-            ExprKind::Null | ExprKind::New { .. } => Some(Public::Fresh),
-            ExprKind::Builtin {
-                op: Builtin::StackPeek | Builtin::StackPeekFront | Builtin::StackPop | Builtin::StackPopFront,
-                args,
-            } if args.first().is_some_and(|s| self.face_up(s)) => Some(Public::Placed),
-            ExprKind::Call { .. } => {
-                let targets = self.call_targets(e);
-                (!targets.is_empty() && targets.iter().all(|t| facts.returns_public[t.index()]))
-                    .then_some(Public::Placed)
-            }
-            _ => None,
-        }
+    /// A function's summary, given what is known so far.
+    fn summarize(&self, f: FuncId, facts: &Facts) -> super::leaks::Outcome {
+        let func = self.prog.func(f);
+        let body = Body { block: &func.body, inputs: &func.inputs, method: func.owner.is_some() };
+        self.scan_body(&body, facts, true)
     }
 
     /// A stack whose content everyone sees: an `open` deck, or a deck's `discard_stack`.
-    fn face_up(&self, stack: &Expr) -> bool {
+    pub(super) fn face_up(&self, stack: &Expr) -> bool {
         match &stack.kind {
             ExprKind::Attr { attr, .. }
                 if self.prog.attr(*attr).builtin == Some(BuiltinAttr::DiscardStack) =>
@@ -417,58 +162,31 @@ impl<'a> Checker<'a> {
         }
     }
 
-    /// The functions an expression may run: a call (and the overrides a virtual call may
-    /// reach), or the `label` functions that write an object as text.
-    fn call_targets(&self, e: &Expr) -> Vec<FuncId> {
-        match &e.kind {
-            ExprKind::Call { func, virtual_call, .. } => {
-                let mut out = vec![*func];
-                if *virtual_call {
-                    out.extend(
-                        (0..self.prog.funcs.len() as u32)
-                            .map(FuncId)
-                            .filter(|&g| self.overrides_transitively(g, *func)),
-                    );
-                }
-                out
-            }
-            ExprKind::ToText(object) => match object.ty.class() {
-                Some(c) => {
-                    let mut out: Vec<FuncId> = Vec::new();
-                    for d in self.ancestors(c).into_iter().chain(self.prog.descendants(c)) {
-                        for &f in &self.prog.class(d).funcs {
-                            if self.is_label_fn(f) && !out.contains(&f) {
-                                out.push(f);
-                            }
-                        }
-                    }
-                    out
-                }
-                None => Vec::new(),
-            },
-            _ => Vec::new(),
-        }
-    }
-
-    fn ancestors(&self, c: ClassId) -> Vec<ClassId> {
-        let mut out = Vec::new();
-        let mut cur = self.prog.class(c).base;
-        while let Some(b) = cur {
-            out.push(b);
-            cur = self.prog.class(b).base;
+    /// The functions a call may run: the function, and the overrides a virtual call may
+    /// reach.
+    pub(super) fn call_targets(&self, e: &Expr) -> Vec<FuncId> {
+        let ExprKind::Call { func, virtual_call, .. } = &e.kind else { return Vec::new() };
+        let mut out = vec![*func];
+        if *virtual_call {
+            out.extend(
+                (0..self.prog.funcs.len() as u32)
+                    .map(FuncId)
+                    .filter(|&g| self.overrides_transitively(g, *func)),
+            );
         }
         out
     }
 
     /// `function label { returns string; ... }`: how an object is written as text.
-    fn is_label_fn(&self, f: FuncId) -> bool {
+    pub(super) fn is_label_fn(&self, f: FuncId) -> bool {
         let func = self.prog.func(f);
         func.owner.is_some() && func.name == "label" && func.ret == Ty::String && func.inputs.is_empty()
     }
 
     /// The first secret each function reads, outside its own `log` and `tell` lines: in its
     /// body, its inputs' filters and defaults, or through the functions it calls (a least
-    /// fixpoint, so recursion needs no care).
+    /// fixpoint, so recursion needs no care). Labels do not pass theirs on: a label that
+    /// reads a secret is reported itself.
     fn secret_reads(&self) -> Vec<Option<SecretRead>> {
         let n = self.prog.funcs.len();
         let mut reads: Vec<Option<SecretRead>> = vec![None; n];
@@ -485,7 +203,7 @@ impl<'a> Checker<'a> {
             walk_inputs(&func.inputs, &mut visit);
             let mut first: Option<SecretRead> = None;
             let mut visit = |e: &Expr| {
-                if private.iter().any(|p| contains(*p, e.span)) {
+                if private.iter().any(|p| super::leaks::contains(*p, e.span)) {
                     return;
                 }
                 if let ExprKind::Attr { attr, .. } = &e.kind {
@@ -493,7 +211,8 @@ impl<'a> Checker<'a> {
                         first = Some(SecretRead { attr: *attr, at: e.span, via: None });
                     }
                 }
-                let targets = self.call_targets(e);
+                let targets: Vec<FuncId> =
+                    self.call_targets(e).into_iter().filter(|&t| !self.is_label_fn(t)).collect();
                 if !targets.is_empty() {
                     calls[i].push((e.span, targets));
                 }
@@ -609,26 +328,12 @@ impl<'a> Checker<'a> {
 
     /// Whether an object of static class `class` may be hidden: the class itself, else the
     /// first class derived from it that may be.
-    fn may_hide(&self, class: ClassId, facts: &Facts) -> Option<(ClassId, Hidden)> {
-        if let Some(h) = facts.hidden.get(&class) {
+    pub(super) fn may_hide(&self, class: ClassId, facts: &Facts) -> Option<(ClassId, Hidden)> {
+        if let Some(h) = facts.hidden_classes.get(&class) {
             return Some((class, *h));
         }
-        self.prog.descendants(class).into_iter().find_map(|d| facts.hidden.get(&d).map(|h| (d, *h)))
+        self.prog.descendants(class).into_iter().find_map(|d| facts.hidden_classes.get(&d).map(|h| (d, *h)))
     }
-}
-
-/// The local an object expression names (`x`, `x as C`), if it is one.
-fn as_local(e: &Expr) -> Option<LocalId> {
-    match &e.kind {
-        ExprKind::Local(l) => Some(*l),
-        ExprKind::As { operand, .. } => as_local(operand),
-        _ => None,
-    }
-}
-
-/// `inner` lies within `outer`.
-fn contains(outer: Span, inner: Span) -> bool {
-    outer.file == inner.file && outer.start <= inner.start && inner.end <= outer.end
 }
 
 /// Calls `f` on the expressions of a callable's inputs: filters, `in` lists and defaults.
@@ -802,9 +507,10 @@ mod tests {
             }
             "#,
         );
+        // The label that reads `Note.text` is reported itself, not the log that writes it.
         assert_eq!(found.len(), 2, "{found:?}");
-        assert!(found[0].contains("`Riddle.answer`"), "{found:?}");
-        assert!(found[1].contains("`Note.text`"), "{found:?}");
+        assert!(found[0].contains("the label of a `Note` may reveal the secret `Note.text`"), "{found:?}");
+        assert!(found[1].contains("this `log` may reveal the secret `Riddle.answer`"), "{found:?}");
     }
 
     #[test]
@@ -869,5 +575,162 @@ mod tests {
         );
         assert_eq!(found.len(), 1, "{found:?}");
         assert!(found[0].contains("may reveal `token`"), "{found:?}");
+    }
+
+    #[test]
+    fn values_are_followed_through_attributes_calls_and_variables() {
+        let found = reveals(&format!(
+            "{CARDS}{}",
+            r#"
+            function double {
+                function input Card card;
+                returns number;
+                effect { return card.rank * 2; }
+            }
+            global class Host {
+                Deck deck;
+                Card dealt;
+                List<Card> hand = {};
+                action deal {
+                    trigger PlayerChoiceEvent;
+                    effect {
+                        dealt = deck.draw(to: player.active());
+                        log("dealt " + Host.dealt);
+                        log("doubled " + double(card: dealt));
+                        Card c = dealt;
+                        number v = c.rank;
+                        number w = v + 1;
+                        log("w " + w);
+                        string text = "";
+                        for (Card other in hand) { text = text + other.rank; }
+                        log(text);
+                        w = 0;
+                        log("w " + w);
+                    }
+                }
+            }
+            setup { Host.deck = new Deck(); }
+            "#
+        ));
+        assert_eq!(found.len(), 4, "{found:?}");
+        assert!(found[0].contains("may reveal `Host.dealt`"), "{found:?}");
+        assert!(found[1].contains("may reveal `dealt`"), "{found:?}");
+        assert!(found[2].contains("may reveal `c`"), "{found:?}");
+        assert!(found[3].contains("may reveal `other`"), "{found:?}");
+    }
+
+    #[test]
+    fn copies_into_public_attributes_count_when_the_next_decision_comes() {
+        let found = reveals(&format!(
+            "{CARDS}{}",
+            r#"
+            class Note {
+                number value = 0;
+                secret number hidden_value = 0;
+            }
+            global class Host {
+                Deck deck;
+                number last = 0;
+                List<number> seen = {};
+                action copy {
+                    trigger PlayerChoiceEvent;
+                    input Card card { return card.owner == player.active(); }
+                    effect {
+                        last = card.rank;
+                        card.lay_down();
+                        seen.push(card.rank);
+                        new Note() { hidden_value = card.bonus };
+                        player 1 input Card other { return other.owner == 1; }
+                        last = other.rank;
+                        player 0 input bool sure;
+                        other.lay_down();
+                        seen[0] = card.bonus;
+                        new Note() { value = card.bonus };
+                    }
+                }
+            }
+            setup { Host.deck = new Deck(); }
+            "#
+        ));
+        assert_eq!(found.len(), 3, "{found:?}");
+        assert!(found[0].contains("setting the public `Host.last` may reveal `other`"), "{found:?}");
+        assert!(found[1].contains("`Host.seen` may reveal the secret `Card.bonus`"), "{found:?}");
+        assert!(found[2].contains("`Note.value` may reveal the secret `Card.bonus`"), "{found:?}");
+    }
+
+    #[test]
+    fn labels_show_their_secrets_but_not_their_own_object() {
+        let found = reveals(
+            r#"
+            game Labels players 2;
+            tile Spot { }
+            board Land {
+                group Field {
+                    geometry square;
+                    grid { Spot Spot }
+                }
+            }
+            interactable Piece {
+                secret number rank = 0;
+                number kind = 0;
+                function label {
+                    returns string;
+                    effect { return "piece " + kind + " " + this.rank; }
+                }
+            }
+            interactable Card {
+                number value = 0;
+                function label {
+                    returns string;
+                    effect { return "card " + value; }
+                }
+            }
+            setup {
+                Piece piece = new Piece() { rank = 3 };
+                piece.assign(0);
+                piece.move_to(Land.Field.tiles[0]);
+                log("placed " + piece);
+                Card card = new Card();
+                card.assign(1);
+            }
+            "#,
+        );
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert!(found[0].starts_with("game.tgdl:15:"), "{found:?}");
+        assert!(found[0].contains("the label of a `Piece` may reveal the secret `Piece.rank`"), "{found:?}");
+    }
+
+    #[test]
+    fn a_methods_receiver_is_judged_by_its_callers() {
+        let found = reveals(&format!(
+            "{CARDS}{}",
+            r#"
+            interactable Token {
+                number worth = 0;
+                function announce {
+                    returns;
+                    effect { log("worth " + worth); }
+                }
+                function value {
+                    returns number;
+                    effect { return worth; }
+                }
+                action show {
+                    trigger PlayerChoiceEvent;
+                    effect { log("shows " + worth); }
+                }
+            }
+            setup {
+                Token token = new Token() { worth = 2 };
+                token.assign(0);
+                token.announce();
+                log("value " + token.value());
+                tell(0, "value " + token.value());
+            }
+            "#
+        ));
+        assert_eq!(found.len(), 2, "{found:?}");
+        assert!(found[0].contains("may reveal `this`"), "{found:?}");
+        assert!(found[1].contains("may reveal `token`"), "{found:?}");
     }
 }
