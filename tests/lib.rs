@@ -132,7 +132,7 @@ pub fn benchmark_playouts<G: Game>(games: u64) -> u64 {
     for i in 0..games {
         let seed = tgdl_runtime::Rng::derive_seed(0, i);
         agents.clear();
-        agents.extend((0..2).map(|p| RandomAgent::new(tgdl_play::agent::seat_seed(seed, p))));
+        agents.extend(tgdl_play::agent::seat_seeds(seed.into()).take(2).map(RandomAgent::new));
         game.restart(2, seed).expect("a two-player game");
         decisions += tgdl_play::simulate::random_playout(&mut game, &mut agents, u64::MAX).0;
         std::hint::black_box(&game);

@@ -217,7 +217,7 @@ pub fn determinization<R: Rules>(
     let samples = if R::POOL_RESAMPLING { samples } else { samples.min(REPLAYED_SAMPLES) };
     out.pooled = R::POOL_RESAMPLING;
     for (k, seed) in (first_seed..first_seed + points).enumerate() {
-        let start = tgdl_runtime::Start::observed::<Engine<R>>(players, seed);
+        let start = tgdl_runtime::Start::observed::<Engine<R>>(players, seed.into());
         let mut game = Engine::<R>::start_with(&start).map_err(|e| e.to_string())?;
         let mut agent = RandomAgent::new(seed ^ 0x5eed);
         let stop_at = (k as u64 * 7) % 40;
@@ -338,7 +338,7 @@ pub fn information<R: Rules>(
     use tgdl_runtime::information::{InfoState, Sampler};
     let mut out = Informed::default();
     for (k, seed) in (first_seed..first_seed + points).enumerate() {
-        let start = tgdl_runtime::Start::observed::<Engine<R>>(players, seed);
+        let start = tgdl_runtime::Start::observed::<Engine<R>>(players, seed.into());
         let mut game = Engine::<R>::start_with(&start).map_err(|e| e.to_string())?;
         let mut agent = RandomAgent::new(seed ^ 0x5eed);
         // Early and later decisions alike: short games reach the first few only.

@@ -367,8 +367,8 @@ mod search {
     /// what `determinize` gives: the copy reuses memory but misses nothing.
     fn copies_are_whole<G: Game + PartialEq + std::fmt::Debug>() {
         let mut elsewhere = G::start_with(&Start::observed::<G>(2, 99)).unwrap();
-        for seed in 0..3 {
-            let mut game = G::start_with(&Start::observed::<G>(2, seed)).unwrap();
+        for seed in 0..3u64 {
+            let mut game = G::start_with(&Start::observed::<G>(2, seed.into())).unwrap();
             let mut rng = Rng::new(seed);
             while let Status::Decide(p) = game.status() {
                 let (mut a, mut b) = (Rng::new(seed + 7), Rng::new(seed + 7));

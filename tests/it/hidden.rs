@@ -83,7 +83,8 @@ fn buckets_refuses() {
 
 /// Replays a full trace of `crazy_eights` in process: the game before each decision.
 fn replay_crazy_eights(trace: &Trace) -> Vec<(u32, crazy_eights::Game)> {
-    let mut game = crazy_eights::Game::start(trace.players, trace.seed).unwrap();
+    let mut game =
+        crazy_eights::Game::start_with(&tgdl_runtime::Start::seeded(trace.players, trace.seed)).unwrap();
     let mut before = Vec::new();
     for d in &trace.decisions {
         before.push((d.player, game.clone()));
@@ -222,7 +223,7 @@ fn secret_values_reach_their_owner_alone() {
     }
     let public = serde_json::to_string(&game.observation(Viewer::Public)).unwrap();
     assert!(public.contains("table") && !public.contains("Chip.value"), "{public}");
-    assert_eq!(game.outcome().unwrap().describe(), "player 1 wins");
+    assert_eq!(game.outcome().unwrap().describe(), "player 0 wins");
 }
 
 /// The information-state test over every example and test program: the same information

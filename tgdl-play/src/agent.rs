@@ -218,11 +218,19 @@ impl From<io::Error> for AgentError {
     }
 }
 
-/// The seed of the random agent in seat `seat` of a game started with `game_seed`. Play and
+/// The seed of the agent in seat `seat` of a game started with `game_seed`. Play and
 /// simulation both use it, so `play --seed S --seats random` replays exactly the
-/// simulated game whose seed is `S`.
-pub fn seat_seed(game_seed: u64, seat: u32) -> u64 {
-    Rng::derive_seed(game_seed ^ 0x5EED, seat as u64)
+/// simulated game whose seed is `S`. One-way: what an agent's choices show of its
+/// generator does not lead back to the game's seed.
+pub fn seat_seed(game_seed: u128, seat: u32) -> u64 {
+    seat_seeds(game_seed).nth(seat as usize).unwrap_or_default()
+}
+
+/// The seeds [`seat_seed`] gives seats 0, 1, ... in turn (one generator block for eight
+/// seats).
+pub fn seat_seeds(game_seed: u128) -> impl Iterator<Item = u64> {
+    let mut rng = tgdl_runtime::GameRng::for_seats(game_seed);
+    std::iter::repeat_with(move || rng.next_u64())
 }
 
 /// Chooses uniformly among the options with its own generator.

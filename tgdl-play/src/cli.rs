@@ -79,9 +79,10 @@ struct PlayArgs {
     /// [default: human,mcts when standard input is a terminal, else random]
     #[arg(long, value_delimiter = ',')]
     seats: Vec<SeatKind>,
-    /// Seed of the game's generator [default: from the clock, printed as `seed: S`]
-    #[arg(long, allow_hyphen_values = true, value_parser = seed)]
-    seed: Option<u64>,
+    /// Seed of the game's generator, up to 128 bits [default: 128 bits from the operating
+    /// system, printed as `seed: S` when no person is seated]
+    #[arg(long, allow_hyphen_values = true, value_parser = game_seed)]
+    seed: Option<u128>,
     /// Write the game's trace (JSON) to this file
     #[arg(long, value_name = "T.json")]
     trace: Option<PathBuf>,
@@ -140,9 +141,9 @@ struct PerftArgs {
     /// Number of players [default: the game's minimum]
     #[arg(long)]
     players: Option<u32>,
-    /// Seed of the game's generator
-    #[arg(long, default_value_t = 0, allow_hyphen_values = true, value_parser = seed)]
-    seed: u64,
+    /// Seed of the game's generator, up to 128 bits
+    #[arg(long, default_value_t = 0, allow_hyphen_values = true, value_parser = game_seed)]
+    seed: u128,
     /// Print `{"perft": [n1, n2, ...]}`
     #[arg(long)]
     json: bool,
@@ -196,6 +197,11 @@ impl LimitArgs {
 /// an unknown option).
 fn seed(text: &str) -> Result<u64, String> {
     text.parse().map_err(|_| format!("a seed is a whole number from 0 to {}, not `{text}`", u64::MAX))
+}
+
+/// The seed of one game: a whole number from 0 to 2^128 - 1.
+fn game_seed(text: &str) -> Result<u128, String> {
+    text.parse().map_err(|_| format!("a seed is a whole number from 0 to {}, not `{text}`", u128::MAX))
 }
 
 /// A thread count: 1 or more (0 used to mean the default, silently).

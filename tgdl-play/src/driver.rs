@@ -124,7 +124,7 @@ impl From<StartError> for PlayError {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PlayConfig {
     pub players: u32,
-    pub seed: u64,
+    pub seed: u128,
     pub max_decisions: u64,
     /// Print every decision as `player P: label` (always done when a person is seated).
     pub verbose: bool,
@@ -376,9 +376,9 @@ pub struct PlayOptions {
     pub players: Option<u32>,
     /// One per player; a shorter list repeats its last entry; empty means all random.
     pub seats: Vec<SeatKind>,
-    /// Default: fresh from the operating system, printed as `seed: S` when no person is
-    /// seated (or with `reveal`).
-    pub seed: Option<u64>,
+    /// Default: 128 bits fresh from the operating system, printed as `seed: S` when no
+    /// person is seated (or with `reveal`).
+    pub seed: Option<u128>,
     pub trace: Option<PathBuf>,
     pub replay: Option<PathBuf>,
     pub max_decisions: u64,
@@ -409,17 +409,25 @@ impl Default for PlayOptions {
     }
 }
 
-/// A seed from the clock, small enough to type back.
-pub fn fresh_seed() -> u64 {
-    use std::hash::{BuildHasher, Hasher};
-    // The standard library's hasher keys come from the operating system's generator; the
-    // clock and the process mix in more. All 64 bits: a seed gives away every hidden draw.
-    let mut h = std::collections::hash_map::RandomState::new().build_hasher();
-    let nanos =
-        std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos());
-    h.write_u128(nanos);
-    h.write_u32(std::process::id());
-    tgdl_runtime::rng::Rng::derive_seed(h.finish(), nanos as u64)
+/// A seed of 128 bits from the operating system's generator: a game played for real
+/// cannot be guessed from its seed's size, nor its seed from the game (see
+/// [`tgdl_runtime::GameRng`]).
+pub fn fresh_seed() -> u128 {
+    let mut bytes = [0u8; 16];
+    if getrandom::fill(&mut bytes).is_err() {
+        // No generator to read: the standard library's hash keys (drawn from the system
+        // when it can) and the clock, hashed twice.
+        use std::hash::{BuildHasher, Hasher};
+        let nanos =
+            std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos());
+        for half in bytes.chunks_mut(8) {
+            let mut h = std::collections::hash_map::RandomState::new().build_hasher();
+            h.write_u128(nanos);
+            h.write_u32(std::process::id());
+            half.copy_from_slice(&h.finish().to_le_bytes());
+        }
+    }
+    u128::from_le_bytes(bytes)
 }
 
 /// The seat list for `players` players: a shorter list repeats its last entry.

@@ -8,7 +8,7 @@
 //! tallies whose merge is commutative, so every statistic except the timing is the same
 //! for any number of threads.
 
-use crate::agent::{Agent, RandomAgent, seat_seed};
+use crate::agent::{Agent, RandomAgent, seat_seed, seat_seeds};
 use crate::driver::{DEFAULT_MAX_DECISIONS, SeatKind};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -494,7 +494,7 @@ fn run_range_with_agents<G: Game>(opts: &SimOptions, range: std::ops::Range<u64>
     let mut tally = Tally::new(opts.players as usize);
     for i in range {
         let seed = Rng::derive_seed(opts.seed, i);
-        let mut game = match G::start_with(&Start::observed::<G>(opts.players, seed)) {
+        let mut game = match G::start_with(&Start::observed::<G>(opts.players, seed.into())) {
             Ok(game) => game,
             Err(e) => {
                 tally.error(i, seed, G::info().source.to_string(), e.to_string());
@@ -507,7 +507,8 @@ fn run_range_with_agents<G: Game>(opts: &SimOptions, range: std::ops::Range<u64>
             .enumerate()
             .map(|(p, kind)| {
                 // `simulate` refuses people before it starts.
-                kind.agent::<G>(seat_seed(seed, p as u32)).unwrap_or_else(|| Box::new(RandomAgent::new(0)))
+                kind.agent::<G>(seat_seed(seed.into(), p as u32))
+                    .unwrap_or_else(|| Box::new(RandomAgent::new(0)))
             })
             .collect();
         let (decisions, unfinished, refused) = agents_playout(&mut game, &mut agents, opts.max_decisions);
@@ -535,7 +536,7 @@ fn run_range<G: Game>(opts: &SimOptions, range: std::ops::Range<u64>) -> Tally {
     for i in range {
         let seed = Rng::derive_seed(opts.seed, i);
         agents.clear();
-        agents.extend((0..opts.players).map(|p| RandomAgent::new(seat_seed(seed, p))));
+        agents.extend(seat_seeds(seed.into()).take(players).map(RandomAgent::new));
         let started = match current.as_mut() {
             Some(game) => game.restart(opts.players, seed),
             None => G::start(opts.players, seed).map(|game| {

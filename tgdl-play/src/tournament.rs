@@ -83,7 +83,7 @@ fn play_one<G: Game>(opts: &TournamentOptions, index: u64) -> GameTally {
     let seed = Rng::derive_seed(opts.seed, index);
     let rotation = (index % players as u64) as usize;
     let mut tally = GameTally::default();
-    let Ok(mut game) = G::start_with(&Start::observed::<G>(players, seed)) else {
+    let Ok(mut game) = G::start_with(&Start::observed::<G>(players, seed.into())) else {
         tally.error = true;
         return tally;
     };
@@ -91,7 +91,7 @@ fn play_one<G: Game>(opts: &TournamentOptions, index: u64) -> GameTally {
         .map(|p| {
             let kind = opts.agents[(p + rotation) % players as usize];
             // Tournaments refuse people before they start.
-            kind.agent::<G>(seat_seed(seed, p as u32)).unwrap_or_else(|| Box::new(RandomAgent::new(0)))
+            kind.agent::<G>(seat_seed(seed.into(), p as u32)).unwrap_or_else(|| Box::new(RandomAgent::new(0)))
         })
         .collect();
     loop {

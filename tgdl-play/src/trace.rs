@@ -28,7 +28,8 @@ pub struct Trace {
     pub game: String,
     pub source: String,
     pub players: u32,
-    pub seed: u64,
+    /// Up to 128 bits (a JSON number: read it as a big integer).
+    pub seed: u128,
     /// The kind of agent in each seat (`human`, `random`, ...).
     pub seats: Vec<String>,
     pub decisions: Vec<TraceDecision>,

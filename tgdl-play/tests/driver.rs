@@ -21,7 +21,7 @@ fn last_line(output: &[u8]) -> String {
 }
 
 fn random_opts(seed: u64) -> PlayOptions {
-    PlayOptions { seed: Some(seed), seats: vec![SeatKind::Random], ..PlayOptions::default() }
+    PlayOptions { seed: Some(seed.into()), seats: vec![SeatKind::Random], ..PlayOptions::default() }
 }
 
 /// Plays with random seats and a trace, replays the trace into a second one, and checks the
@@ -227,10 +227,10 @@ fn a_fresh_seed_is_printed_to_the_designer_alone() {
     };
     // Agents alone: the designer watches, and may replay the game from the seed.
     let agents = PlayOptions { seats: vec![SeatKind::Random], ..PlayOptions::default() };
-    let seeds: Vec<u64> =
+    let seeds: Vec<u128> =
         (0..2).map(|_| seed_line(&agents, "").expect("a seed line").parse().unwrap()).collect();
     assert_ne!(seeds[0], seeds[1], "each game its own seed");
-    assert!(seeds.iter().any(|&s| s > u64::from(u32::MAX)), "64 bits, not a clock's few: {seeds:?}");
+    assert!(seeds.iter().any(|&s| s > u128::from(u64::MAX)), "128 bits, not 64: {seeds:?}");
     // A person at the table is never told it; with `--reveal` the designer is.
     let person = PlayOptions { seats: vec![SeatKind::Human, SeatKind::Random], ..PlayOptions::default() };
     let moves = "1\n2\n3\n4\n5\n6\n7\n8\n9\n".repeat(3);

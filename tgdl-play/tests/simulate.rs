@@ -105,7 +105,7 @@ fn errors_are_grouped_with_a_replayable_first_game() {
     // `play --seed <first_seed> --seats random` replays that game.
     let config = PlayConfig {
         players: 2,
-        seed: e.first_seed,
+        seed: e.first_seed.into(),
         max_decisions: 40,
         verbose: false,
         reveal: false,
@@ -113,7 +113,8 @@ fn errors_are_grouped_with_a_replayable_first_game() {
     };
     let mut seats: Vec<Box<dyn Agent<WalkGame>>> = (0..2)
         .map(|p| {
-            Box::new(RandomAgent::new(tgdl_play::agent::seat_seed(e.first_seed, p))) as Box<dyn Agent<_>>
+            Box::new(RandomAgent::new(tgdl_play::agent::seat_seed(e.first_seed.into(), p)))
+                as Box<dyn Agent<_>>
         })
         .collect();
     let played = play_game(&mut seats, &config, None, &mut Vec::new()).unwrap();

@@ -54,7 +54,7 @@ pub fn rule_error(py: Python<'_>, e: &tgdl_runtime::RuleError) -> PyErr {
 #[derive(Clone)]
 pub struct Core<G: Game> {
     pub game: G,
-    pub seed: u64,
+    pub seed: u128,
     pub players: u32,
     pub actions: Vec<usize>,
 }
@@ -76,7 +76,7 @@ pub fn check_players<G: Game>(players: Option<u32>) -> PyResult<u32> {
 
 impl<G: Game> Core<G> {
     /// A new game; a rule error during setup raises `RuleError`.
-    pub fn start(py: Python<'_>, players: u32, seed: u64) -> PyResult<Core<G>> {
+    pub fn start(py: Python<'_>, players: u32, seed: u128) -> PyResult<Core<G>> {
         // Observed, so that a search agent asked for a seat's choice has the seat's
         // information state to draw its worlds from.
         let game = G::start_with(&Start::observed::<G>(players, seed))
@@ -87,7 +87,7 @@ impl<G: Game> Core<G> {
     }
 
     /// `start` and then every action of `actions`, as `__setstate__` does.
-    pub fn replay(py: Python<'_>, players: u32, seed: u64, actions: &[usize]) -> PyResult<Core<G>> {
+    pub fn replay(py: Python<'_>, players: u32, seed: u128, actions: &[usize]) -> PyResult<Core<G>> {
         let mut core = Core::start(py, players, seed)?;
         for &a in actions {
             core.apply(py, a)?;
@@ -236,7 +236,7 @@ impl PyRandomAgent {
 
 /// The seed of seat `seat`'s agent in the game started with `game_seed`.
 #[pyfunction(name = "seat_seed")]
-pub fn py_seat_seed(game_seed: u64, seat: u32) -> u64 {
+pub fn py_seat_seed(game_seed: u128, seat: u32) -> u64 {
     seat_seed(game_seed, seat)
 }
 
@@ -458,7 +458,7 @@ macro_rules! python_game {
 
                 /// A new game started with `seed` (setup has run).
                 #[pyo3(signature = (seed = 0))]
-                fn new_state(&self, py: Python<'_>, seed: u64) -> PyResult<State> {
+                fn new_state(&self, py: Python<'_>, seed: u128) -> PyResult<State> {
                     Ok(State { core: Core::start(py, self.players, seed)? })
                 }
 

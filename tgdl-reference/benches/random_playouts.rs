@@ -2,7 +2,7 @@
 //! engines: `cargo bench -p tgdl-reference --bench random_playouts`.
 
 use std::time::Instant;
-use tgdl_play::agent::{RandomAgent, seat_seed};
+use tgdl_play::agent::{RandomAgent, seat_seeds};
 use tgdl_play::simulate::{SimOptions, random_playout, simulate};
 use tgdl_reference::{Breakthrough, ConnectFour, Reversi, TicTacToe};
 use tgdl_runtime::Game;
@@ -16,7 +16,7 @@ fn playouts<G: Game>(games: u64) -> (f64, f64) {
     for i in 0..games {
         let seed = Rng::derive_seed(0, i);
         agents.clear();
-        agents.extend((0..2).map(|p| RandomAgent::new(seat_seed(seed, p))));
+        agents.extend(seat_seeds(seed.into()).take(2).map(RandomAgent::new));
         let mut game = G::start(2, seed).expect("two players");
         decisions += random_playout(&mut game, &mut agents, u64::MAX).0;
         std::hint::black_box(&game);

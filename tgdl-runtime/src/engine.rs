@@ -13,7 +13,7 @@ use crate::error::{Flow, Loc, RuleError, Stop};
 use crate::game::{ApplyError, Choice, Game, GameInfo, Outcome, Pick, Record, Start, StartError, Status};
 use crate::hidden::{self, Census, DeterminizeError, Observation, Resample, Seen, Viewer};
 use crate::information::{InfoState, Sampler};
-use crate::rng::Rng;
+use crate::rng::{GameRng, Rng};
 use crate::value::{Player, Str, str_of};
 use crate::view::View;
 use std::fmt::Debug;
@@ -32,7 +32,8 @@ pub struct Core {
     /// `turn.phase.set`, `turns.use`): an empty menu after it is reported there. A
     /// pointer to the place, which generated code keeps in the binary: one store a move.
     pub turn_changed_at: Option<&'static Loc>,
-    pub rng: Rng,
+    /// The game's chance (see [`GameRng`]).
+    pub rng: GameRng,
     /// Seeded or explicit, and the record of what was drawn.
     pub chance: Chance,
     pub log: Vec<String>,
@@ -173,7 +174,7 @@ thread_local! {
 }
 
 impl Core {
-    pub fn new(players: u32, seed: u64) -> Core {
+    pub fn new(players: u32, seed: u128) -> Core {
         let limits = crate::limits::current();
         Core {
             players,
@@ -181,7 +182,7 @@ impl Core {
             turn: 0,
             phase: NO_PHASE.with(Str::clone),
             turn_changed_at: None,
-            rng: Rng::new(seed),
+            rng: GameRng::new(seed),
             chance: Chance::default(),
             log: Vec::new(),
             told: Vec::new(),
@@ -200,7 +201,7 @@ impl Core {
     /// Makes this core the one `Core::new(players, seed)` would give, in place: a playout
     /// loop restarts one game many times, and the log's buffer, the replay's vectors and
     /// the outcome's places are kept for the next game instead of being freed.
-    pub fn restart(&mut self, players: u32, seed: u64) {
+    pub fn restart(&mut self, players: u32, seed: u128) {
         let limits = crate::limits::current();
         self.players = players;
         self.active = Player(0);
@@ -209,7 +210,7 @@ impl Core {
             self.phase = NO_PHASE.with(Str::clone);
         }
         self.turn_changed_at = None;
-        self.rng = Rng::new(seed);
+        self.rng = GameRng::new(seed);
         self.chance.restart();
         self.log.clear();
         self.told.clear();
@@ -246,7 +247,7 @@ impl Core {
         if let Some((at, seed)) = r.fresh
             && at == r.cursor
         {
-            self.rng = Rng::new(seed);
+            self.rng = GameRng::new(seed.into());
         }
         r.cursor += 1;
         Some(answer)
@@ -527,7 +528,7 @@ pub trait Rules: Resample + Clone + Debug + Send + Sync + 'static {
 
     /// Makes this world the empty one `new(Core::new(players, seed))` would give, reusing
     /// its allocations (a playout loop restarts one game many times).
-    fn restart(&mut self, players: u32, seed: u64) {
+    fn restart(&mut self, players: u32, seed: u128) {
         let mut core = std::mem::replace(self.core_mut(), Core::new(players, seed));
         core.restart(players, seed);
         *self = Self::new(core);
@@ -1021,7 +1022,7 @@ impl<R: Rules> Engine<R> {
             // move, the dice it rolled before asking stay as they fell (everyone saw
             // them): the move is replayed with its generator, fresh from the answer on.
             match &mut game.pending {
-                None => game.world.core_mut().rng = Rng::new(fresh),
+                None => game.world.core_mut().rng = GameRng::new(fresh.into()),
                 Some(pending) => pending.base.core_mut().replay.fresh = Some((pending.answers.len(), fresh)),
             }
             return Some(game);
@@ -1029,7 +1030,7 @@ impl<R: Rules> Engine<R> {
         match game.pending.take() {
             None => {
                 hidden::redistribute(&mut game.world, player, rng)?;
-                game.world.core_mut().rng = Rng::new(fresh);
+                game.world.core_mut().rng = GameRng::new(fresh.into());
                 game.options.clear();
                 game.build_menu();
             }
@@ -1038,7 +1039,7 @@ impl<R: Rules> Engine<R> {
             Some(pending) => {
                 let Pending { origin, mut base, answers, .. } = *pending;
                 hidden::redistribute(&mut base, player, rng)?;
-                base.core_mut().rng = Rng::new(fresh);
+                base.core_mut().rng = GameRng::new(fresh.into());
                 game.resume(origin, base, answers);
             }
         }
@@ -1074,7 +1075,7 @@ impl<R: Rules> Game for Engine<R> {
     }
 
     fn start(players: u32, seed: u64) -> Result<Self, StartError> {
-        Self::start_with(&Start::seeded(players, seed))
+        Self::start_with(&Start::seeded(players, seed.into()))
     }
 
     fn start_with(start: &Start) -> Result<Self, StartError> {
@@ -1101,7 +1102,7 @@ impl<R: Rules> Game for Engine<R> {
 
     fn restart(&mut self, players: u32, seed: u64) -> Result<(), StartError> {
         check_players::<R>(players)?;
-        self.world.restart(players, seed);
+        self.world.restart(players, seed.into());
         self.pending = None;
         self.status = Status::Over;
         self.error = None;
@@ -1261,7 +1262,7 @@ impl<R: Rules> Game for Engine<R> {
         }
         // Nothing hidden and no move half done: a copy with unknown chance ahead.
         into.world.copy_from(&self.world);
-        into.world.core_mut().rng = Rng::new(rng.next_u64());
+        into.world.core_mut().rng = GameRng::new(rng.next_u64().into());
         into.pending = None;
         into.options.clone_from(&self.options);
         into.status = self.status;

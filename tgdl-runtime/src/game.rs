@@ -148,7 +148,9 @@ pub struct Record {
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Start {
     pub players: u32,
-    pub seed: u64,
+    /// The seed of the game's chance: 128 bits (a seed drawn for a game played for real
+    /// has them all; a smaller number is a seed too).
+    pub seed: u128,
     pub chance: ChanceMode,
     /// Whether the game keeps a record of how it is played — every decision and every
     /// chance outcome — from which its players' information states are read
@@ -158,7 +160,7 @@ pub struct Start {
 
 impl Start {
     /// A seeded game of `players` players.
-    pub fn seeded(players: u32, seed: u64) -> Start {
+    pub fn seeded(players: u32, seed: u128) -> Start {
         Start { players, seed, chance: ChanceMode::Seeded, record: false }
     }
 
@@ -170,7 +172,7 @@ impl Start {
     /// A game played for real, with agents or people at the table: seeded, and keeping its
     /// record when anything in it can be hidden, so that search agents imagine only what
     /// their seat has seen ([`crate::information`]).
-    pub fn observed<G: Game>(players: u32, seed: u64) -> Start {
+    pub fn observed<G: Game>(players: u32, seed: u128) -> Start {
         Start { record: G::has_hidden_information(), ..Start::seeded(players, seed) }
     }
 
@@ -245,9 +247,9 @@ pub trait Game: Clone + Send + Sync + 'static {
     fn start(players: u32, seed: u64) -> Result<Self, StartError>;
 
     /// A new game as `start` says. Engines without chance play the same game in both
-    /// modes; the default starts a seeded one.
+    /// modes; the default starts a seeded one, from the seed's low 64 bits.
     fn start_with(start: &Start) -> Result<Self, StartError> {
-        Self::start(start.players, start.seed)
+        Self::start(start.players, start.seed as u64)
     }
 
     /// Turns this value into the game `start(players, seed)` would give. Engines may

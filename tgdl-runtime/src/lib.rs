@@ -45,7 +45,7 @@ pub use collections::{List, Stack, Table};
 pub use engine::{Core, Engine, Rules};
 pub use error::{Flow, Loc, RuleError, Stop};
 pub use game::{ApplyError, ChanceMode, Choice, Game, GameInfo, Outcome, Pick, Start, StartError, Status};
-pub use rng::Rng;
+pub use rng::{GameRng, Rng};
 pub use value::{Player, Str};
 
 #[doc(hidden)]

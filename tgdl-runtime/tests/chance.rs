@@ -9,7 +9,7 @@ use tgdl_runtime::game::{Choice, GameInfo, Pick};
 use tgdl_runtime::hidden::{Resample, Seen};
 use tgdl_runtime::value::Player;
 use tgdl_runtime::view::{Section, View};
-use tgdl_runtime::{Arena, Engine, Game, Id, Rng, Stack, Start, Status};
+use tgdl_runtime::{Arena, Engine, Game, GameRng, Id, Rng, Stack, Start, Status};
 
 const TURN: Loc = Loc::new("draw.tgdl", 1, 1);
 const ROLL: Loc = Loc::new("draw.tgdl", 2, 1);
@@ -167,7 +167,7 @@ fn an_explicit_deal_lists_one_event_per_card() {
 fn a_recorded_seeded_game_replays_explicitly() {
     for seed in 0..50 {
         let plain = DrawGame::start(1, seed).unwrap();
-        let recorded = DrawGame::start_with(&Start::seeded(1, seed).recording()).unwrap();
+        let recorded = DrawGame::start_with(&Start::seeded(1, seed.into()).recording()).unwrap();
         assert_eq!(plain.world().hand, recorded.world().hand);
         assert_eq!(plain.world().die, recorded.world().die);
         let record = recorded.chance_record().unwrap().to_vec();
@@ -194,7 +194,7 @@ fn a_recorded_seeded_game_replays_explicitly() {
 fn seeded_decks_deal_as_they_always_have() {
     for seed in 0..20 {
         let game = DrawGame::start(1, seed).unwrap();
-        let mut rng = Rng::new(seed);
+        let mut rng = GameRng::new(seed.into());
         let mut order: Vec<u32> = (1..=4).collect();
         rng.shuffle(&mut order);
         let dealt: Vec<u32> = game.world().hand.iter().map(|&c| game.world().cards[c].value).collect();

@@ -458,7 +458,7 @@ struct CreateRequest {
     players: Option<u32>,
     #[serde(default)]
     seats: Vec<String>,
-    seed: Option<u64>,
+    seed: Option<u128>,
 }
 
 async fn create<G: Game>(AxState(app): AxState<Arc<App<G>>>, body: Body) -> Result<Response, ApiError> {
@@ -483,8 +483,8 @@ async fn create<G: Game>(AxState(app): AxState<Arc<App<G>>>, body: Body) -> Resu
     let kinds = expand_seats(&kinds, players).map_err(|e| ApiError::bad_request(e.to_string()))?;
     let seed = match request.seed {
         Some(s) => s,
-        // All 64 bits: a seed gives away every hidden draw, so it must not be guessable.
-        None => crate::random_u64().map_err(ApiError::internal)?,
+        // 128 bits: a seed gives away every hidden draw, so it must not be guessable.
+        None => crate::random_u128().map_err(ApiError::internal)?,
     };
     let mut seats = Vec::new();
     for kind in kinds {

@@ -607,11 +607,11 @@ pub(crate) fn random_hex(n: usize) -> Result<String, String> {
     Ok(bytes.iter().map(|b| format!("{b:02x}")).collect())
 }
 
-/// A random `u64` from the operating system.
-pub(crate) fn random_u64() -> Result<u64, String> {
-    let mut bytes = [0u8; 8];
+/// A random `u128` from the operating system.
+pub(crate) fn random_u128() -> Result<u128, String> {
+    let mut bytes = [0u8; 16];
     getrandom::fill(&mut bytes).map_err(|e| format!("no random numbers from the system: {e}"))?;
-    Ok(u64::from_le_bytes(bytes))
+    Ok(u128::from_le_bytes(bytes))
 }
 
 #[cfg(test)]

@@ -114,7 +114,7 @@ impl std::fmt::Display for Refused {
 pub struct Match<G> {
     pub id: String,
     pub players: u32,
-    pub seed: u64,
+    pub seed: u128,
     pub seats: Vec<Seat>,
     pub game: G,
     pub made: Vec<Made>,
@@ -125,7 +125,7 @@ pub struct Match<G> {
 
 impl<G: Game> Match<G> {
     /// A new match with no decisions.
-    pub fn start(id: String, players: u32, seed: u64, seats: Vec<Seat>) -> Result<Match<G>, String> {
+    pub fn start(id: String, players: u32, seed: u128, seats: Vec<Seat>) -> Result<Match<G>, String> {
         let game = G::start_with(&Start::observed::<G>(players, seed)).map_err(|e| e.to_string())?;
         if seats.len() != players as usize {
             return Err(format!("{} seats for {players} players", seats.len()));
@@ -271,7 +271,7 @@ impl<G: Game> Match<G> {
             s.history_step = true;
             return Some(s);
         }
-        let mut game = G::start(self.players, self.seed).ok()?;
+        let mut game = G::start_with(&Start::seeded(self.players, self.seed)).ok()?;
         for made in &self.made[..n] {
             game.apply(made.option).ok()?;
         }
@@ -382,7 +382,7 @@ pub struct HistoryEntry {
 pub fn agent_choice<G: Game>(
     game: &G,
     kind: SeatKind,
-    seed: u64,
+    seed: u128,
     seat: u32,
     n: usize,
 ) -> Result<usize, AgentError> {

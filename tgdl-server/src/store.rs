@@ -22,7 +22,7 @@ pub struct StoredMatch {
     /// The game's name (`GameInfo::name`): a database serves one game.
     pub game: String,
     pub players: u32,
-    pub seed: u64,
+    pub seed: u128,
     /// One seat name per player (`human`, `random`, `mcts:500`, ...).
     pub seats: Vec<String>,
     /// The join token of each human seat.
@@ -60,14 +60,38 @@ impl From<rusqlite::Error> for StoreError {
 }
 
 /// The columns of a match as they are written: players, seed, seats and tokens (JSON).
-pub type Row = (i64, i64, String, String);
+pub type Row = (i64, SeedColumn, String, String);
+
+/// A seed as stored: its 16 bytes (little-endian) in a BLOB, since SQLite's integers
+/// hold 64 bits. Rows written when seeds had 64 bits hold an INTEGER (the seed's bits,
+/// signed) and are read as well.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SeedColumn(pub u128);
+
+impl rusqlite::ToSql for SeedColumn {
+    fn to_sql(&self) -> rusqlite::Result<rusqlite::types::ToSqlOutput<'_>> {
+        Ok(rusqlite::types::ToSqlOutput::Owned(rusqlite::types::Value::Blob(self.0.to_le_bytes().to_vec())))
+    }
+}
+
+impl rusqlite::types::FromSql for SeedColumn {
+    fn column_result(value: rusqlite::types::ValueRef<'_>) -> rusqlite::types::FromSqlResult<Self> {
+        use rusqlite::types::{FromSqlError, ValueRef};
+        match value {
+            ValueRef::Integer(bits) => Ok(SeedColumn(u128::from(bits as u64))),
+            ValueRef::Blob(bytes) => <[u8; 16]>::try_from(bytes)
+                .map(|b| SeedColumn(u128::from_le_bytes(b)))
+                .map_err(|_| FromSqlError::InvalidBlobSize { expected_size: 16, blob_size: bytes.len() }),
+            _ => Err(FromSqlError::InvalidType),
+        }
+    }
+}
 
 /// A match's columns, as written.
 pub fn encode(m: &StoredMatch) -> Result<Row, StoreError> {
     let seats = serde_json::to_string(&m.seats).map_err(|e| StoreError(e.to_string()))?;
     let tokens = serde_json::to_string(&m.tokens).map_err(|e| StoreError(e.to_string()))?;
-    // The seed's bits, as SQLite's integers are signed.
-    Ok((i64::from(m.players), m.seed as i64, seats, tokens))
+    Ok((i64::from(m.players), SeedColumn(m.seed), seats, tokens))
 }
 
 /// A match's columns, read back (without its decisions).
@@ -82,7 +106,7 @@ pub fn decode(id: &str, game: &str, row: Row) -> Result<StoredMatch, String> {
         id: id.to_string(),
         game: game.to_string(),
         players,
-        seed: seed as u64,
+        seed: seed.0,
         seats,
         tokens,
         decisions: Vec::new(),
@@ -355,7 +379,7 @@ impl Store {
                     r.get::<_, String>(1)?,
                     (
                         r.get::<_, i64>(2)?,
-                        r.get::<_, i64>(3)?,
+                        r.get::<_, SeedColumn>(3)?,
                         r.get::<_, String>(4)?,
                         r.get::<_, String>(5)?,
                     ),
@@ -396,7 +420,7 @@ mod tests {
             id: id.into(),
             game: "G".into(),
             players: 2,
-            seed: u64::MAX - 3,
+            seed: u128::MAX - 3,
             seats: vec!["human".into(), "mcts:50".into()],
             tokens: vec![Some("t0".into()), None],
             decisions: vec![],

@@ -100,7 +100,8 @@ pub fn side_by_side<A: Game, B: Game>(
 ) -> Result<(A, u64), String> {
     same("hidden information", &A::has_hidden_information(), &B::has_hidden_information())?;
     let players = a.players();
-    let mut agents: Vec<RandomAgent> = (0..players).map(|p| RandomAgent::new(seat_seed(seed, p))).collect();
+    let mut agents: Vec<RandomAgent> =
+        (0..players).map(|p| RandomAgent::new(seat_seed(seed.into(), p))).collect();
     let mut decision = 0;
     loop {
         compare(&a, &b).map_err(|e| format!("before decision {decision}: {e}"))?;

@@ -553,7 +553,7 @@ impl<'p> Gen<'p> {
                 }
 
                 /// Makes this world the empty one of a new game, reusing its allocations.
-                pub fn restart(&mut self, players: u32, seed: u64) {
+                pub fn restart(&mut self, players: u32, seed: u128) {
                     let empty = World::empty();
                     #(self.#reset_fields.clone_from(&empty.#reset_fields);)*
                     #groups_kept

@@ -194,7 +194,7 @@ impl<'p> Gen<'p> {
                     World::new(core)
                 }
 
-                fn restart(&mut self, players: u32, seed: u64) {
+                fn restart(&mut self, players: u32, seed: u128) {
                     World::restart(self, players, seed)
                 }
 
