@@ -1,4 +1,4 @@
-//! MCTS iterations per second on connect four and hex (one thread), beside the random
+//! MCTS iterations per second on connect four, hex and crazy eights (one thread), beside the random
 //! playouts of the same engines: the yardstick is that one iteration (a
 //! determinization, a descent, an expansion and a playout) costs at most twice a playout.
 //!
@@ -11,16 +11,17 @@ use criterion::{BenchmarkId, Criterion, Throughput};
 use std::hint::black_box;
 use tgdl_play::agent::Decision;
 use tgdl_play::mcts::{Budget, MctsAgent};
-use tgdl_runtime::Game;
+use tgdl_runtime::{Game, Start};
 
 /// Iterations of one search (a batch), and games of one batch of playouts.
 const SEARCH: u32 = 2_000;
 const PLAYOUTS: u64 = 200;
 
 /// One search of `iterations` from the start position with a fresh agent (seeded by
-/// `seed`); returns the option chosen.
+/// `seed`); returns the option chosen. The game is observed, as one played for real: in a
+/// game with hidden information the search draws its worlds from what the seat has seen.
 fn search<G: Game>(iterations: u32, seed: u64) -> usize {
-    let game = G::start(2, 0).expect("a two-player game");
+    let game = G::start_with(&Start::observed::<G>(2, 0)).expect("a two-player game");
     let decision = Decision::of(&game).expect("the first player decides");
     let mut agent = MctsAgent::<G>::new(Budget::Iterations(iterations), seed);
     agent.search(&decision).expect("a search").0
@@ -42,6 +43,11 @@ const SUBJECTS: &[Subject] = &[
         game: "hex",
         search: search::<tgdl_tests::hex::Game>,
         playouts: tgdl_tests::benchmark_playouts::<tgdl_tests::hex::Game>,
+    },
+    Subject {
+        game: "crazy_eights",
+        search: search::<tgdl_tests::crazy_eights::Game>,
+        playouts: tgdl_tests::benchmark_playouts::<tgdl_tests::crazy_eights::Game>,
     },
 ];
 

@@ -624,7 +624,7 @@ macro_rules! python_game {
                 }
 
                 #[getter]
-                fn seed(&self) -> u64 {
+                fn seed(&self) -> u128 {
                     self.core.seed
                 }
 
@@ -650,7 +650,7 @@ macro_rules! python_game {
                 fn __reduce__<'py>(
                     &self,
                     py: Python<'py>,
-                ) -> PyResult<(Bound<'py, PyAny>, (u32, u64, Vec<usize>))> {
+                ) -> PyResult<(Bound<'py, PyAny>, (u32, u128, Vec<usize>))> {
                     let module = py.import(stringify!($module))?;
                     let restore = module.getattr("_restore_state")?;
                     Ok((restore, (self.core.players, self.core.seed, self.core.actions.clone())))
@@ -659,7 +659,7 @@ macro_rules! python_game {
 
             /// Rebuilds a pickled state: starts the game and replays its actions.
             #[pyfunction(crate = "tgdl_python::pyo3")]
-            fn _restore_state(py: Python<'_>, players: u32, seed: u64, actions: Vec<usize>) -> PyResult<State> {
+            fn _restore_state(py: Python<'_>, players: u32, seed: u128, actions: Vec<usize>) -> PyResult<State> {
                 check_players::<G>(Some(players))?;
                 Ok(State { core: Core::replay(py, players, seed, &actions)? })
             }
