@@ -1,19 +1,26 @@
 //! Checks of hidden information (docs/hidden-information.md) that any generated game can be put through:
 //!
 //! - [`check`]: after every decision of seeded random games, for every seat and for
-//!   spectators, the observation leaves out what is hidden from that viewer — searched
-//!   for by text: the labels of hidden objects, `secret` values, lines told to others —
-//!   and shows what the viewer may see (their own hand in full, every other hand as
-//!   counts equal to the real ones, their secrets).
+//!   spectators, every string the viewer receives leaves out what is hidden from it —
+//!   searched for by text: the labels of hidden objects, `secret` values, lines told to
+//!   others, the game's seed — and the observation shows what the viewer may see (their
+//!   own hand in full, every other hand as counts equal to the real ones and its face-up
+//!   objects by label, their secrets). The strings are the observation (view, hands,
+//!   log), the menu as the viewer reads it (`Game::labels_for`: it holds each decision
+//!   as the viewer read it when it was taken, what the history a server shows a seat and
+//!   a trace written with `--trace-for` hold), and each new log line. [`seat_trace`]
+//!   checks a trace written for one seat against the game it traced.
 //! - [`determinization`]: at decision points of seeded random games, determinized games
 //!   look the same to the deciding seat, really move the hidden objects (each reaches
 //!   every hidden place of its class), and play on to a legal end.
 
 use std::collections::{BTreeSet, HashMap};
+use tgdl_play::trace::{SeatTrace, Trace};
 use tgdl_play::{Agent, RandomAgent};
-use tgdl_runtime::hidden::{DeterminizeError, Observation, Place, Viewer};
+use tgdl_runtime::hidden::{Census, DeterminizeError, Observation, Place, Viewer};
 use tgdl_runtime::information::SampleError;
-use tgdl_runtime::{Engine, Game, Pick, Rng, Rules, Status};
+use tgdl_runtime::view::Section;
+use tgdl_runtime::{Choice, Engine, Game, Pick, Rng, Rules, Status};
 
 /// What [`check`] looked at.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -26,19 +33,25 @@ pub struct Seen {
     pub searched: u64,
 }
 
-/// Plays `games` random games (seeds `first_seed..`) and checks every observation.
+/// Plays `games` random games (seeds `first_seed..`) and checks every string each viewer
+/// receives. A seed of six digits or more is searched for too (shorter ones are found in
+/// any text).
 pub fn check<R: Rules>(players: u32, first_seed: u64, games: u64) -> Result<Seen, String> {
     let mut seen = Seen::default();
     for seed in first_seed..first_seed + games {
         let mut game = Engine::<R>::start(players, seed).map_err(|e| e.to_string())?;
         let mut agent = RandomAgent::new(seed ^ 0x5eed);
+        let seed_text = seed.to_string();
+        let seed_text = (seed_text.len() >= 6).then_some(seed_text.as_str());
         loop {
-            check_point(&game, &mut seen)
-                .map_err(|e| format!("seed {seed}, decision {}: {e}", game.decisions()))?;
+            let at = |e: String, game: &Engine<R>| format!("seed {seed}, decision {}: {e}", game.decisions());
+            check_point(&game, seed_text, &mut seen).map_err(|e| at(e, &game))?;
             match game.status() {
                 Status::Decide(_) if game.decisions() < 2_000 => {
                     let i = agent.choose_in(&game).map_err(|e| e.to_string())?;
+                    let before = game.clone();
                     game.apply(i).map_err(|e| e.to_string())?;
+                    check_new_lines(&before, &game, &mut seen).map_err(|e| at(e, &game))?;
                 }
                 Status::Failed => return Err(format!("seed {seed}: {:?}", game.error())),
                 _ => break,
@@ -46,6 +59,80 @@ pub fn check<R: Rules>(players: u32, first_seed: u64, games: u64) -> Result<Seen
         }
     }
     Ok(seen)
+}
+
+/// Every seat, then spectators.
+fn viewers(players: u32) -> Vec<Viewer> {
+    (0..players).map(Viewer::Seat).chain([Viewer::Public]).collect()
+}
+
+/// What no string given to `viewer` may hold: the labels of the objects hidden from it
+/// that no object it sees bears too (five Guards: one in its hand, one in another's),
+/// and its hidden `secret` values that its observation does not show elsewhere — those
+/// distinctive enough to search for. The census names every object that can be hidden,
+/// wherever it is; objects of plain classes are never hidden (a character a Guard may
+/// name reads as a card does), and the menu's check allows for them.
+fn unseen<R: Rules>(game: &Engine<R>, viewer: Viewer) -> BTreeSet<String> {
+    let (visible, hidden) = census_labels(game, viewer);
+    let shown = shown(&game.observation(viewer));
+    let secrets = game.world().secrets();
+    let secret_values = secrets.iter().filter(|s| !s.seen_by(viewer)).map(|s| &s.value);
+    hidden
+        .into_iter()
+        .filter(|h| !visible.iter().any(|v| v.contains(h.as_str())))
+        .chain(secret_values.filter(|v| !shown.contains(v.as_str())).cloned())
+        .filter(|h| searchable(h))
+        .collect()
+}
+
+/// The full labels of the objects of the census that `viewer` sees, and of those hidden
+/// from it.
+fn census_labels<R: Rules>(game: &Engine<R>, viewer: Viewer) -> (Vec<String>, BTreeSet<String>) {
+    let all = tgdl_runtime::hidden::Seen::all();
+    let world = game.world();
+    let (mut visible, mut hidden) = (Vec::new(), BTreeSet::new());
+    for o in &world.census().objects {
+        let label = world.pick_label(&Pick::Object(o.tag, o.index), &all);
+        if o.hidden_from(viewer) {
+            hidden.insert(label);
+        } else {
+            visible.push(label);
+        }
+    }
+    (visible, hidden)
+}
+
+/// The public log lines a decision wrote (lines told to one player are theirs: that only
+/// they read them is checked at every point): none names what was hidden from a viewer
+/// both before and after the decision (a card shown in the move may be named).
+fn check_new_lines<R: Rules>(before: &Engine<R>, after: &Engine<R>, seen: &mut Seen) -> Result<(), String> {
+    if !Engine::<R>::has_hidden_information() {
+        return Ok(());
+    }
+    // The new public lines as the players read them.
+    let core = after.world().core();
+    let old = before.world().core().log.len();
+    let public: Vec<&String> = core
+        .log
+        .iter()
+        .enumerate()
+        .skip(old)
+        .filter(|(i, _)| !core.told.iter().any(|(at, _)| at == i))
+        .map(|(i, line)| core.public_forms.iter().find(|(at, _)| *at == i).map_or(line, |(_, form)| form))
+        .collect();
+    if public.is_empty() {
+        return Ok(());
+    }
+    for viewer in viewers(after.players()) {
+        let was = unseen(before, viewer);
+        for h in unseen(after, viewer).intersection(&was) {
+            seen.searched += 1;
+            if let Some(line) = public.iter().find(|line| line.contains(h.as_str())) {
+                return Err(format!("{viewer} reads the log line {line:?}, naming {h:?}, hidden from them"));
+            }
+        }
+    }
+    Ok(())
 }
 
 /// The texts `obs` may show: the view and the hands (not the log: it is history).
@@ -59,9 +146,19 @@ fn searchable(text: &str) -> bool {
     text.len() >= 3 && text.parse::<f64>().is_err() && text != "true" && text != "false" && text != "null"
 }
 
-fn check_point<R: Rules>(game: &Engine<R>, seen: &mut Seen) -> Result<(), String> {
+fn check_point<R: Rules>(game: &Engine<R>, seed: Option<&str>, seen: &mut Seen) -> Result<(), String> {
     seen.points += 1;
     let players = game.players();
+    if let Some(seed) = seed {
+        // Seeds are never shown to players: they give away every hidden draw.
+        for viewer in viewers(players) {
+            let obs = game.observation(viewer);
+            let texts = [shown(&obs), obs.log.join("\n"), game.labels_for(viewer).join("\n"), game.prompt()];
+            if let Some(text) = texts.iter().find(|t| t.contains(seed)) {
+                return Err(format!("{viewer} is shown the seed {seed}:\n{text}"));
+            }
+        }
+    }
     if !Engine::<R>::has_hidden_information() {
         // Nothing can be hidden: nothing is, and every tenth point every seat is shown
         // the designer's view and log (drawing views is what costs).
@@ -108,22 +205,39 @@ fn check_point<R: Rules>(game: &Engine<R>, seen: &mut Seen) -> Result<(), String
                     .or_default() += 2;
             }
         }
+        // The counts miss a hidden object shown by name where the designer sees it too (a
+        // table key, a list): a hidden label that no object the viewer sees bears must
+        // not appear at all.
+        let (visible, hidden_objects) = census_labels(game, viewer);
         let distinct: BTreeSet<&String> = hidden.iter().filter(|h| searchable(h)).collect();
-        for h in distinct {
+        for &h in &distinct {
             seen.searched += 1;
             let mine = text.matches(h.as_str()).count();
             let designer = all_shown.matches(h.as_str()).count();
             if mine + in_hands.get(h).copied().unwrap_or(0) > designer {
                 return Err(format!("{viewer} is shown {h:?}, hidden from them:\n{text}"));
             }
+            let borne = visible.iter().any(|v| v.contains(h.as_str()));
+            if mine > 0 && !borne && hidden_objects.contains(h) {
+                return Err(format!(
+                    "{viewer} is shown {h:?}, which only objects hidden from them bear:\n{text}"
+                ));
+            }
         }
+        check_menu(game, viewer, &census, seen)?;
         // The log: the public lines and the lines told to this viewer, nothing else.
+        // Public lines as the players read them (an object hidden from spectators when
+        // the line was written in its hidden form).
         let mut told = core.told.iter().peekable();
         let mut expected = Vec::new();
         for (i, line) in core.log.iter().enumerate() {
             match told.next_if(|(at, _)| *at == i) {
                 Some(&(_, to)) if viewer != Viewer::Seat(to.0) => {}
-                _ => expected.push(line.clone()),
+                Some(_) => expected.push(line.clone()),
+                None => match core.public_forms.iter().find(|(at, _)| *at == i) {
+                    Some((_, form)) => expected.push(form.clone()),
+                    None => expected.push(line.clone()),
+                },
             }
         }
         if obs.log != expected {
@@ -159,6 +273,21 @@ fn check_point<R: Rules>(game: &Engine<R>, seen: &mut Seen) -> Result<(), String
                     mine.player, mine.counts, real.counts
                 ));
             }
+            // Face-up objects are shown to everyone, in the hand and in a section of the view.
+            if mine.face_up != real.face_up {
+                return Err(format!(
+                    "{viewer} sees the face-up objects of player {} as {:?}, not {:?}",
+                    mine.player, mine.face_up, real.face_up
+                ));
+            }
+            let section = format!("face up in the hand of player {}", mine.player);
+            let listed = obs.view.sections.iter().find_map(|s| match s {
+                Section::List { title, items } if *title == section => Some(items),
+                _ => None,
+            });
+            if mine.objects.is_none() && !mine.face_up.is_empty() && listed != Some(&mine.face_up) {
+                return Err(format!("{viewer} is not shown {:?} in the view: {listed:?}", mine.face_up));
+            }
             let may = viewer == Viewer::Seat(mine.player);
             match (&mine.objects, may) {
                 (Some(objects), true) if Some(objects) == real.objects.as_ref() => {}
@@ -170,6 +299,95 @@ fn check_point<R: Rules>(game: &Engine<R>, seen: &mut Seen) -> Result<(), String
         }
     }
     Ok(())
+}
+
+/// The menu as `viewer` reads it (its own, or another seat's decision to come) names no
+/// object hidden from it: an answer that is such an object reads as its hidden form, and
+/// no option holds the label of one ([`unseen`]) unless an object the options name and
+/// the viewer sees bears it too.
+fn check_menu<R: Rules>(
+    game: &Engine<R>,
+    viewer: Viewer,
+    census: &Census,
+    seen: &mut Seen,
+) -> Result<(), String> {
+    let labels = game.labels_for(viewer);
+    let world = game.world();
+    let all = tgdl_runtime::hidden::Seen::all();
+    let hidden_object = |tag: u32, index: u32| {
+        census
+            .objects
+            .iter()
+            .find(|o| (o.tag, o.index) == (tag, index) && o.hidden_from(viewer))
+            .map(|o| o.root)
+    };
+    // Objects the options name that the viewer sees (a Guard's guess names a character
+    // that reads as a card does).
+    let mut visible: Vec<String> = Vec::new();
+    for (choice, label) in game.options().iter().zip(&labels) {
+        let object = match choice {
+            Choice::Pick(Pick::Object(tag, index)) => Some((*tag, *index)),
+            Choice::Move(mv) => world.move_subject(mv),
+            _ => None,
+        };
+        let Some((tag, index)) = object else { continue };
+        match hidden_object(tag, index) {
+            Some(root) if matches!(choice, Choice::Pick(_)) => {
+                seen.searched += 1;
+                let form = tgdl_runtime::hidden::Seen::hidden_label(root);
+                if !label.starts_with(&form) {
+                    return Err(format!("{viewer} reads the answer {label:?}, an object hidden from them"));
+                }
+            }
+            Some(_) => {}
+            None => visible.push(world.pick_label(&Pick::Object(tag, index), &all)),
+        }
+    }
+    for h in unseen(game, viewer).iter().filter(|h| !visible.iter().any(|v| v.contains(h.as_str()))) {
+        seen.searched += 1;
+        if let Some(label) = labels.iter().find(|l| l.contains(h.as_str())) {
+            return Err(format!("{viewer} reads the option {label:?}, naming {h:?}, hidden from them"));
+        }
+    }
+    Ok(())
+}
+
+/// A trace written for one seat (`play --trace T --trace-for P`, `text` as written) against
+/// the full trace of the same game: replayed, each observation it holds is the seat's,
+/// each decision reads as the seat read it when it was taken and names nothing hidden
+/// from the seat then, and the file holds no seed. Returns how many hidden texts were
+/// searched for.
+pub fn seat_trace<R: Rules>(full: &Trace, mine: &SeatTrace, text: &str) -> Result<u64, String> {
+    let seed = full.seed.to_string();
+    if seed.len() >= 6 && text.contains(&seed) {
+        return Err(format!("the trace of player {} holds the seed {seed}", mine.seat));
+    }
+    if mine.decisions.len() != full.decisions.len() || mine.observations.len() != full.decisions.len() + 1 {
+        return Err(format!("the trace of player {} is not of the whole game", mine.seat));
+    }
+    let mut game = Engine::<R>::start(full.players, full.seed).map_err(|e| e.to_string())?;
+    let viewer = Viewer::Seat(mine.seat);
+    let mut searched = 0;
+    for (k, (d, read)) in full.decisions.iter().zip(&mine.decisions).enumerate() {
+        if game.observation(viewer) != mine.observations[k] {
+            return Err(format!("before decision {k}, the trace of {viewer} holds another observation"));
+        }
+        let label = game.labels_for(viewer).swap_remove(d.index);
+        if read.label != label || read.player != d.player {
+            return Err(format!("decision {k}: the trace of {viewer} holds {read:?}, not {label:?}"));
+        }
+        for h in unseen(&game, viewer) {
+            searched += 1;
+            if read.label.contains(h.as_str()) {
+                return Err(format!("decision {k}: {viewer} reads {:?}, naming {h:?}", read.label));
+            }
+        }
+        game.apply(d.index).map_err(|e| e.to_string())?;
+    }
+    if Some(&game.observation(viewer)) != mine.observations.last() {
+        return Err(format!("the trace of {viewer} ends on another observation"));
+    }
+    Ok(searched)
 }
 
 /// What [`determinization`] sampled.
@@ -188,14 +406,16 @@ pub struct Sampled {
 }
 
 /// Where an object is, as far as determinization may move it (stacks as a whole): a hand
-/// `(0, player, 0)`, a stack `(1, tag, deck)`, or public `(2, 0, 0)`.
+/// `(0, player, 0)`, a stack `(1, tag, deck)`, face up in a hand `(2, player, 0)`, or
+/// public `(3, 0, 0)`.
 type PlaceKey = (u8, u32, u32);
 
 fn place_key(place: Place) -> PlaceKey {
     match place {
         Place::Hand(p) => (0, p.0, 0),
         Place::Stack { tag, deck, .. } => (1, tag, deck),
-        Place::Public => (2, 0, 0),
+        Place::Shown(p) => (2, p.0, 0),
+        Place::Public => (3, 0, 0),
     }
 }
 
@@ -245,6 +465,7 @@ pub fn determinization<R: Rules>(
             places_of.entry(o.tag).or_default().insert(place_key(o.place));
         }
         let mut reached: HashMap<(u32, u32), BTreeSet<PlaceKey>> = HashMap::new();
+        let face_up = shown_in_hands(&game);
         let mut rng = Rng::new(seed ^ 0xDE7E);
         for s in 0..samples {
             let sample = match game.determinize(p.0, &mut rng) {
@@ -264,6 +485,15 @@ pub fn determinization<R: Rules>(
                     p.0,
                     serde_json::to_string(&real).unwrap_or_default(),
                     serde_json::to_string(&seen).unwrap_or_default()
+                ));
+            }
+            // Face-up objects are known to every seat: each stays where it is, as it is.
+            if shown_in_hands(&sample) != face_up {
+                return Err(format!(
+                    "seed {seed}, decision {}: a determinized game for player {} holds the face-up objects {:?}, not {face_up:?}",
+                    game.decisions(),
+                    p.0,
+                    shown_in_hands(&sample)
                 ));
             }
             let after = sample.world().census();
@@ -291,6 +521,24 @@ pub fn determinization<R: Rules>(
         }
     }
     Ok(out)
+}
+
+/// The face-up objects of every hand, by holder and full label, sorted (several objects
+/// may bear one label: which of them lies there is not seen).
+fn shown_in_hands<R: Rules>(game: &Engine<R>) -> Vec<(u32, String)> {
+    let all = tgdl_runtime::hidden::Seen::all();
+    let mut out: Vec<(u32, String)> = game
+        .world()
+        .census()
+        .objects
+        .iter()
+        .filter_map(|o| match o.place {
+            Place::Shown(p) => Some((p.0, game.world().pick_label(&Pick::Object(o.tag, o.index), &all))),
+            _ => None,
+        })
+        .collect();
+    out.sort();
+    out
 }
 
 /// Plays a game on at random: it must end, or run out of decisions, without a rule error.

@@ -1,11 +1,16 @@
 //! Hidden information in every example (docs/hidden-information.md): over 1,000 seeded random games, no
-//! observation shows a seat what is hidden from it; over 10,000 determinizations, the
-//! deciding seat cannot tell a determinized game from the real one, the hidden objects
-//! really move, and determinized games play on to a legal end.
+//! observation, menu, decision as read, or log line shows a seat what is hidden from it;
+//! over 10,000 determinizations, the deciding seat cannot tell a determinized game from
+//! the real one, the hidden objects really move, and determinized games play on to a
+//! legal end. The test programs `hidden_menu`, `hidden_pass`, `hidden_table`,
+//! `hidden_log` and `revealed` would leak through one kind of output each if its
+//! protection were removed: each kind is searched by seeded play.
 
+use std::collections::BTreeSet;
 use tgdl_play::trace::{SeatTrace, Trace};
-use tgdl_runtime::Game;
-use tgdl_runtime::hidden::Viewer;
+use tgdl_runtime::hidden::{Place, Resample, Seen, Viewer};
+use tgdl_runtime::view::Section;
+use tgdl_runtime::{Game, Pick, Player, Rules};
 use tgdl_tests::{EXAMPLES, Example, crazy_eights};
 
 /// Games per example and determinizations per decision point. The figures the issue
@@ -242,4 +247,265 @@ fn the_same_information_state_gives_the_same_choice() {
             assert!(s.differing > 0 && s.points > 0, "{}: {s:?}", e.name);
         }
     }
+}
+
+fn program(name: &str) -> &'static Example {
+    tgdl_tests::PROGRAMS.iter().find(|p| p.name == name).unwrap_or_else(|| panic!("no test program `{name}`"))
+}
+
+/// A seed of ten digits: the leak search looks for its text in everything a seat is given
+/// (a seed gives away every hidden draw).
+const LONG_SEED: u64 = 7_340_029_117;
+
+/// The full label of every object `place` holds now, in creation order.
+fn labels_at<R: tgdl_runtime::Rules>(game: &tgdl_runtime::Engine<R>, place: Place) -> Vec<String> {
+    let world = game.world();
+    world
+        .census()
+        .objects
+        .iter()
+        .filter(|o| o.place == place)
+        .map(|o| world.pick_label(&Pick::Object(o.tag, o.index), &Seen::all()))
+        .collect()
+}
+
+/// The leak search over the programs written to leak through one kind of output each if
+/// its protection were removed: menus (`hidden_menu`), decisions as others read them
+/// (`hidden_pass`), table keys (`hidden_table`), log lines (`hidden_log`), and a card
+/// revealed in a hand (`revealed`). Nothing hidden from a seat or spectators reaches them,
+/// nor the seed.
+#[test]
+fn no_output_of_any_kind_shows_what_is_hidden() {
+    for name in ["hidden_menu", "hidden_pass", "hidden_table", "hidden_log", "revealed"] {
+        let p = program(name);
+        let players = (p.engine)().min_players;
+        let seen =
+            (p.secrecy)(players, LONG_SEED, GAMES.max(20)).unwrap_or_else(|err| panic!("{name}: {err}"));
+        eprintln!("{name}: {seen:?}");
+        assert!(seen.hiding > 0 && seen.searched >= seen.points, "{name}: {seen:?}");
+    }
+}
+
+/// `hidden_menu`: the player who decides reads its own cards by name and the other's as
+/// `a hidden Card`, numbered; the other player reads the same menu with its own cards
+/// named and the decider's hidden, spectators with every card hidden.
+#[test]
+fn a_menu_names_only_what_its_reader_sees() {
+    use tgdl_tests::hidden_menu::Game as Menu;
+    let game = Menu::start(2, LONG_SEED).unwrap();
+    let (mine, theirs) = (labels_at(&game, Place::Hand(Player(0))), labels_at(&game, Place::Hand(Player(1))));
+    assert_eq!((mine.len(), theirs.len()), (3, 3));
+    let own = game.labels_for(Viewer::Seat(0));
+    for card in &mine {
+        assert!(own.contains(&format!("play {card}")), "{own:?}");
+    }
+    for k in 1..=3 {
+        assert!(own.contains(&format!("strike a hidden Card ({k})")), "{own:?}");
+    }
+    let other = game.labels_for(Viewer::Seat(1));
+    for card in &theirs {
+        assert!(other.contains(&format!("strike {card}")), "{other:?}");
+    }
+    assert_eq!(other.iter().filter(|l| *l == "play a hidden Card").count(), 3, "{other:?}");
+    let public = game.labels_for(Viewer::Public);
+    assert!(public.iter().all(|l| l == "play a hidden Card" || l == "strike a hidden Card"), "{public:?}");
+    for (labels, hidden) in [(&own, &theirs), (&other, &mine), (&public, &mine), (&public, &theirs)] {
+        for card in hidden {
+            assert!(!labels.iter().any(|l| l.contains(card.as_str())), "{card} in {labels:?}");
+        }
+    }
+}
+
+/// `hidden_pass`, played by the command line with a trace written for each seat: each
+/// holds every decision as that seat read it (a card passed by another reads
+/// `pass a hidden Card`, its own passes name the card) and nothing else hidden from it,
+/// and no seed.
+#[test]
+fn each_seat_reads_the_decisions_as_it_could_see_them() {
+    use tgdl_tests::hidden_pass::World;
+    let p = program("hidden_pass");
+    let seed = LONG_SEED.to_string();
+    let common = ["play", "--seats", "random,random,random", "--seed", seed.as_str()];
+    let full = temp_file("pass_full.json");
+    let (code, out) = (p.cli)(&[&common[..], &["--trace", full.to_str().unwrap()]].concat(), "");
+    assert_eq!(code, 0, "{out}");
+    let trace = Trace::load(&full).unwrap();
+    let mut passes = 0;
+    for seat in 0..3u32 {
+        let path = temp_file(&format!("pass_{seat}.json"));
+        let args = ["--trace", path.to_str().unwrap(), "--trace-for", &seat.to_string()].map(String::from);
+        let args: Vec<&str> = common.iter().copied().chain(args.iter().map(String::as_str)).collect();
+        let (code, out) = (p.cli)(&args, "");
+        assert_eq!(code, 0, "{out}");
+        assert!(!out.contains(&seed), "{out}");
+        let text = std::fs::read_to_string(&path).unwrap();
+        let mine: SeatTrace = serde_json::from_str(&text).unwrap();
+        let searched = tgdl_tests::secrecy::seat_trace::<World>(&trace, &mine, &text).unwrap();
+        assert!(searched > 0);
+        for d in mine.decisions.iter().filter(|d| d.label.starts_with("pass ")) {
+            if d.player == seat {
+                assert!(d.label.starts_with("pass Card(rank: "), "{d:?}");
+                passes += 1;
+            } else {
+                assert_eq!(d.label, "pass a hidden Card", "{d:?}");
+            }
+        }
+    }
+    assert!(passes > 0, "the seeded game passes a card: {:?}", trace.decisions);
+}
+
+/// `hidden_table`: the table of drawn cards reads, to each seat, its own cards and the
+/// played ones by name and every other key as `a hidden Card`; to spectators, every card
+/// in a hand as hidden.
+#[test]
+fn a_table_keyed_by_cards_hides_the_keys_hidden_from_its_reader() {
+    use tgdl_play::{Agent, RandomAgent};
+    use tgdl_tests::hidden_table::Game as Ledger;
+    let mut game = Ledger::start(2, LONG_SEED).unwrap();
+    let mut agent = RandomAgent::new(LONG_SEED);
+    let table = |game: &Ledger, viewer| {
+        let view = game.observation(viewer).view;
+        view.sections
+            .iter()
+            .find_map(|s| match s {
+                Section::Attributes { title, items } if title == "Ledger" => {
+                    items.iter().find(|(name, _)| name == "drawn").map(|(_, text)| text.clone())
+                }
+                _ => None,
+            })
+            .expect("the view shows the table")
+    };
+    let mut points = 0;
+    while game.status() != tgdl_runtime::Status::Over {
+        let hands = [labels_at(&game, Place::Hand(Player(0))), labels_at(&game, Place::Hand(Player(1)))];
+        for viewer in [Viewer::Seat(0), Viewer::Seat(1), Viewer::Public] {
+            let text = table(&game, viewer);
+            let mut hidden = 0;
+            for (p, hand) in hands.iter().enumerate() {
+                let own = viewer == Viewer::Seat(p as u32);
+                for card in hand {
+                    if own {
+                        assert!(text.contains(&format!("{card}: ")), "{viewer}: {card} in {text}");
+                    } else {
+                        assert!(!text.contains(card.as_str()), "{viewer}: {card} in {text}");
+                        hidden += 1;
+                    }
+                }
+            }
+            assert_eq!(text.matches("a hidden Card: ").count(), hidden, "{viewer}: {text}");
+        }
+        points += 1;
+        let i = agent.choose_in(&game).unwrap();
+        game.apply(i).unwrap();
+    }
+    assert!(points >= 6, "{points}");
+}
+
+/// `hidden_log`: the designer's log names every card drawn; every player reads the public
+/// line with the card in its hidden form, its drawer is told which it is, and the cards
+/// played face up are named to everyone.
+#[test]
+fn a_public_log_line_names_a_hidden_card_in_its_hidden_form() {
+    use tgdl_play::{Agent, RandomAgent};
+    use tgdl_tests::hidden_log::Game as HiddenLog;
+    let mut game = HiddenLog::start(2, LONG_SEED).unwrap();
+    let mut agent = RandomAgent::new(LONG_SEED);
+    while game.status() != tgdl_runtime::Status::Over {
+        let i = agent.choose_in(&game).unwrap();
+        game.apply(i).unwrap();
+    }
+    let designer = game.log().to_vec();
+    let drawn: Vec<&String> = designer.iter().filter(|l| l.contains(" draws Card(rank: ")).collect();
+    let played: Vec<&String> = designer.iter().filter(|l| l.contains(" plays Card(rank: ")).collect();
+    assert_eq!((drawn.len(), played.len()), (6, 6), "{designer:?}");
+    for viewer in [Viewer::Seat(0), Viewer::Seat(1), Viewer::Public] {
+        let log = game.log_for(viewer);
+        assert_eq!(
+            log.iter().filter(|l| l.ends_with(" draws a hidden Card")).count(),
+            6,
+            "{viewer}: {log:?}"
+        );
+        assert!(!log.iter().any(|l| l.contains(" draws Card(")), "{viewer}: {log:?}");
+        for line in &played {
+            assert!(log.contains(line), "{viewer}: {line}");
+        }
+        let told = log.iter().filter(|l| l.starts_with("you draw Card(rank: ")).count();
+        assert_eq!(told, if viewer == Viewer::Public { 0 } else { 3 }, "{viewer}: {log:?}");
+    }
+}
+
+/// `revealed`: the card player 0 shows stays in its hand, face up: every seat and
+/// spectators see it there by name (the hand, the view, the log) while the hand's other
+/// cards stay hidden; worlds drawn for player 1 — by redistribution and by replaying its
+/// information state — keep it where it is, as it is, and move the hidden cards around it.
+#[test]
+fn a_revealed_card_stays_in_its_hand_face_up_for_everyone() {
+    use tgdl_runtime::information::{InfoState, Sampler};
+    use tgdl_runtime::{Rng, Start};
+    use tgdl_tests::revealed::Game as Revealed;
+    let mut game = Revealed::start_with(&Start::observed::<Revealed>(2, 7)).unwrap();
+    game.apply(0).unwrap();
+    let census = game.world().census();
+    let shown: Vec<_> =
+        census.objects.iter().filter(|o| matches!(o.place, Place::Shown(_))).copied().collect();
+    let [card] = shown.as_slice() else { panic!("one card face up: {census:?}") };
+    assert_eq!(card.place, Place::Shown(Player(0)));
+    let label = game.world().pick_label(&Pick::Object(card.tag, card.index), &Seen::all());
+    let hidden = labels_at(&game, Place::Hand(Player(0)));
+    assert_eq!(hidden.len(), 2, "two cards face down beside it");
+    assert!(game.log().contains(&format!("player 0 shows {label}")), "{:?}", game.log());
+    for viewer in [Viewer::Seat(0), Viewer::Seat(1), Viewer::Public] {
+        let obs = game.observation(viewer);
+        let hand = &obs.hands[0];
+        assert_eq!(hand.face_up, vec![label.clone()], "{viewer}");
+        assert_eq!(hand.counts, vec![("Card".to_string(), 3)], "{viewer}");
+        assert!(obs.log.contains(&format!("player 0 shows {label}")), "{viewer}: {:?}", obs.log);
+        let text = serde_json::to_string(&obs.view).unwrap();
+        if viewer == Viewer::Seat(0) {
+            let objects = hand.objects.as_ref().expect("the holder sees its hand");
+            assert!(objects.contains(&label) && hidden.iter().all(|c| objects.contains(c)), "{objects:?}");
+        } else {
+            assert_eq!(hand.objects, None);
+            let listed = obs.view.sections.iter().any(|s| {
+                matches!(s, Section::List { title, items }
+                    if title == "face up in the hand of player 0" && *items == vec![label.clone()])
+            });
+            assert!(listed, "{viewer}: {text}");
+            for c in &hidden {
+                assert!(!text.contains(c.as_str()), "{viewer} is shown {c}: {text}");
+            }
+        }
+    }
+    // Player 1 decides now: the worlds drawn for it keep the card, and deal the five cards
+    // it cannot see (player 0's two, the deck's three) around it.
+    let unseen: BTreeSet<(u32, u32)> =
+        census.objects.iter().filter(|o| o.hidden_from(Viewer::Seat(1))).map(|o| (o.tag, o.index)).collect();
+    assert_eq!(unseen.len(), 5);
+    let keeps = |sample: &Revealed| {
+        let after = sample.world().census();
+        let at = after.objects.iter().find(|o| (o.tag, o.index) == (card.tag, card.index)).unwrap();
+        assert_eq!(at.place, Place::Shown(Player(0)));
+        assert_eq!(sample.world().pick_label(&Pick::Object(card.tag, card.index), &Seen::all()), label);
+        assert_eq!(sample.observation(Viewer::Seat(1)), game.observation(Viewer::Seat(1)));
+        after
+            .objects
+            .iter()
+            .filter(|o| o.place == Place::Hand(Player(0)))
+            .map(|o| (o.tag, o.index))
+            .collect::<Vec<_>>()
+    };
+    let mut rng = Rng::new(11);
+    let mut reached = BTreeSet::new();
+    for _ in 0..200 {
+        let sample = game.pool_sample(1, &mut rng).expect("redistribution applies");
+        reached.extend(keeps(&sample));
+    }
+    assert_eq!(reached, unseen, "player 0's face-down cards are drawn from every card player 1 cannot see");
+    let sampler = Sampler::new(InfoState::of(&game, 1).unwrap());
+    let mut replayed = BTreeSet::new();
+    for _ in 0..20 {
+        let sample: Revealed = sampler.sample(&mut rng).unwrap();
+        replayed.extend(keeps(&sample));
+    }
+    assert!(replayed.len() > 2 && replayed.is_subset(&unseen), "{replayed:?}");
 }

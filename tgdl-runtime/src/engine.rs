@@ -40,6 +40,10 @@ pub struct Core {
     /// The lines of `log` written by `tell(p, ..)`: (line index, the one player who sees
     /// it), in order. Every other line is public.
     pub told: Vec<(usize, Player)>,
+    /// The public lines of `log` that named objects hidden from spectators when they were
+    /// written: (line index, the line as the players read it, those objects in their
+    /// hidden form), in order. The designer reads the line of `log`.
+    pub public_forms: Vec<(usize, String)>,
     pub outcome: Option<Outcome>,
     /// Loop iterations left in the current decision (from `step_limit`, counting down:
     /// one decrement and one test per iteration).
@@ -70,6 +74,7 @@ impl Clone for Core {
             chance: self.chance.clone(),
             log: self.log.clone(),
             told: self.told.clone(),
+            public_forms: self.public_forms.clone(),
             outcome: self.outcome.clone(),
             steps_left: self.steps_left,
             step_limit: self.step_limit,
@@ -92,6 +97,7 @@ impl Clone for Core {
         self.chance.clone_from(&source.chance);
         self.log.clone_from(&source.log);
         self.told.clone_from(&source.told);
+        self.public_forms.clone_from(&source.public_forms);
         self.outcome.clone_from(&source.outcome);
         self.steps_left = source.steps_left;
         self.step_limit = source.step_limit;
@@ -186,6 +192,7 @@ impl Core {
             chance: Chance::default(),
             log: Vec::new(),
             told: Vec::new(),
+            public_forms: Vec::new(),
             outcome: None,
             steps_left: limits.loop_steps,
             step_limit: limits.loop_steps,
@@ -342,18 +349,30 @@ impl Core {
         self.log.push(line);
     }
 
-    /// The log as `viewer` sees it: every public line, and the lines told to the viewer
-    /// (the designer reads them all).
+    /// `log(line)` of a line that named objects that may be hidden: `public` is the line
+    /// with those hidden from spectators now in their hidden form (`draws a hidden Card`),
+    /// what every player reads.
+    pub fn log_public(&mut self, line: String, public: String) {
+        if public != line {
+            self.public_forms.push((self.log.len(), public));
+        }
+        self.log.push(line);
+    }
+
+    /// The log as `viewer` sees it: every public line, as players read it, and the lines
+    /// told to the viewer (the designer reads them all, as they were written).
     pub fn log_for(&self, viewer: Viewer) -> Vec<String> {
         if viewer == Viewer::All {
             return self.log.clone();
         }
         let mut told = self.told.iter().peekable();
+        let mut public = self.public_forms.iter().peekable();
         let mut lines = Vec::with_capacity(self.log.len());
         for (i, line) in self.log.iter().enumerate() {
+            let public = public.next_if(|(at, _)| *at == i);
             match told.next_if(|(at, _)| *at == i) {
                 Some(&(_, p)) if viewer != Viewer::Seat(p.0) => {}
-                _ => lines.push(line.clone()),
+                _ => lines.push(public.map_or(line, |(_, form)| form).clone()),
             }
         }
         lines

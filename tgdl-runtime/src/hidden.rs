@@ -56,8 +56,12 @@ impl fmt::Display for Viewer {
 /// Where an object that can be hidden is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Place {
-    /// In the hand of a player: owned, not on a tile, not in a stack, not discarded.
+    /// In the hand of a player, face down: owned, not on a tile, not in a stack, not
+    /// discarded. Only its owner sees it.
     Hand(Player),
+    /// In the hand of a player, face up (revealed, or back from a tile, the discards or an
+    /// open stack): everyone sees it there.
+    Shown(Player),
     /// Inside a closed stack: the deck (its arena tag and index) and the position in it.
     Stack { tag: u32, deck: u32, position: u32 },
     /// On a tile, discarded, in an open stack, or without owner: everyone sees it.
@@ -79,14 +83,15 @@ pub struct Located {
 impl Located {
     pub fn hidden_from(&self, viewer: Viewer) -> bool {
         match self.place {
-            Place::Public => false,
+            Place::Public | Place::Shown(_) => false,
             Place::Hand(p) => !viewer.sees_owned(Some(p)),
             Place::Stack { .. } => viewer != Viewer::All,
         }
     }
 }
 
-/// Every object that can be hidden (pieces, cards, what decks hold), with its place.
+/// Every object that can be hidden (pieces, cards, what decks hold), with its place:
+/// hidden (a hand, a closed stack), face up in a hand, or public.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Census {
     pub objects: Vec<Located>,
@@ -109,6 +114,11 @@ impl Seen {
             .map(|o| ((o.tag, o.index), o.root))
             .collect();
         Seen { viewer, hidden }
+    }
+
+    /// What spectators may see: what is public.
+    pub fn public(census: &Census) -> Seen {
+        Seen::new(Viewer::Public, census)
     }
 
     /// Everything visible (the designer's view).
@@ -146,6 +156,9 @@ pub struct Hand {
     pub player: u32,
     /// The objects, by label, when the viewer may see them (`None` otherwise).
     pub objects: Option<Vec<String>>,
+    /// The objects of the hand that are face up, by label: every viewer sees them.
+    #[serde(default)]
+    pub face_up: Vec<String>,
     /// How many objects of each root class the hand holds, in class order.
     pub counts: Vec<(String, u32)>,
 }
@@ -176,27 +189,40 @@ impl Observation {
             .map(|p| Hand {
                 player: p,
                 objects: viewer.sees_owned(Some(Player(p))).then(Vec::new),
+                face_up: Vec::new(),
                 counts: Vec::new(),
             })
             .collect();
         for o in &census.objects {
-            let Place::Hand(p) = o.place else { continue };
+            let (Place::Hand(p) | Place::Shown(p)) = o.place else { continue };
             let Some(hand) = hands.get_mut(p.0 as usize) else { continue };
-            if let Some(objects) = &mut hand.objects {
-                objects.push(label(o.tag, o.index));
+            let face_up = matches!(o.place, Place::Shown(_));
+            if face_up || hand.objects.is_some() {
+                let text = label(o.tag, o.index);
+                if let Some(objects) = &mut hand.objects {
+                    objects.push(text.clone());
+                }
+                if face_up {
+                    hand.face_up.push(text);
+                }
             }
             match hand.counts.iter_mut().find(|(c, _)| c == o.root) {
                 Some((_, n)) => *n += 1,
                 None => hand.counts.push((o.root.to_string(), 1)),
             }
         }
-        let any_hand = census.objects.iter().any(|o| matches!(o.place, Place::Hand(_)));
+        let any_hand = census.objects.iter().any(|o| matches!(o.place, Place::Hand(_) | Place::Shown(_)));
         if any_hand {
             for hand in &hands {
                 match &hand.objects {
                     Some(objects) if !objects.is_empty() => view.sections.push(Section::List {
                         title: format!("hand of player {}", hand.player),
                         items: objects.clone(),
+                    }),
+                    // A hand the viewer may not see still shows its face-up objects.
+                    None if !hand.face_up.is_empty() => view.sections.push(Section::List {
+                        title: format!("face up in the hand of player {}", hand.player),
+                        items: hand.face_up.clone(),
                     }),
                     _ => {}
                 }
@@ -357,6 +383,7 @@ fn place_order(place: Place) -> (u8, u32, u32, u32) {
     match place {
         Place::Hand(p) => (0, p.0, 0, 0),
         Place::Stack { tag, deck, position } => (1, tag, deck, position),
-        Place::Public => (2, 0, 0, 0),
+        // Never hidden: never a slot of redistribution.
+        Place::Shown(_) | Place::Public => (2, 0, 0, 0),
     }
 }

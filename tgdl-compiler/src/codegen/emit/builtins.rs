@@ -144,8 +144,12 @@ impl<'g, 'p> BodyGen<'g, 'p> {
     }
 
     /// `log(e)`: the line is built as a `String` (a concatenation straight from
-    /// `format!`) and pushed onto the game's log.
+    /// `format!`) and pushed onto the game's log; with the players' form of it when it
+    /// writes an object that may be hidden (`public_log_line`).
     pub(super) fn log_line(&mut self, e: &Expr) -> TokenStream {
+        if let Some(line) = self.public_log_line(e) {
+            return line;
+        }
         let line = match &e.kind {
             ExprKind::Binary { op: BinaryOp::Concat, .. } => self.concatenation_as(e, true),
             ExprKind::String(text) => quote!(String::from(#text)),

@@ -60,6 +60,14 @@ impl Gen<'_> {
             .collect()
     }
 
+    /// Whether objects of `class` can be hidden from a player: pieces and cards that can
+    /// be held, and what closed decks hold.
+    pub(super) fn may_be_hidden(&self, class: ClassId) -> bool {
+        let Some(h) = self.hierarchy(class) else { return false };
+        self.handheld().iter().any(|held| held.tag == h.tag)
+            || self.decks().iter().any(|d| d.element.tag == h.tag && !self.prog.class(d.deck.root).open)
+    }
+
     /// Whether anything can be hidden from a player: a deck, a piece or card that can be
     /// held, a `secret` attribute, a `tell`.
     pub(super) fn may_hide(&self) -> bool {
@@ -108,7 +116,10 @@ impl Gen<'_> {
     }
 
     /// `census`: the objects of closed stacks (only their number is public), then the
-    /// pieces and cards in hands: owned, not on a tile, not discarded, in no stack.
+    /// pieces and cards in hands: owned, not on a tile, not discarded, in no stack; face
+    /// down (only their owner sees them) or face up (everyone does); and the others,
+    /// public: in open stacks, on tiles, discarded, without owner. So the census names
+    /// every object that can be hidden, and what a viewer sees of each.
     fn census_fn(&self) -> TokenStream {
         let prog = self.prog;
         let decks = self.decks();
@@ -151,31 +162,47 @@ impl Gen<'_> {
             // Open stacks show their content: their objects are public, and in no hand.
             let open_classes: Vec<ClassId> =
                 d.deck.variants.iter().map(|(c, _)| *c).filter(|&c| prog.class(c).open).collect();
+            let public = quote! {
+                objects.push(rt::hidden::Located {
+                    tag: #etag,
+                    index: item.index() as u32,
+                    root: #root,
+                    owner: #owner,
+                    place: rt::hidden::Place::Public,
+                });
+            };
             if open_classes.len() == d.deck.variants.len() {
-                // Open stacks show their objects: only mark them (they are in no hand).
+                // Open stacks show their objects: public, and in no hand.
                 stacks.push(quote! {
                     for deck in self.#da.iter().map(|(_, deck)| deck) {
                         for &item in self.#items[deck.items].items.iter() {
-                            #m[item.index()] = true;
+                            if !std::mem::replace(&mut #m[item.index()], true) {
+                                #public
+                            }
                         }
                     }
                 });
                 continue;
             }
-            let skip = if open_classes.is_empty() {
-                quote!(seen_before)
+            let open = if open_classes.is_empty() {
+                quote!()
             } else {
                 let pats = open_classes.iter().map(|&c| self.variant_pattern(d.deck, c));
-                quote!(seen_before || matches!(deck.kind, #(#pats)|*))
+                quote! {
+                    if matches!(deck.kind, #(#pats)|*) {
+                        #public
+                        continue;
+                    }
+                }
             };
             stacks.push(quote! {
                 for (id, deck) in self.#da.iter() {
                     for (position, &item) in self.#items[deck.items].items.iter().enumerate() {
                         // An object in two stacks is counted in the first; open stacks show theirs.
-                        let seen_before = std::mem::replace(&mut #m[item.index()], true);
-                        if #skip {
+                        if std::mem::replace(&mut #m[item.index()], true) {
                             continue;
                         }
+                        #open
                         objects.push(rt::hidden::Located {
                             tag: #etag,
                             index: item.index() as u32,
@@ -195,24 +222,33 @@ impl Gen<'_> {
             let tile = self.builtin_field(h.root, BuiltinAttr::Tile);
             let discarded = self.builtin_field(h.root, BuiltinAttr::Discarded);
             let face_up = self.builtin_field(h.root, BuiltinAttr::FaceUp);
+            // Objects in stacks are counted there.
             let in_stack = if marked.iter().any(|m| m.tag == h.tag) {
                 let m = stacked(h);
-                quote!(|| #m[id.index()])
+                quote!(if #m[id.index()] { continue; })
             } else {
                 quote!()
             };
+            // A face-up object stays in its owner's hand, shown to everyone there.
             hands.push(quote! {
                 for (id, piece) in self.#pa.iter() {
-                    let Some(owner) = piece.#owner else { continue };
-                    if piece.#tile.is_some() || piece.#discarded || piece.#face_up #in_stack {
-                        continue;
-                    }
+                    #in_stack
+                    let place = match piece.#owner {
+                        Some(owner) if piece.#tile.is_none() && !piece.#discarded => {
+                            if piece.#face_up {
+                                rt::hidden::Place::Shown(owner)
+                            } else {
+                                rt::hidden::Place::Hand(owner)
+                            }
+                        }
+                        _ => rt::hidden::Place::Public,
+                    };
                     objects.push(rt::hidden::Located {
                         tag: #tag,
                         index: id.index() as u32,
                         root: #root,
-                        owner: Some(owner),
-                        place: rt::hidden::Place::Hand(owner),
+                        owner: piece.#owner,
+                        place,
                     });
                 }
             });
@@ -254,10 +290,13 @@ impl Gen<'_> {
                 let in_hand = if handheld.iter().any(|p| p.tag == h.tag) {
                     let tile = self.builtin_field(h.root, BuiltinAttr::Tile);
                     let discarded = self.builtin_field(h.root, BuiltinAttr::Discarded);
+                    let face_up = self.builtin_field(h.root, BuiltinAttr::FaceUp);
+                    // A hidden slot of a hand is face down.
                     quote! {
                         if let rt::hidden::Place::Hand(_) = slot.place {
                             self.#pa[id].#tile = None;
                             self.#pa[id].#discarded = false;
+                            self.#pa[id].#face_up = false;
                         }
                     }
                 } else {

@@ -8,6 +8,17 @@ use crate::hir::{BinaryOp, Expr, ExprKind, Ty};
 use proc_macro2::TokenStream;
 use quote::quote;
 
+/// The operands of a chain of concatenations, in order.
+fn flatten<'e>(e: &'e Expr, out: &mut Vec<&'e Expr>) {
+    match &e.kind {
+        ExprKind::Binary { op: BinaryOp::Concat, lhs, rhs } => {
+            flatten(lhs, out);
+            flatten(rhs, out);
+        }
+        _ => out.push(e),
+    }
+}
+
 impl<'g, 'p> BodyGen<'g, 'p> {
     /// `"x: " + n + "!"` as `format!("x: {}!", ..)`. Each operand is shown as TGDL prints
     /// it; a null operand prints `null` instead of failing.
@@ -17,15 +28,6 @@ impl<'g, 'p> BodyGen<'g, 'p> {
 
     /// The concatenation as a `String` (`as_string`) or an `rt::Str`.
     pub(super) fn concatenation_as(&mut self, e: &Expr, as_string: bool) -> TokenStream {
-        fn flatten<'e>(e: &'e Expr, out: &mut Vec<&'e Expr>) {
-            match &e.kind {
-                ExprKind::Binary { op: BinaryOp::Concat, lhs, rhs } => {
-                    flatten(lhs, out);
-                    flatten(rhs, out);
-                }
-                _ => out.push(e),
-            }
-        }
         let mut parts = Vec::new();
         flatten(e, &mut parts);
         // `"" + x` is just the text of `x`.
@@ -99,6 +101,88 @@ impl<'g, 'p> BodyGen<'g, 'p> {
             #(#lets)*
             rt::value::bounded(#text, #l)?
         })
+    }
+
+    /// A public `log` line that writes objects that may be hidden as text (`"player 0
+    /// draws " + card`): the line as the designer reads it, and as the players do, with
+    /// each such object hidden from spectators when the line is written in its hidden
+    /// form (`player 0 draws a hidden Card`): a log line names nothing a player may not
+    /// see. `None` when the line writes no such object.
+    pub(super) fn public_log_line(&mut self, e: &Expr) -> Option<TokenStream> {
+        let mut parts = Vec::new();
+        flatten(e, &mut parts);
+        let g = self.g;
+        let hidden_tag = |part: &Expr| match &part.kind {
+            ExprKind::ToText(inner) => {
+                inner.ty.class().filter(|&c| g.may_be_hidden(c)).and_then(|c| g.hierarchy(c)).map(|h| h.tag)
+            }
+            _ => None,
+        };
+        if !parts.iter().any(|p| hidden_tag(p).is_some()) {
+            return None;
+        }
+        let seen = self.temp("seen");
+        let (mut full, mut public) = (String::new(), String::new());
+        let (mut lets, mut forms) = (Vec::new(), Vec::new());
+        for part in parts {
+            let inner = match &part.kind {
+                ExprKind::String(text) => {
+                    let text = text.replace('{', "{{").replace('}', "}}");
+                    full.push_str(&text);
+                    public.push_str(&text);
+                    continue;
+                }
+                ExprKind::ToText(inner) => inner.as_ref(),
+                _ => part,
+            };
+            // Each piece is evaluated once, in order, as `concatenation_as` does.
+            let c = self.code(inner);
+            let v = c.ts;
+            let name = self.temp("text");
+            full.push_str(&format!("{{{name}}}"));
+            if let Some(tag) = hidden_tag(part) {
+                let object = self.temp("object");
+                lets.push(quote!(let #object = #v;));
+                let text = self.text(quote!(#object), &inner.ty, c.null);
+                lets.push(quote!(let #name = #text;));
+                let hides = if c.null {
+                    quote!(#object.and_then(|x| #seen.hides(#tag, x.index() as u32)))
+                } else {
+                    quote!(#seen.hides(#tag, #object.index() as u32))
+                };
+                let form = self.temp("form");
+                forms.push(quote! {
+                    let #form = match #hides {
+                        Some(root) => rt::hidden::Seen::hidden_label(root),
+                        None => #name.clone(),
+                    };
+                });
+                public.push_str(&format!("{{{form}}}"));
+                continue;
+            }
+            let shown = match (&inner.ty, c.null) {
+                (Ty::String | Ty::Bool, false) => v,
+                (Ty::Number, false) => quote!(rt::value::fmt_number(#v)),
+                (Ty::Player, false) => quote!(#v.0),
+                (ty, null) if needs_mut(inner) => {
+                    let t = self.temp("value");
+                    lets.push(quote!(let #t = #v;));
+                    self.text(quote!(#t), ty, null)
+                }
+                (ty, null) => self.text(v, ty, null),
+            };
+            lets.push(quote!(let #name = #shown;));
+            public.push_str(&format!("{{{name}}}"));
+        }
+        let l = self.loc(e.span);
+        Some(quote!({
+            #(#lets)*
+            let #seen = rt::hidden::Seen::public(&rt::hidden::Resample::census(self));
+            #(#forms)*
+            let line = rt::value::bounded(format!(#full), #l)?;
+            let public = rt::value::bounded(format!(#public), #l)?;
+            self.core.log_public(line, public);
+        }))
     }
 
     /// A table key from any non-null value.
