@@ -61,10 +61,11 @@ pub fn parse_seat(text: &str) -> Result<SeatKind, String> {
 pub struct Made {
     pub player: u32,
     pub option: usize,
-    /// The label as the deciding seat saw it.
+    /// The label as the designer reads it (every object named).
     pub label: String,
-    /// The label as each seat may read it (after the decision: a card passed face down
-    /// is not named to the others).
+    /// The label as each seat read it when the decision was taken, the deciding seat's
+    /// included: an object hidden from a seat is named in its hidden form (a card passed
+    /// face down, a card struck blind from another's hand).
     pub seen: Vec<String>,
     /// The label as spectators may read it.
     pub public: String,
@@ -74,7 +75,8 @@ impl Made {
     pub fn label_for(&self, viewer: Viewer) -> &str {
         match viewer {
             Viewer::All => &self.label,
-            Viewer::Seat(p) if p == self.player => &self.label,
+            // The deciding seat too reads its decision as its menu read it: the
+            // designer's label would name a card it chose blind.
             Viewer::Seat(p) => self.seen.get(p as usize).map_or(&self.public, |s| s.as_str()),
             Viewer::Public => &self.public,
         }
@@ -414,6 +416,38 @@ mod tests {
         assert!(parse_seat("mcts:1000000").is_err());
         assert!(parse_seat("mcts:100s").is_err());
         assert!(parse_seat("robot").is_err());
+    }
+
+    /// `tests/programs/hidden_menu.tgdl`: player 0 strikes one of player 1's cards blind,
+    /// back into the deck. Its history reads the decision as its menu did, never by the
+    /// card's name; player 1 reads its own card named; spectators a hidden card.
+    #[test]
+    fn a_history_names_only_what_each_seat_saw() {
+        use tgdl_runtime::hidden::Resample;
+        use tgdl_runtime::{Pick, Rules};
+        type Menu = tgdl_tests::hidden_menu::Game;
+        let human = || Seat { kind: SeatKind::Human, name: "human".into(), token: None };
+        let mut m = Match::<Menu>::start("m".into(), 2, 7_340_029_117, vec![human(), human()]).unwrap();
+        let menu = m.game.labels_for(Viewer::Seat(0));
+        let strike = menu.iter().position(|l| l.starts_with("strike a hidden Card")).expect("a blind strike");
+        let named = m.game.label(strike);
+        assert!(named.starts_with("strike Card(rank: "), "{named}");
+        let card = named.trim_start_matches("strike ").to_string();
+        m.apply(0, strike).unwrap();
+        // The card went back into the deck: no player sees it.
+        let census = m.game.world().census();
+        let all = tgdl_runtime::hidden::Seen::all();
+        assert!(census.objects.iter().any(|o| {
+            matches!(o.place, tgdl_runtime::hidden::Place::Stack { .. })
+                && m.game.world().pick_label(&Pick::Object(o.tag, o.index), &all) == card
+        }));
+        let read = |viewer| m.state(viewer).history[0].label.clone();
+        assert_eq!(read(Viewer::Seat(0)), menu[strike]);
+        assert_eq!(read(Viewer::Seat(1)), named);
+        assert_eq!(read(Viewer::Public), "strike a hidden Card");
+        let state = serde_json::to_string(&m.state(Viewer::Seat(0))).unwrap();
+        assert!(!state.contains(&card), "player 0 is shown {card}: {state}");
+        assert!(!state.contains("7340029117"), "{state}");
     }
 
     #[test]
