@@ -365,7 +365,8 @@ pub fn seat_trace<R: Rules>(full: &Trace, mine: &SeatTrace, text: &str) -> Resul
     if mine.decisions.len() != full.decisions.len() || mine.observations.len() != full.decisions.len() + 1 {
         return Err(format!("the trace of player {} is not of the whole game", mine.seat));
     }
-    let mut game = Engine::<R>::start(full.players, full.seed).map_err(|e| e.to_string())?;
+    let mut game = Engine::<R>::start_with(&tgdl_runtime::Start::seeded(full.players, full.seed))
+        .map_err(|e| e.to_string())?;
     let viewer = Viewer::Seat(mine.seat);
     let mut searched = 0;
     for (k, (d, read)) in full.decisions.iter().zip(&mine.decisions).enumerate() {

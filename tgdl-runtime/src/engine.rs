@@ -221,6 +221,7 @@ impl Core {
         self.chance.restart();
         self.log.clear();
         self.told.clear();
+        self.public_forms.clear();
         if let Some(outcome) = self.outcome.take() {
             self.spare.places = outcome.places;
         }
