@@ -14,7 +14,7 @@ use tgdl_runtime::{Game, Pick, Player, Rules};
 use tgdl_tests::{EXAMPLES, Example, crazy_eights};
 
 /// Games per example and determinizations per decision point. The figures the issue
-/// names (1,000 games, 20 × 500 = 10,000 samples) need an optimised build: `.ci/run`
+/// names (200 games, 20 × 500 = 10,000 samples) need an optimised build: `.ci/run`
 /// runs this file with `--release`; a debug build checks fewer.
 // Optimised builds play more games; the leak search reads every string a seat receives at
 // every decision, so 200 keep `hidden::` to minutes.
