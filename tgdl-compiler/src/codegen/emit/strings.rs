@@ -69,18 +69,7 @@ impl<'g, 'p> BodyGen<'g, 'p> {
             // pretty-printer formats the `let`s, which it cannot do inside `format!`.
             let c = self.code(inner);
             let v = c.ts;
-            let shown = match (&inner.ty, c.null) {
-                (Ty::String | Ty::Bool, false) => v,
-                (Ty::Number, false) => quote!(rt::value::fmt_number(#v)),
-                (Ty::Player, false) => quote!(#v.0),
-                // Object labels read the world: a value that needs it mutably comes first.
-                (ty, null) if needs_mut(inner) => {
-                    let t = self.temp("value");
-                    lets.push(quote!(let #t = #v;));
-                    self.text(quote!(#t), ty, null)
-                }
-                (ty, null) => self.text(v, ty, null),
-            };
+            let shown = self.operand_text(inner, v, c.null, &mut lets);
             let name = self.temp("text");
             format.push_str(&format!("{{{name}}}"));
             lets.push(quote!(let #name = #shown;));
@@ -160,17 +149,7 @@ impl<'g, 'p> BodyGen<'g, 'p> {
                 public.push_str(&format!("{{{form}}}"));
                 continue;
             }
-            let shown = match (&inner.ty, c.null) {
-                (Ty::String | Ty::Bool, false) => v,
-                (Ty::Number, false) => quote!(rt::value::fmt_number(#v)),
-                (Ty::Player, false) => quote!(#v.0),
-                (ty, null) if needs_mut(inner) => {
-                    let t = self.temp("value");
-                    lets.push(quote!(let #t = #v;));
-                    self.text(quote!(#t), ty, null)
-                }
-                (ty, null) => self.text(v, ty, null),
-            };
+            let shown = self.operand_text(inner, v, c.null, &mut lets);
             lets.push(quote!(let #name = #shown;));
             public.push_str(&format!("{{{name}}}"));
         }
@@ -183,6 +162,28 @@ impl<'g, 'p> BodyGen<'g, 'p> {
             let public = rt::value::bounded(format!(#public), #l)?;
             self.core.log_public(line, public);
         }))
+    }
+
+    /// The text of one operand of a concatenation whose code is `v`, as TGDL prints it.
+    fn operand_text(
+        &mut self,
+        inner: &Expr,
+        v: TokenStream,
+        null: bool,
+        lets: &mut Vec<TokenStream>,
+    ) -> TokenStream {
+        match (&inner.ty, null) {
+            (Ty::String | Ty::Bool, false) => v,
+            (Ty::Number, false) => quote!(rt::value::fmt_number(#v)),
+            (Ty::Player, false) => quote!(#v.0),
+            // Object labels read the world: a value that needs it mutably comes first.
+            (ty, null) if needs_mut(inner) => {
+                let t = self.temp("value");
+                lets.push(quote!(let #t = #v;));
+                self.text(quote!(#t), ty, null)
+            }
+            (ty, null) => self.text(v, ty, null),
+        }
     }
 
     /// A table key from any non-null value.
