@@ -1,4 +1,4 @@
-//! Hidden information in every example (docs/hidden-information.md): over 1,000 seeded random games, no
+//! Hidden information in every example (docs/hidden-information.md): over seeded random games (200 an example in an optimised build), no
 //! observation, menu, decision as read, or log line shows a seat what is hidden from it;
 //! over 10,000 determinizations, the deciding seat cannot tell a determinized game from
 //! the real one, the hidden objects really move, and determinized games play on to a
