@@ -444,3 +444,24 @@ fn search_guesses_no_better_than_what_its_seat_sees() {
         );
     }
 }
+
+/// The search agent maximises payoffs, not wins: offered a gamble that wins nine times in
+/// ten for 1 chip and one that wins one time in two for 10 (`payoff_gamble`), it takes
+/// the second, which a player counting wins never would.
+#[test]
+fn search_maximises_payoffs() {
+    let program = tgdl_tests::PROGRAMS.iter().find(|p| p.name == "payoff_gamble").unwrap();
+    let games = if FULL { 40 } else { 8 };
+    let mut bold = 0;
+    for seed in 0..games {
+        let (code, out) =
+            (program.cli)(&["play", "--seats", "mcts:200,random", "--seed", &seed.to_string(), "-v"], "");
+        assert_eq!(code, 0, "{out}");
+        if out.lines().any(|l| l == "player 0: bold") {
+            bold += 1;
+        } else {
+            assert!(out.lines().any(|l| l == "player 0: safe"), "{out}");
+        }
+    }
+    assert_eq!(bold, games, "the search took the bold gamble in {bold} games of {games}");
+}

@@ -111,8 +111,8 @@ Fix: correct the spelling, or define the class:
 "#;
     MISMATCH = "E0006", "mismatched types",
 r#"A value of one type is used where another is expected: in a declaration, an
-assignment, an argument, a `return`, a condition, a collection literal, `winner` or a
-`for ... in` loop. Numbers and players convert into each other; a derived class
+assignment, an argument, a `return`, a condition, a collection literal, `winner`,
+`payoffs` (a `List<number>`) or a `for ... in` loop. Numbers and players convert into each other; a derived class
 converts to its base (upcast) and a collection of derived objects to a collection of
 base objects. Everything else needs an explicit conversion, and a base converts to a
 derived class only with `as` (which gives null when the object is not one).
@@ -505,6 +505,29 @@ Fix: declare the attribute that is read first, or compute both from the same val
         number size = 5;
         number limit = size + 2;
     }
+"#;
+    PAYOFF_COUNT = "E0026", "payoffs for another number of players",
+r#"A `payoffs` list written out (`payoffs {2, -2};`) gives one number to each player, in
+seat order, so it holds as many numbers as the game has players. With a player count
+that may vary (`players 2..4`), a list of fixed length cannot fit every game: build it
+from the players instead. (A computed list is checked when the game ends: a rule error
+names the statement.)
+
+Example:
+
+    game Duel players 2;
+    setup { payoffs {1, 0, 0}; }
+
+Fix: one number for each seat, or a list built for the players there are:
+
+    setup { payoffs {1, 0}; }
+
+    // players 2..4: the active player gets 1, the others 0
+    List<number> pay = {};
+    for (player p in player.all()) {
+        if (p == player.active()) { pay.push(1); } else { pay.push(0); }
+    }
+    payoffs pay;
 "#;
     UNREACHABLE = "W0001", "unreachable statement",
 r#"A statement follows a `return`, `break`, `continue` or `winner` in the same block, so it

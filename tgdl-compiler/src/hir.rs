@@ -456,6 +456,12 @@ pub enum StmtKind {
     Continue,
     /// `winner` with a ranking (`List<List<player>>`) or a single player.
     Winner(Expr),
+    /// `payoffs` (`List<number>`, one for each player), with the ranking of `winner r
+    /// payoffs p;` or, without one, the ranking the payoffs give (more is better).
+    Payoffs {
+        ranking: Option<Expr>,
+        payoffs: Expr,
+    },
     Throw(Expr),
     /// An `input` statement: asks (or computes) a value into `input.local`.
     Input(Input),
@@ -808,6 +814,12 @@ impl Block {
             | StmtKind::Return(Some(e))
             | StmtKind::Winner(e)
             | StmtKind::Throw(e) => e.walk(f),
+            StmtKind::Payoffs { ranking, payoffs } => {
+                if let Some(r) = ranking {
+                    r.walk(f);
+                }
+                payoffs.walk(f);
+            }
             StmtKind::If { cond, .. } | StmtKind::While { cond, .. } => cond.walk(f),
             StmtKind::For { cond: Some(c), .. } => c.walk(f),
             StmtKind::ForIn { list, .. } => list.walk(f),

@@ -164,6 +164,7 @@ fn stmt_sexpr(s: &Stmt) -> String {
         StmtKind::Break => "break".into(),
         StmtKind::Continue => "continue".into(),
         StmtKind::Winner(e) => format!("(winner {})", sexpr(e)),
+        StmtKind::Payoffs { ranking, payoffs } => format!("(payoffs {} {})", opt(ranking), sexpr(payoffs)),
         StmtKind::Throw(e) => format!("(throw {})", sexpr(e)),
         StmtKind::Input(i) => format!("(input {} {})", ty(&i.ty), i.name.name),
         StmtKind::Block(b) => format!("{{{}}}", b.stmts.iter().map(stmt_sexpr).collect::<Vec<_>>().join(" ")),
@@ -280,6 +281,11 @@ impl SpanCheck<'_> {
                 e.iter().for_each(|e| self.expr(e));
             }
             StmtKind::Winner(e) | StmtKind::Throw(e) => self.expr(e),
+            StmtKind::Payoffs { ranking, payoffs } => {
+                self.starts(s.span, what, if ranking.is_some() { "winner" } else { "payoffs" });
+                ranking.iter().for_each(|e| self.expr(e));
+                self.expr(payoffs);
+            }
             StmtKind::Input(i) => self.input(i),
             StmtKind::Block(b) => {
                 self.block(b);
@@ -295,6 +301,7 @@ impl SpanCheck<'_> {
                 | StmtKind::Break
                 | StmtKind::Continue
                 | StmtKind::Winner(_)
+                | StmtKind::Payoffs { .. }
                 | StmtKind::Throw(_)
                 | StmtKind::Empty
         );
@@ -729,7 +736,7 @@ fn loops() {
 fn simple_statements() {
     assert_eq!(
         stmts(
-            "return; return x + 1; break; continue; winner {{0}, {1, 2}}; winner p; throw new Scored() { points = 2 }; ;"
+            "return; return x + 1; break; continue; winner {{0}, {1, 2}}; winner p; payoffs {2, -2}; winner p payoffs pay; throw new Scored() { points = 2 }; ;"
         ),
         [
             "(return _)",
@@ -738,6 +745,8 @@ fn simple_statements() {
             "continue",
             "(winner {{0} {1 2}})",
             "(winner p)",
+            "(payoffs _ {2 (neg 2)})",
+            "(payoffs p pay)",
             "(throw (new Scored points=2))",
             ";"
         ]

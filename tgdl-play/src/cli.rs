@@ -132,7 +132,7 @@ struct PerftArgs {
     chance: bool,
     /// Walk every history to the end instead: the number of terminal histories, and with
     /// players choosing uniformly at random (and chance by its probabilities), the
-    /// probability of each result and each player's expected reward
+    /// probability of each result and each player's expected payoff (or reward from the ranking)
     #[arg(long)]
     exact: bool,
     /// The most positions `--exact` visits before giving up
@@ -485,6 +485,8 @@ fn run_exact<G: Game>(game: &G, args: &PerftArgs, output: &mut dyn Write) -> Exi
             text.push_str(&format!("{result}: {p:.6}\n"));
         }
         for (player, r) in exact.returns.iter().enumerate() {
+            // A value that rounds to zero is written `0.000000`, never `-0.000000`.
+            let r = if r.abs() < 5e-7 { 0.0 } else { *r };
             text.push_str(&format!("player {player} expects {r:.6}\n"));
         }
         if exact.unlisted > 0.0 {

@@ -17,8 +17,8 @@ pub struct Exact {
     pub histories: u64,
     /// Each result (`player 0 wins`, `draw`, ...) with its probability.
     pub results: BTreeMap<String, f64>,
-    /// Each player's expected reward (1 for first place, 0 for last, evenly between; ½ in a
-    /// draw), as search agents count them.
+    /// Each player's expected return: their payoffs when the game gives them, else 1 for
+    /// first place, 0 for last, evenly between, ½ in a draw (as search agents count them).
     pub returns: Vec<f64>,
     /// The probability of ending in a rule error, and the first error met.
     pub errors: f64,
@@ -54,7 +54,17 @@ pub fn exact<G: Game>(game: &G, max_nodes: u64) -> Result<Exact, ExactError> {
         nodes: 0,
         max_nodes,
     };
-    walk.visit(game, 1.0)?;
+    // Depth first with a stack of its own: a long game cannot overflow the thread's stack.
+    // Children are pushed last first, so they are visited (and summed) in option order.
+    let mut stack = vec![(game.clone(), 1.0)];
+    while let Some((game, weight)) = stack.pop() {
+        for (i, p) in walk.visit(&game, weight)?.into_iter().rev() {
+            let mut next = game.clone();
+            if next.apply(i).is_ok() {
+                stack.push((next, weight * p));
+            }
+        }
+    }
     Ok(walk.acc)
 }
 
@@ -65,12 +75,13 @@ struct Walk {
 }
 
 impl Walk {
-    fn visit<G: Game>(&mut self, game: &G, weight: f64) -> Result<(), ExactError> {
+    /// Counts `game` and, unless it ended, gives its branches with their probabilities.
+    fn visit<G: Game>(&mut self, game: &G, weight: f64) -> Result<Vec<(usize, f64)>, ExactError> {
         self.nodes += 1;
         if self.nodes > self.max_nodes {
             return Err(ExactError::TooLarge { nodes: self.max_nodes });
         }
-        let branches: Vec<(usize, f64)> = match game.status() {
+        Ok(match game.status() {
             Status::Over => {
                 self.acc.histories += 1;
                 if let Some(outcome) = game.outcome() {
@@ -80,7 +91,7 @@ impl Walk {
                         *total += weight * r;
                     }
                 }
-                return Ok(());
+                Vec::new()
             }
             Status::Failed => {
                 self.acc.histories += 1;
@@ -88,24 +99,17 @@ impl Walk {
                 if self.acc.first_error.is_none() {
                     self.acc.first_error = game.error().map(|e| e.to_string());
                 }
-                return Ok(());
+                Vec::new()
             }
             Status::Chance if game.options().is_empty() => {
                 self.acc.unlisted += weight;
-                return Ok(());
+                Vec::new()
             }
             Status::Chance => game.chance_outcomes(),
             Status::Decide(_) => {
                 let n = game.options().len();
                 (0..n).map(|i| (i, 1.0 / n as f64)).collect()
             }
-        };
-        for (i, p) in branches {
-            let mut next = game.clone();
-            if next.apply(i).is_ok() {
-                self.visit(&next, weight * p)?;
-            }
-        }
-        Ok(())
+        })
     }
 }

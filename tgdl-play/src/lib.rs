@@ -19,6 +19,7 @@ pub mod cli;
 pub mod driver;
 pub mod exact;
 pub mod mcts;
+pub mod payoffs;
 pub mod perft;
 pub mod render;
 pub mod simulate;

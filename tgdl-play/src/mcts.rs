@@ -154,6 +154,12 @@ pub struct MctsAgent<G: Game> {
     /// Per-iteration buffers.
     path: Vec<u32>,
     rewards: Vec<f64>,
+    /// The least and greatest return seen, and `1 / (high - low)`: UCB1 compares returns
+    /// mapped onto `0..=1`, whatever the game pays (chips, points). Rankings give returns
+    /// in `0..=1` already, where the mapping changes nothing.
+    low: f64,
+    high: f64,
+    scale: f64,
     /// Iterations of the last search that started from a kept subtree's statistics.
     kept: u32,
 }
@@ -168,6 +174,9 @@ impl<G: Game> MctsAgent<G> {
             last: None,
             path: Vec::new(),
             rewards: Vec::new(),
+            low: 0.0,
+            high: 1.0,
+            scale: 1.0,
             kept: 0,
         }
     }
@@ -347,6 +356,15 @@ impl<G: Game> MctsAgent<G> {
         }
     }
 
+    /// Widens the range of returns to hold the last playout's payoffs.
+    fn widen(&mut self) {
+        for &r in &self.rewards {
+            self.low = self.low.min(r);
+            self.high = self.high.max(r);
+        }
+        self.scale = 1.0 / (self.high - self.low);
+    }
+
     /// The child to step into and its option: one never visited (at random), else the best
     /// by UCB1 over the children this game offers now (counting their availability). An
     /// option the node has no child for (another determinization offered other options)
@@ -378,7 +396,8 @@ impl<G: Game> MctsAgent<G> {
                 ln = (child.available, (child.available as f64).ln());
             }
             let visits = child.visits as f64;
-            let score = child.reward / visits + EXPLORATION * (ln.1 / visits).sqrt();
+            let score =
+                (child.reward / visits - self.low) * self.scale + EXPLORATION * (ln.1 / visits).sqrt();
             if score > best_score {
                 best_score = score;
                 best = Some((c, i));
@@ -441,9 +460,14 @@ impl<G: Game> MctsAgent<G> {
         let players = game.players();
         self.rewards.clear();
         match game.outcome() {
-            Some(outcome) => self.rewards.extend((0..players).map(|p| reward(outcome, players, p))),
+            Some(outcome) => {
+                self.rewards.extend((0..players).map(|p| outcome.return_of(p)));
+                if outcome.payoffs.is_some() {
+                    self.widen();
+                }
+            }
             // Unfinished, or a rule error: nobody's better off.
-            None => self.rewards.resize(players as usize, 0.5),
+            None => self.rewards.resize(players as usize, (self.low + self.high) / 2.0),
         }
     }
 }
@@ -475,21 +499,10 @@ fn find_child<M: PartialEq>(
     range.into_iter().find(|&c| tree[c].choice.as_ref() == Some(choice))
 }
 
-/// Player `p`'s reward from a ranking: first place 1, last place 0, evenly between; ½ in a
-/// draw.
-fn reward(outcome: &Outcome, players: u32, p: u32) -> f64 {
-    let places = outcome.places.len();
-    if places <= 1 || p >= players {
-        0.5
-    } else {
-        let place = outcome.place_of(p).min(places - 1);
-        (places - 1 - place) as f64 / (places - 1) as f64
-    }
-}
-
-/// Rewards from a ranking: first place 1, last place 0, evenly between; all ½ in a draw.
+/// Each player's return ([`Outcome::returns`]): the game's payoffs, or from the ranking
+/// first place 1, last place 0, evenly between; all ½ in a draw.
 pub fn rewards(outcome: &Outcome, players: u32) -> Vec<f64> {
-    (0..players).map(|p| reward(outcome, players, p)).collect()
+    outcome.returns(players)
 }
 
 impl<G: Game> Agent<G> for MctsAgent<G> {

@@ -10,6 +10,7 @@
 
 use crate::agent::{Agent, RandomAgent, seat_seed, seat_seeds};
 use crate::driver::{DEFAULT_MAX_DECISIONS, SeatKind};
+use crate::payoffs::{Mean, PayoffSums};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -106,6 +107,9 @@ pub struct Report {
     pub errors: Vec<ErrorGroup>,
     /// `(length, games)` for games that ended normally, by length.
     pub lengths: Vec<(u64, u64)>,
+    /// Games that ended with payoffs, and each seat's mean payoff over them.
+    pub payoff_games: u64,
+    pub payoffs: Vec<Mean>,
     pub seconds: f64,
 }
 
@@ -147,6 +151,13 @@ struct ReportJson<'a> {
     min_length: u64,
     max_length: u64,
     lengths: &'a [(u64, u64)],
+    /// Only for a game that ended with payoffs.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    payoff_games: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    mean_payoffs: Option<Vec<f64>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    mean_payoffs_ci95: Option<Vec<(f64, f64)>>,
     seconds: f64,
     games_per_sec: f64,
 }
@@ -207,6 +218,9 @@ impl Report {
             min_length: self.min_length(),
             max_length: self.max_length(),
             lengths: &self.lengths,
+            payoff_games: (self.payoff_games > 0).then_some(self.payoff_games),
+            mean_payoffs: (self.payoff_games > 0).then(|| self.payoffs.iter().map(|m| m.mean).collect()),
+            mean_payoffs_ci95: (self.payoff_games > 0).then(|| self.payoffs.iter().map(|m| m.ci95).collect()),
             seconds: self.seconds,
             games_per_sec: self.games_per_sec(),
         }
@@ -228,6 +242,16 @@ impl Report {
             for (k, &count) in self.places[seat].iter().enumerate() {
                 let _ = writeln!(out, "  {:<10}{}", ordinal(k + 1), rate(count, n));
             }
+            if let Some(m) = self.payoffs.get(seat) {
+                let _ = writeln!(out, "  {:<10}mean {}", "payoff", crate::payoffs::describe(m));
+            }
+        }
+        if self.payoff_games > 0 && self.payoff_games < self.over {
+            let _ = writeln!(
+                out,
+                "{:<12}over the {} games that ended with payoffs",
+                "payoffs", self.payoff_games
+            );
         }
         let _ = writeln!(out, "{:<12}{}", "draws", rate(self.draws, n));
         let _ = writeln!(out, "{:<12}{}", "unfinished", rate(self.unfinished, n));
@@ -339,6 +363,9 @@ pub struct Tally {
     /// (location, message) → (count, first game, its seed).
     #[serde(with = "error_list")]
     errors: BTreeMap<(String, String), (u64, u64, u64)>,
+    /// The games that ended with payoffs.
+    #[serde(default)]
+    payoffs: PayoffSums,
 }
 
 impl Tally {
@@ -355,6 +382,7 @@ impl Tally {
         self.over += other.over;
         self.unfinished += other.unfinished;
         add(&mut self.lengths, &other.lengths);
+        self.payoffs.merge(&other.payoffs);
         for (key, (count, first, seed)) in other.errors {
             let entry = self.errors.entry(key).or_insert((0, u64::MAX, 0));
             entry.0 += count;
@@ -380,6 +408,9 @@ impl Tally {
                     self.lengths.resize(len + 1, 0);
                 }
                 self.lengths[len] += 1;
+                if let Some(payoffs) = &outcome.payoffs {
+                    self.payoffs.add(payoffs);
+                }
                 if outcome.is_draw() {
                     self.draws += 1;
                 } else if let Some(w) = outcome.sole_winner() {
@@ -668,6 +699,8 @@ impl Report {
             unfinished: tally.unfinished,
             errors,
             lengths,
+            payoff_games: tally.payoffs.games,
+            payoffs: tally.payoffs.means(),
             seconds,
         }
     }

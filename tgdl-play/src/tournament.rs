@@ -9,6 +9,7 @@
 
 use crate::agent::{Agent, RandomAgent, seat_seed};
 use crate::driver::SeatKind;
+use crate::payoffs::PayoffSums;
 use crate::simulate::wilson;
 use rayon::prelude::*;
 use serde::Serialize;
@@ -45,6 +46,11 @@ pub struct AgentStats {
     pub wins_by_seat: Vec<u64>,
     pub games_by_seat: Vec<u64>,
     pub wins_ci95: (f64, f64),
+    /// Its mean payoff over the games that ended with payoffs (none: the game gives none).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub mean_payoff: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub mean_payoff_ci95: Option<(f64, f64)>,
 }
 
 /// The report of a tournament.
@@ -76,6 +82,7 @@ struct GameTally {
     error: bool,
     refused: Option<String>,
     decisions: u64,
+    payoffs: Option<Vec<f64>>,
 }
 
 fn play_one<G: Game>(opts: &TournamentOptions, index: u64) -> GameTally {
@@ -100,6 +107,7 @@ fn play_one<G: Game>(opts: &TournamentOptions, index: u64) -> GameTally {
                 if let Some(o) = game.outcome() {
                     tally.winner = o.sole_winner();
                     tally.draw = o.is_draw();
+                    tally.payoffs.clone_from(&o.payoffs);
                 }
                 break;
             }
@@ -201,6 +209,7 @@ pub fn tournament<G: Game>(opts: &TournamentOptions) -> Result<TournamentReport,
         decisions_per_sec: 0.0,
     };
     let mut decisions = 0;
+    let mut payoffs = vec![PayoffSums::default(); players as usize];
     for (i, t) in tallies.iter().enumerate() {
         let rotation = i % players as usize;
         decisions += t.decisions;
@@ -210,6 +219,9 @@ pub fn tournament<G: Game>(opts: &TournamentOptions) -> Result<TournamentReport,
             a.games_by_seat[seat] += 1;
             if t.draw {
                 a.draws += 1;
+            }
+            if let Some(p) = &t.payoffs {
+                payoffs[(seat + rotation) % players as usize].add(&p[seat..=seat]);
             }
         }
         if let Some(w) = t.winner {
@@ -225,8 +237,12 @@ pub fn tournament<G: Game>(opts: &TournamentOptions) -> Result<TournamentReport,
             report.refused.clone_from(&t.refused);
         }
     }
-    for a in &mut agents {
+    for (a, sums) in agents.iter_mut().zip(&payoffs) {
         a.wins_ci95 = wilson(a.wins, a.games);
+        if let Some(m) = sums.means().first() {
+            a.mean_payoff = Some(m.mean);
+            a.mean_payoff_ci95 = Some(m.ci95);
+        }
     }
     report.agents = agents;
     report.mean_length = decisions as f64 / opts.games as f64;
@@ -262,6 +278,10 @@ impl TournamentReport {
                 a.draws,
                 by_seat.join(" ")
             );
+            if let (Some(mean), Some(ci95)) = (a.mean_payoff, a.mean_payoff_ci95) {
+                let m = crate::payoffs::Mean { mean, ci95 };
+                let _ = writeln!(out, "  {:<12} mean payoff {}", "", crate::payoffs::describe(&m));
+            }
         }
         let seats: Vec<String> = self.wins_by_seat.iter().map(|w| w.to_string()).collect();
         let _ = writeln!(out, "  wins by seat: {}; draws {}", seats.join(" "), self.draws);

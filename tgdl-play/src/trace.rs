@@ -23,7 +23,7 @@ use tgdl_runtime::error::RuleError;
 use tgdl_runtime::game::{Game, GameInfo, Outcome};
 use tgdl_runtime::hidden::{Observation, Viewer};
 
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Trace {
     pub game: String,
     pub source: String,
@@ -47,13 +47,29 @@ pub struct TraceDecision {
     pub label: String,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "status", rename_all = "lowercase")]
 pub enum TraceResult {
-    Over { places: Vec<Vec<u32>>, text: String },
-    Error { location: String, message: String, text: String },
-    Unfinished { decisions: u64, text: String },
-    Abandoned { player: u32, text: String },
+    /// `payoffs`: each player's payoff, when the game ended with them.
+    Over {
+        places: Vec<Vec<u32>>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        payoffs: Option<Vec<f64>>,
+        text: String,
+    },
+    Error {
+        location: String,
+        message: String,
+        text: String,
+    },
+    Unfinished {
+        decisions: u64,
+        text: String,
+    },
+    Abandoned {
+        player: u32,
+        text: String,
+    },
 }
 
 impl TraceResult {
@@ -68,7 +84,11 @@ impl TraceResult {
     }
 
     pub fn over(outcome: &Outcome) -> TraceResult {
-        TraceResult::Over { places: outcome.places.clone(), text: outcome.describe() }
+        TraceResult::Over {
+            places: outcome.places.clone(),
+            payoffs: outcome.payoffs.clone(),
+            text: outcome.describe(),
+        }
     }
 
     pub fn error(e: &RuleError) -> TraceResult {

@@ -124,7 +124,7 @@ impl Game for ConnectFour {
             self.outcome = Some(Outcome::winner(Player(p as u32), 2));
             self.option_count = 0;
         } else if self.heights.iter().all(|&h| h as usize == ROWS) {
-            self.outcome = Some(Outcome { places: vec![vec![0, 1]] });
+            self.outcome = Some(Outcome { places: vec![vec![0, 1]], payoffs: None });
             self.option_count = 0;
         } else {
             self.to_move = 1 - p;

@@ -484,6 +484,37 @@ impl Core {
         }
     }
 
+    /// `payoffs p;` (the ranking is the payoffs' order) or `winner r payoffs p;`: records
+    /// the outcome and stops the game. The payoffs are one number for each player; a null
+    /// one arrives as NaN (numbers are otherwise always finite).
+    pub fn end_with_payoffs<T>(
+        &mut self,
+        ranking: Option<&[Vec<Player>]>,
+        payoffs: Vec<f64>,
+        loc: impl Into<Loc>,
+    ) -> Flow<T> {
+        if payoffs.len() != self.players as usize {
+            let n = payoffs.len();
+            return Err(Stop::error(RuleError::new(
+                loc.into(),
+                format!(
+                    "`payoffs` gives {n} number{} for {} players",
+                    if n == 1 { "" } else { "s" },
+                    self.players
+                ),
+            )));
+        }
+        if let Some(p) = payoffs.iter().position(|x| !x.is_finite()) {
+            return Err(Stop::error(RuleError::new(loc.into(), format!("player {p}'s payoff is null"))));
+        }
+        let outcome = match ranking {
+            Some(r) => Outcome { payoffs: Some(payoffs), ..Outcome::from_ranking(r, self.players) },
+            None => Outcome::from_payoffs(payoffs),
+        };
+        self.outcome = Some(outcome);
+        Err(Stop::signal())
+    }
+
     /// `winner p;`, the usual end: `p` first, everyone else second, built directly with
     /// the fewest allocations.
     pub fn win_player<T>(&mut self, p: Player) -> Flow<T> {
@@ -499,7 +530,7 @@ impl Core {
                 places[1].clear();
                 places[1].extend((0..self.players).filter(|&q| q != p.0));
             }
-            Outcome { places }
+            Outcome { places, payoffs: None }
         } else {
             Outcome::from_ranking(&[vec![p]], self.players)
         };

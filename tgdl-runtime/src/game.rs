@@ -38,10 +38,36 @@ pub enum Status {
 }
 
 /// The final ranking: `places[0]` holds the players in first place (several when tied).
-/// Every player appears exactly once.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+/// Every player appears exactly once. A game that ends with `payoffs` also says what each
+/// player gets (chips, points), in seat order: the players' returns.
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Outcome {
     pub places: Vec<Vec<u32>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub payoffs: Option<Vec<f64>>,
+}
+
+// Payoffs are finite numbers (the engine refuses others), compared by their bits so that an
+// outcome can be a key.
+impl PartialEq for Outcome {
+    fn eq(&self, other: &Outcome) -> bool {
+        let bits =
+            |p: &Option<Vec<f64>>| p.as_ref().map(|v| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>());
+        self.places == other.places && bits(&self.payoffs) == bits(&other.payoffs)
+    }
+}
+
+impl Eq for Outcome {}
+
+impl std::hash::Hash for Outcome {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.places.hash(state);
+        if let Some(p) = &self.payoffs {
+            for x in p {
+                x.to_bits().hash(state);
+            }
+        }
+    }
 }
 
 impl Outcome {
@@ -69,7 +95,58 @@ impl Outcome {
         if !rest.is_empty() {
             places.push(rest);
         }
-        Outcome { places }
+        Outcome { places, payoffs: None }
+    }
+
+    /// The ranking payoffs give: more is better, equal payoffs tie.
+    pub fn from_payoffs(payoffs: Vec<f64>) -> Outcome {
+        let mut order: Vec<u32> = (0..payoffs.len() as u32).collect();
+        order.sort_by(|&a, &b| payoffs[b as usize].total_cmp(&payoffs[a as usize]).then(a.cmp(&b)));
+        let mut places: Vec<Vec<u32>> = Vec::new();
+        let mut last: Option<f64> = None;
+        for p in order {
+            let x = payoffs[p as usize];
+            match places.last_mut() {
+                Some(place) if last == Some(x) => place.push(p),
+                _ => places.push(vec![p]),
+            }
+            last = Some(x);
+        }
+        Outcome { places, payoffs: Some(payoffs) }
+    }
+
+    /// Each player's return: the payoffs when the game gives them; else from the ranking,
+    /// 1 for first place, 0 for last, evenly between, ½ each in a draw.
+    pub fn returns(&self, players: u32) -> Vec<f64> {
+        match &self.payoffs {
+            Some(p) => p.clone(),
+            None => (0..players).map(|p| self.rank_reward(p)).collect(),
+        }
+    }
+
+    /// Player `p`'s return, as [`Outcome::returns`] gives it.
+    #[inline]
+    pub fn return_of(&self, p: u32) -> f64 {
+        match &self.payoffs {
+            Some(payoffs) => payoffs.get(p as usize).copied().unwrap_or(0.0),
+            None => self.rank_reward(p),
+        }
+    }
+
+    fn rank_reward(&self, p: u32) -> f64 {
+        let places = self.places.len();
+        if places <= 1 {
+            0.5
+        } else {
+            let place = self.place_of(p).min(places - 1);
+            (places - 1 - place) as f64 / (places - 1) as f64
+        }
+    }
+
+    /// `2, -2`: the payoffs in seat order.
+    pub fn describe_payoffs(&self) -> Option<String> {
+        let p = self.payoffs.as_ref()?;
+        Some(p.iter().map(|x| crate::value::fmt_number(*x)).collect::<Vec<_>>().join(", "))
     }
 
     pub fn winner(p: Player, players: u32) -> Outcome {
@@ -94,8 +171,16 @@ impl Outcome {
         }
     }
 
-    /// `player 0 wins`, `draw`, or the full ranking — the text of the `result:` line.
+    /// `player 0 wins`, `draw`, or the full ranking — the text of the `result:` line —
+    /// followed by the payoffs when the game gives them (`player 0 wins; payoffs 2, -2`).
     pub fn describe(&self) -> String {
+        match self.describe_payoffs() {
+            Some(payoffs) => format!("{}; payoffs {payoffs}", self.describe_ranking()),
+            None => self.describe_ranking(),
+        }
+    }
+
+    fn describe_ranking(&self) -> String {
         if self.is_draw() {
             return "draw".to_string();
         }

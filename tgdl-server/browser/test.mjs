@@ -58,6 +58,8 @@ const GAMES = {
   dice_race: { seats: ["human", "human"] },
   harvest: { seats: ["human", "human"], board: true },
   hex: { seats: ["human", "human"], board: true },
+  kuhn_poker: { seats: ["human", "human"] },
+  leduc_poker: { seats: ["human", "human"] },
   liars_dice: { seats: ["human", "human"] },
   pilgrims: { seats: ["human", "human", "random"], board: true },
   reversi: { seats: ["human", "human"], board: true },

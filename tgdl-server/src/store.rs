@@ -452,7 +452,9 @@ mod tests {
     #[test]
     fn sweeping_and_eviction_follow_the_policy() {
         let store = Store::in_memory().unwrap();
-        for id in ["a", "b", "c", "d"] {
+        // "b" is created first and finishes when it was last changed (its creation), "a"
+        // with its decision: "b" finished first, whether or not the clock ticked between.
+        for id in ["b", "a", "c", "d"] {
             store.insert_match(&sample(id)).unwrap();
         }
         store.insert_decision("a", 0, 1, true).unwrap();
@@ -461,9 +463,9 @@ mod tests {
         // Nothing is old enough yet.
         assert_eq!(store.sweep(now - 60_000, now - 60_000).unwrap(), Vec::<String>::new());
         // The oldest finished match makes room first.
-        assert_eq!(store.evict_oldest_finished().unwrap().as_deref(), Some("a"));
+        assert_eq!(store.evict_oldest_finished().unwrap().as_deref(), Some("b"));
         // Finished matches past their delay go; unfinished ones stay.
-        assert_eq!(store.sweep(now + 1, now - 60_000).unwrap(), vec!["b".to_string()]);
+        assert_eq!(store.sweep(now + 1, now - 60_000).unwrap(), vec!["a".to_string()]);
         assert_eq!(store.evict_oldest_finished().unwrap(), None);
         // Then matches without a change.
         assert_eq!(store.sweep(now + 1, now + 1).unwrap(), vec!["c".to_string(), "d".to_string()]);

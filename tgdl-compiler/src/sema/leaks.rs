@@ -284,6 +284,12 @@ impl Scan<'_, '_> {
                 self.bind(Place::local(*local), init.as_ref().map_or(Value::Null, Value::Expr));
             }
             StmtKind::Expr(e) | StmtKind::Winner(e) | StmtKind::Throw(e) => self.root(e),
+            StmtKind::Payoffs { ranking, payoffs } => {
+                if let Some(r) = ranking {
+                    self.root(r);
+                }
+                self.root(payoffs);
+            }
             StmtKind::If { cond, then_branch, else_branch } => {
                 self.root(cond);
                 self.block(then_branch);

@@ -28,7 +28,11 @@ impl<'a> Checker<'a> {
             if let Some(st) = self.stmt(s) {
                 if matches!(
                     st.kind,
-                    StmtKind::Return(_) | StmtKind::Break | StmtKind::Continue | StmtKind::Winner(_)
+                    StmtKind::Return(_)
+                        | StmtKind::Break
+                        | StmtKind::Continue
+                        | StmtKind::Winner(_)
+                        | StmtKind::Payoffs { .. }
                 ) {
                     ended = Some(st.span);
                 }
@@ -200,28 +204,11 @@ impl<'a> Checker<'a> {
                 }
                 if word == "break" { StmtKind::Break } else { StmtKind::Continue }
             }
-            ast::StmtKind::Winner(e) => {
-                let ranking = Ty::List(Box::new(Ty::List(Box::new(Ty::Player))));
-                let v = self.expr(e, Some(&ranking));
-                let v = match v.ty {
-                    Ty::Player | Ty::Error => v,
-                    Ty::Number => self.coerce(v, &Ty::Player),
-                    ref t if self.convertible(t, &ranking) => self.coerce(v, &ranking),
-                    _ => {
-                        let found = self.ty_name(&v.ty);
-                        let mut d = Diagnostic::error(v.span, format!("`winner` takes a player or a ranking, not a `{found}`"))
-                            .code(codes::MISMATCH)
-                            .label(format!("this is a `{found}`"))
-                            .help("`winner p;` ends the game with `p` first; `winner {{p}, {q, r}};` ranks the players (places in order, each a list of tied players); `winner {player.all()};` is a draw");
-                        if matches!(v.ty, Ty::List(ref e) if **e == Ty::Player) {
-                            d = d.note("a `List<player>` would be ambiguous: wrap it as one place (`{players}`) or list each place");
-                        }
-                        self.error(d);
-                        Expr::error(v.span)
-                    }
-                };
-                StmtKind::Winner(v)
-            }
+            ast::StmtKind::Winner(e) => StmtKind::Winner(self.ranking(e)),
+            ast::StmtKind::Payoffs { ranking, payoffs } => StmtKind::Payoffs {
+                ranking: ranking.as_ref().map(|r| self.ranking(r)),
+                payoffs: self.payoffs(payoffs),
+            },
             ast::StmtKind::Throw(e) => {
                 let v = self.expr(e, None);
                 match &v.ty {
@@ -381,6 +368,80 @@ impl<'a> Checker<'a> {
     }
 }
 
+impl Checker<'_> {
+    /// The ranking of `winner`: a player first, or places in order.
+    fn ranking(&mut self, e: &ast::Expr) -> Expr {
+        let ranking = Ty::List(Box::new(Ty::List(Box::new(Ty::Player))));
+        let v = self.expr(e, Some(&ranking));
+        match v.ty {
+            Ty::Player | Ty::Error => v,
+            Ty::Number => self.coerce(v, &Ty::Player),
+            ref t if self.convertible(t, &ranking) => self.coerce(v, &ranking),
+            _ => {
+                let found = self.ty_name(&v.ty);
+                let mut d = Diagnostic::error(v.span, format!("`winner` takes a player or a ranking, not a `{found}`"))
+                    .code(codes::MISMATCH)
+                    .label(format!("this is a `{found}`"))
+                    .help("`winner p;` ends the game with `p` first; `winner {{p}, {q, r}};` ranks the players (places in order, each a list of tied players); `winner {player.all()};` is a draw");
+                if matches!(v.ty, Ty::List(ref e) if **e == Ty::Player) {
+                    d = d.note("a `List<player>` would be ambiguous: wrap it as one place (`{players}`) or list each place");
+                }
+                self.error(d);
+                Expr::error(v.span)
+            }
+        }
+    }
+
+    /// The payoffs of `payoffs`: a `List<number>`, one for each player in seat order. A
+    /// list written out must fit the game's player count.
+    fn payoffs(&mut self, e: &ast::Expr) -> Expr {
+        let numbers = Ty::List(Box::new(Ty::Number));
+        let v = self.expr(e, Some(&numbers));
+        let v = match v.ty {
+            Ty::Error => return v,
+            ref t if self.convertible(t, &numbers) => self.coerce(v, &numbers),
+            _ => {
+                let found = self.ty_name(&v.ty);
+                self.error(
+                    Diagnostic::error(v.span, format!("`payoffs` takes a `List<number>`, not a `{found}`"))
+                        .code(codes::MISMATCH)
+                        .label(format!("this is a `{found}`"))
+                        .help("`payoffs {2, -2};` ends the game with a number for each player, in seat order (player 0 first)"),
+                );
+                return Expr::error(v.span);
+            }
+        };
+        if let ExprKind::ListLit(items) = &v.kind {
+            let (min, max) = (self.prog.min_players as usize, self.prog.max_players as usize);
+            if items.len() < min || items.len() > max {
+                let players = if min == max { format!("{min}") } else { format!("{min} to {max}") };
+                let fix = if min == max {
+                    format!("give exactly {min} numbers, one for each seat")
+                } else {
+                    "the player count varies: build the list for the players there are (`pay.push(...)` for each of `player.all()`)".to_string()
+                };
+                self.error(
+                    Diagnostic::error(
+                        v.span,
+                        format!("{} payoffs for a game of {players} players", items.len()),
+                    )
+                    .code(codes::PAYOFF_COUNT)
+                    .label(format!("{} numbers", items.len()))
+                    .help(fix),
+                );
+            } else if min != max {
+                self.error(
+                    Diagnostic::error(v.span, format!("a list of {} payoffs cannot fit every game of {min} to {max} players", items.len()))
+                        .code(codes::PAYOFF_COUNT)
+                        .label(format!("{} numbers", items.len()))
+                        .help("build the list for the players there are (`pay.push(...)` for each of `player.all()`)"),
+                );
+            }
+        }
+        v
+    }
+}
+
 /// Whether every path through the block ends in `return` (or `winner`, which ends the game).
 pub fn always_returns(b: &Block) -> bool {
     b.stmts.iter().any(stmt_returns)
@@ -388,7 +449,7 @@ pub fn always_returns(b: &Block) -> bool {
 
 fn stmt_returns(s: &Stmt) -> bool {
     match &s.kind {
-        StmtKind::Return(_) | StmtKind::Winner(_) => true,
+        StmtKind::Return(_) | StmtKind::Winner(_) | StmtKind::Payoffs { .. } => true,
         StmtKind::If { then_branch, else_branch, .. } => {
             always_returns(then_branch) && always_returns(else_branch)
         }

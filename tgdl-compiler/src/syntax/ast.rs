@@ -334,6 +334,11 @@ pub enum StmtKind {
     Continue,
     /// `winner e;`
     Winner(Expr),
+    /// `payoffs e;` or `winner r payoffs e;`: the game ends with a number for each player.
+    Payoffs {
+        ranking: Option<Expr>,
+        payoffs: Expr,
+    },
     /// `throw e;`
     Throw(Expr),
     /// An `input` statement inside an effect.

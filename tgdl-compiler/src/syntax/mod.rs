@@ -38,6 +38,7 @@ pub const RESERVED_WORDS: &[&str] = &[
     "override",
     "returns",
     "winner",
+    "payoffs",
     "throw",
     "new",
     "is",

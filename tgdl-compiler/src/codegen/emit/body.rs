@@ -123,6 +123,9 @@ impl<'g, 'p> BodyGen<'g, 'p> {
                 _ => quote!(Ok(())),
             }),
             StmtKind::Winner(e) if e.ty == Ty::Player => Some(self.win_player(e)),
+            StmtKind::Payoffs { ranking, payoffs } => {
+                Some(self.end_with_payoffs(ranking.as_ref(), payoffs, s.span))
+            }
             StmtKind::Winner(e) => {
                 let ranking = self.ranking(e);
                 Some(if super::tokens::needs_mut(e) {
@@ -371,6 +374,10 @@ impl<'g, 'p> BodyGen<'g, 'p> {
                 let win = self.win_player(e);
                 quote!(return #win;)
             }
+            StmtKind::Payoffs { ranking, payoffs } => {
+                let end = self.end_with_payoffs(ranking.as_ref(), payoffs, s.span);
+                quote!(return #end;)
+            }
             StmtKind::Winner(e) => {
                 let ranking = self.ranking(e);
                 // The ranking may call functions: compute it before borrowing the core.
@@ -463,7 +470,7 @@ fn block_reads(b: &Block, l: LocalId) -> bool {
 /// Whether a block's last statement returns on every branch (so it can be a tail).
 fn ends_in_return(b: &Block) -> bool {
     match b.stmts.last().map(|s| &s.kind) {
-        Some(StmtKind::Return(_) | StmtKind::Winner(_)) => true,
+        Some(StmtKind::Return(_) | StmtKind::Winner(_) | StmtKind::Payoffs { .. }) => true,
         Some(StmtKind::If { then_branch, else_branch, .. }) => {
             ends_in_return(then_branch) && ends_in_return(else_branch)
         }

@@ -1,8 +1,9 @@
-//! `winner`: the winning player, a ranking, or a list of players, as the engine's
-//! outcome.
+//! `winner` and `payoffs`: the winning player, a ranking, or a list of players, and each
+//! player's payoff, as the engine's outcome.
 
 use super::context::BodyGen;
 use crate::hir::{Expr, ExprKind, Ty};
+use crate::source::Span;
 use proc_macro2::{Ident, TokenStream};
 use quote::quote;
 
@@ -17,6 +18,63 @@ impl<'g, 'p> BodyGen<'g, 'p> {
             })
         } else {
             quote!(self.core.win_player(#p))
+        }
+    }
+
+    /// `payoffs p;` or `winner r payoffs p;`: both are computed (they may call functions)
+    /// before the core is borrowed to end the game.
+    pub(super) fn end_with_payoffs(
+        &mut self,
+        ranking: Option<&Expr>,
+        payoffs: &Expr,
+        span: Span,
+    ) -> TokenStream {
+        let numbers = self.numbers_vec(payoffs);
+        let l = self.at(span);
+        match ranking {
+            Some(r) => {
+                let r = self.ranking(r);
+                quote!({
+                    let ranking = #r;
+                    let payoffs: Vec<f64> = #numbers;
+                    self.core.end_with_payoffs(Some(&ranking), payoffs, #l)
+                })
+            }
+            None => quote!({
+                let payoffs: Vec<f64> = #numbers;
+                self.core.end_with_payoffs(None, payoffs, #l)
+            }),
+        }
+    }
+
+    /// A `List<number>` expression as a `Vec<f64>`; a null element becomes NaN, which the
+    /// engine refuses as a payoff.
+    fn numbers_vec(&mut self, e: &Expr) -> TokenStream {
+        if let ExprKind::ListLit(items) = &e.kind {
+            let items: Vec<TokenStream> = items
+                .iter()
+                .map(|i| {
+                    if matches!(i.kind, ExprKind::Null) {
+                        return quote!(f64::NAN);
+                    }
+                    let c = self.code(i);
+                    let ts = c.ts;
+                    if c.null { quote!(#ts.unwrap_or(f64::NAN)) } else { ts }
+                })
+                .collect();
+            return quote!(vec![#(#items),*]);
+        }
+        let h = self.value(e);
+        let arena = self.g.collection_arena(&e.ty);
+        // A list in a variable is read in place; another expression is computed first.
+        let (bind, list) = match syn::parse2::<Ident>(h.clone()) {
+            Ok(name) => (quote!(), quote!(#name)),
+            Err(_) => (quote!(let numbers = #h;), quote!(numbers)),
+        };
+        if self.g.null.elem(self.g.prog, &e.ty) {
+            quote!({ #bind self.#arena[#list].items.iter().map(|x| x.unwrap_or(f64::NAN)).collect() })
+        } else {
+            quote!({ #bind self.#arena[#list].items.clone() })
         }
     }
 

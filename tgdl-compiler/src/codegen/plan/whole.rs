@@ -487,6 +487,7 @@ fn stmt_exprs(s: &Stmt) -> Vec<&Expr> {
         | StmtKind::Return(Some(e))
         | StmtKind::Winner(e)
         | StmtKind::Throw(e) => vec![e],
+        StmtKind::Payoffs { ranking, payoffs } => ranking.iter().chain([payoffs]).collect(),
         StmtKind::If { cond, .. } | StmtKind::While { cond, .. } => vec![cond],
         StmtKind::For { cond: Some(c), .. } => vec![c],
         StmtKind::ForIn { list, .. } => vec![list],

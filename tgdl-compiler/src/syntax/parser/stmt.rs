@@ -53,9 +53,10 @@ impl Builder<'_> {
             Rule::return_stmt => self.keyword_expr(pair).map(StmtKind::Return),
             Rule::break_stmt => Ok(StmtKind::Break),
             Rule::continue_stmt => Ok(StmtKind::Continue),
-            Rule::winner_stmt => {
-                self.keyword_expr(pair).map(|e| StmtKind::Winner(e.expect("grammar: winner")))
-            }
+            Rule::winner_stmt => self.winner(pair),
+            Rule::payoffs_stmt => self
+                .keyword_expr(pair)
+                .map(|e| StmtKind::Payoffs { ranking: None, payoffs: e.expect("grammar: payoffs") }),
             Rule::throw_stmt => self.keyword_expr(pair).map(|e| StmtKind::Throw(e.expect("grammar: throw"))),
             Rule::input_decl => self.input_decl(pair).map(StmtKind::Input),
             Rule::decl_stmt | Rule::for_decl => self.decl(pair),
@@ -66,6 +67,16 @@ impl Builder<'_> {
         }?;
         self.leave(1);
         Ok(Stmt { kind, span })
+    }
+
+    /// `winner r;`, or `winner r payoffs e;` with each player's payoff beside the ranking.
+    fn winner(&mut self, pair: Pair<'_>) -> PResult<StmtKind> {
+        let mut exprs = children(pair).filter(|p| p.as_rule() == Rule::expr);
+        let ranking = self.expr(exprs.next().expect("grammar: winner"))?;
+        Ok(match exprs.next() {
+            Some(payoffs) => StmtKind::Payoffs { ranking: Some(ranking), payoffs: self.expr(payoffs)? },
+            None => StmtKind::Winner(ranking),
+        })
     }
 
     /// The expression after a keyword (`return e;`, `winner e;`, `throw e;`).
