@@ -320,7 +320,13 @@ mod search {
     /// Liar's dice with the dice chosen: player 0 holds `theirs`, player 1 holds `own`,
     /// and player 0 has opened with the bid labelled `opening`.
     fn liars_dice(theirs: usize, own: usize, opening: &str) -> tgdl_tests::liars_dice::Game {
-        let start = Start { players: 2, seed: 0, chance: ChanceMode::Explicit, record: true };
+        let start = Start {
+            players: 2,
+            seed: 0,
+            chance: ChanceMode::Explicit,
+            record: true,
+            params: Default::default(),
+        };
         let mut game = tgdl_tests::liars_dice::Game::start_with(&start).unwrap();
         // The setup rolls player 0's die, then player 1's: outcome i is face i + 1.
         for face in [theirs, own] {

@@ -563,3 +563,46 @@ fn chess_castles_takes_en_passant_and_promotes() {
         assert_eq!(perft(&game, depth), counts[..depth as usize], "after {moves}");
     }
 }
+
+/// A parameter (`param number dice = 1 in 1..5;` in liar's dice) changes the game every
+/// command plays, is refused outside its range, and travels with the trace: a replay
+/// plays the same variant.
+#[test]
+fn liars_dice_plays_the_variant_its_parameter_names() {
+    let e = EXAMPLES.iter().find(|e| e.name == "liars_dice").unwrap();
+    let perft = |extra: &[&str]| {
+        let mut args = vec!["perft", "--depth", "2", "--json"];
+        args.extend_from_slice(extra);
+        let (code, out) = (e.cli)(&args, "");
+        assert_eq!(code, 0, "{out}");
+        serde_json::from_str::<serde_json::Value>(out.trim()).unwrap()
+    };
+    // One die each: 12 bids open the game; two each: bids go up to four dice.
+    assert_eq!(perft(&[]), serde_json::json!({"perft": [12, 78], "params": {"dice": "1"}}));
+    assert_eq!(
+        perft(&["--param", "dice=2"]),
+        serde_json::json!({"perft": [24, 300], "params": {"dice": "2"}})
+    );
+    let (code, out) = (e.cli)(&["perft", "--depth", "1", "--param", "dice=9"], "");
+    assert_eq!(code, 2, "{out}");
+    let (code, out) = (e.cli)(&["simulate", "-n", "20", "--param", "dice=0", "--json"], "");
+    assert_eq!(code, 2, "{out}");
+    let (code, out) = (e.cli)(&["simulate", "-n", "200", "--param", "dice=3", "--json"], "");
+    assert_eq!(code, 0, "{out}");
+    let report: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+    assert_eq!(report["params"], serde_json::json!({"dice": "3"}));
+
+    let dir = std::env::temp_dir().join(format!("tgdl-param-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (trace, again) = (dir.join("t.json").display().to_string(), dir.join("u.json").display().to_string());
+    let args = ["play", "--seats", "random", "--seed", "5", "--param", "dice=3", "-v", "--trace", &trace];
+    let (code, first) = (e.cli)(&args, "");
+    assert_eq!(code, 0, "{first}");
+    let saved: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&trace).unwrap()).unwrap();
+    assert_eq!(saved["params"], serde_json::json!({"dice": "3"}));
+    let (code, second) = (e.cli)(&["play", "--replay", &trace, "-v", "--trace", &again], "");
+    assert_eq!(code, 0, "{second}");
+    assert_eq!(first, second, "the replay plays the same variant");
+    assert_eq!(std::fs::read_to_string(&trace).unwrap(), std::fs::read_to_string(&again).unwrap());
+    std::fs::remove_dir_all(&dir).ok();
+}

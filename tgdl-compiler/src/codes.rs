@@ -529,6 +529,23 @@ Fix: one number for each seat, or a list built for the players there are:
     }
     payoffs pay;
 "#;
+    PARAM = "E0027", "a parameter's value does not fit it",
+r#"A game parameter (`param number cards = 3 in 1..13;`) takes a number within its range,
+inclusive, or `true`/`false` for a `bool`. The default written in the game must fit,
+the range must not be empty, and a `bool` has no range. A value given when a game
+starts (`--param cards=20` on `tgdlc check`, `play`, `simulate`, ...) must fit too; the
+diagnostic points at the declaration it does not fit.
+
+Example:
+
+    param number cards = 20 in 1..13;
+    param bool jokers = 1;
+
+Fix: a default inside the range, `true` or `false` for a bool:
+
+    param number cards = 13 in 1..13;
+    param bool jokers = false;
+"#;
     UNREACHABLE = "W0001", "unreachable statement",
 r#"A statement follows a `return`, `break`, `continue` or `winner` in the same block, so it
 can never run.

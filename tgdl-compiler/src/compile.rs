@@ -130,6 +130,51 @@ fn names_in_code(sources: &SourceMap, main_dir: Option<&Path>) -> Vec<String> {
 
 impl Compilation {
     /// Whether the game is invalid (any diagnostic is an error).
+    /// Checks `NAME=VALUE` values for the program's parameters (`tgdlc check --param`): a
+    /// value that does not fit its parameter is an error located at the declaration. A
+    /// pair that is not `NAME=VALUE` or names no parameter is refused with the message.
+    pub fn check_param_values(&mut self, pairs: &[String]) -> Result<(), String> {
+        let Some(program) = &self.program else { return Ok(()) };
+        for pair in pairs {
+            let Some((name, text)) = pair.split_once('=') else {
+                return Err(format!("`{pair}`: write a parameter as NAME=VALUE"));
+            };
+            let (name, text) = (name.trim(), text.trim());
+            let Some(param) = program.params.iter().find(|p| p.name == name) else {
+                let known: Vec<&str> = program.params.iter().map(|p| p.name.as_str()).collect();
+                return Err(if known.is_empty() {
+                    format!("this game has no parameter `{name}` (it declares none)")
+                } else {
+                    format!("this game has no parameter `{name}` (it has {})", known.join(", "))
+                });
+            };
+            let (fits, takes) = match (&param.ty, param.range) {
+                (hir::Ty::Bool, _) => (text == "true" || text == "false", "`true` or `false`".to_string()),
+                (_, range) => {
+                    let value = text.parse::<f64>().ok().filter(|v| v.is_finite());
+                    match range {
+                        Some((lo, hi)) => {
+                            (value.is_some_and(|v| v >= lo && v <= hi), format!("a number in {lo}..{hi}"))
+                        }
+                        None => (value.is_some(), "a number".to_string()),
+                    }
+                }
+            };
+            if !fits {
+                self.diagnostics.push(
+                    Diagnostic::error(
+                        param.span,
+                        format!("`{name}={text}` does not fit the parameter `{name}`"),
+                    )
+                    .code(crate::codes::PARAM)
+                    .label(format!("`{name}` takes {takes}"))
+                    .help(format!("give `--param {name}=...` a value it takes, or change the declaration")),
+                );
+            }
+        }
+        Ok(())
+    }
+
     pub fn has_errors(&self) -> bool {
         self.program.is_none() || self.diagnostics.iter().any(Diagnostic::is_error)
     }

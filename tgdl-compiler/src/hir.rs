@@ -350,7 +350,20 @@ pub struct Program {
     pub setup: Setup,
     /// Global classes and boards, in the order they are created (dependencies first).
     pub globals: Vec<ClassId>,
+    /// The game's parameters, in declaration order (a parameter's index is its id).
+    pub params: Vec<Param>,
     pub builtins: BuiltinClasses,
+}
+
+/// `param number cards = 3 in 1..13;`: a number or bool fixed when a game starts.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Param {
+    pub name: String,
+    pub ty: Ty,
+    pub default: f64,
+    /// The inclusive range of a number (none: any number).
+    pub range: Option<(f64, f64)>,
+    pub span: Span,
 }
 
 /// Ids of the classes the language defines.
@@ -618,6 +631,8 @@ pub enum ExprKind {
     Event,
     /// The instance of a global class or board.
     Global(ClassId),
+    /// A game parameter, by its index in [`Program::params`]: read-only.
+    Param(usize),
     /// A group of a board: `B.G`.
     BoardGroup {
         board: ClassId,
@@ -709,6 +724,7 @@ impl Expr {
             | ExprKind::This
             | ExprKind::Event
             | ExprKind::Global(_)
+            | ExprKind::Param(_)
             | ExprKind::BoardGroup { .. } => Vec::new(),
             ExprKind::Attr { object, .. } => vec![object],
             ExprKind::Call { receiver, args, .. } => receiver.as_deref().into_iter().chain(args).collect(),
@@ -742,6 +758,7 @@ impl Expr {
             | ExprKind::This
             | ExprKind::Event
             | ExprKind::Global(_)
+            | ExprKind::Param(_)
             | ExprKind::BoardGroup { .. } => {}
             ExprKind::Attr { object, .. } => object.walk(f),
             ExprKind::Call { receiver, args, .. } => {

@@ -503,6 +503,11 @@ impl SpanCheck<'_> {
                 Item::Setup(b) => self.block(b),
                 Item::Function(func) => self.function(func),
                 Item::Class(c) => self.class(c),
+                Item::Param(p) => {
+                    self.starts(p.span, "param", "param");
+                    self.ends(p.span, "param", &[";"]);
+                    self.ident(&p.name);
+                }
             }
         }
     }
@@ -819,6 +824,7 @@ fn file_structure() {
             }
             Item::Function(f) => format!("fn {}", f.name.name),
             Item::Setup(_) => "setup".into(),
+            Item::Param(p) => format!("param {}", p.name.name),
         })
         .collect();
     assert_eq!(
@@ -1424,4 +1430,31 @@ fn valid_programs_with_random_whitespace_and_comments_keep_their_tree() {
         };
         assert_eq!(stmts(&file), stmts(&reference));
     }
+}
+
+#[test]
+fn parameters_declare_a_kind_a_default_and_a_range() {
+    let file = parse_ok(
+        "param number cards = -3 in -5..13;\nparam bool jokers = true;\nparam number size = 8;\nsetup { }",
+    );
+    let params: Vec<_> = file
+        .items
+        .iter()
+        .filter_map(|i| match i {
+            Item::Param(p) => {
+                Some((p.name.name.clone(), p.kind, p.default, p.default_bool, p.range.map(|r| (r.0, r.1))))
+            }
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        params,
+        [
+            ("cards".into(), ParamKind::Number, -3.0, false, Some((-5.0, 13.0))),
+            ("jokers".into(), ParamKind::Bool, 1.0, true, None),
+            ("size".into(), ParamKind::Number, 8.0, false, None),
+        ]
+    );
+    // `param` is a word, not a keyword: it names things elsewhere.
+    parse_ok("setup { number param = 2; log(param); }");
 }

@@ -15,6 +15,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use tgdl_runtime::game::{ChanceMode, Game, Start};
 use tgdl_runtime::limits::Limits;
+use tgdl_runtime::params::Params;
 
 #[derive(Parser, Debug)]
 #[command(args_conflicts_with_subcommands = true, disable_help_subcommand = true)]
@@ -66,7 +67,23 @@ struct Batch {
     #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_DECISIONS)]
     max_decisions: u64,
     #[command(flatten)]
+    params: ParamArgs,
+    #[command(flatten)]
     limits: LimitArgs,
+}
+
+/// The values of the game's parameters.
+#[derive(Args, Debug, Default)]
+struct ParamArgs {
+    /// A parameter of the game (`param ...;`), as NAME=VALUE; repeatable
+    #[arg(long = "param", value_name = "NAME=VALUE")]
+    param: Vec<String>,
+}
+
+impl ParamArgs {
+    fn params<G: Game>(&self) -> Result<Params, (u8, String)> {
+        Params::parse(G::info().params, &self.param).map_err(|e| (2, e.to_string()))
+    }
 }
 
 #[derive(Args, Debug)]
@@ -103,6 +120,8 @@ struct PlayArgs {
     /// could read)
     #[arg(long, value_name = "P", requires = "trace")]
     trace_for: Option<u32>,
+    #[command(flatten)]
+    params: ParamArgs,
     #[command(flatten)]
     limits: LimitArgs,
 }
@@ -147,6 +166,8 @@ struct PerftArgs {
     /// Print `{"perft": [n1, n2, ...]}`
     #[arg(long)]
     json: bool,
+    #[command(flatten)]
+    params: ParamArgs,
     #[command(flatten)]
     limits: LimitArgs,
 }
@@ -360,6 +381,7 @@ fn play<G: Game, R: BufRead, W: Write>(args: PlayArgs, input: R, output: W, stdi
         echo_input: !stdin_is_terminal,
         reveal: args.reveal,
         trace_for: args.trace_for,
+        params: args.params.params::<G>()?,
     };
     match run_play::<G, _, _>(&opts, input, output) {
         Ok(result) => Ok(if result.is_failure() { 1 } else { 0 }),
@@ -388,6 +410,7 @@ fn run_simulate<G: Game>(args: SimulateArgs, output: &mut dyn Write) -> Exit {
         max_decisions: args.batch.max_decisions,
         progress: true,
         seats,
+        params: args.batch.params.params::<G>()?,
     };
     let report = simulate::<G>(&opts).map_err(|e| (1, e.to_string()))?;
     let text = if args.batch.json { format!("{}\n", report.to_json_string()) } else { report.render_text() };
@@ -403,6 +426,7 @@ fn run_tournament<G: Game>(args: TournamentArgs, output: &mut dyn Write) -> Exit
         threads: args.batch.threads.unwrap_or(0),
         max_decisions: args.batch.max_decisions,
         progress: true,
+        params: args.batch.params.params::<G>()?,
     };
     let info = G::info();
     crate::tournament::check_options(&opts, info.min_players, info.max_players).map_err(|e| (2, e))?;
@@ -415,16 +439,24 @@ fn run_tournament<G: Game>(args: TournamentArgs, output: &mut dyn Write) -> Exit
 fn run_perft<G: Game>(args: PerftArgs, output: &mut dyn Write, errors: &mut dyn Write) -> Exit {
     let players = args.players.unwrap_or(G::info().min_players);
     let chance = if args.chance { ChanceMode::Explicit } else { ChanceMode::Seeded };
-    let start = Start { players, seed: args.seed, chance, record: false };
+    let params = args.params.params::<G>()?;
+    // A count is recorded with the values it was made with.
+    let named = params.named(G::info().params);
+    let start = Start { players, seed: args.seed, chance, record: false, params };
     let game = G::start_with(&start).map_err(|e| (1, e.to_string()))?;
     let write_error = |e: std::io::Error| (1, format!("output error: {e}"));
     if args.exact {
-        return run_exact(&game, &args, output);
+        return run_exact(&game, &args, &named, output);
     }
     let depth = args.depth.unwrap_or(0);
     let result = if args.json {
         let result = perft_full(&game, depth);
-        writeln!(output, "{}", serde_json::json!({ "perft": result.counts })).map_err(write_error)?;
+        let json = if named.is_empty() {
+            serde_json::json!({ "perft": result.counts })
+        } else {
+            serde_json::json!({ "perft": result.counts, "params": named })
+        };
+        writeln!(output, "{json}").map_err(write_error)?;
         result
     } else {
         // Depth by depth, each line as soon as it is known: a deep count on a long game
@@ -464,7 +496,12 @@ fn run_perft<G: Game>(args: PerftArgs, output: &mut dyn Write, errors: &mut dyn 
 }
 
 /// `perft --exact`: every history to its end.
-fn run_exact<G: Game>(game: &G, args: &PerftArgs, output: &mut dyn Write) -> Exit {
+fn run_exact<G: Game>(
+    game: &G,
+    args: &PerftArgs,
+    named: &std::collections::BTreeMap<String, String>,
+    output: &mut dyn Write,
+) -> Exit {
     let exact = crate::exact::exact(game, args.max_nodes).map_err(|e| (1, e.to_string()))?;
     let text = if args.json {
         let results: serde_json::Map<String, serde_json::Value> =
@@ -477,10 +514,16 @@ fn run_exact<G: Game>(game: &G, args: &PerftArgs, output: &mut dyn Write) -> Exi
                 "returns": exact.returns,
                 "errors": exact.errors,
                 "unlisted": exact.unlisted,
+                "params": named,
             })
         )
     } else {
-        let mut text = format!("terminal histories: {}\n", exact.histories);
+        let mut text = String::new();
+        if !named.is_empty() {
+            let params: Vec<String> = named.iter().map(|(k, v)| format!("{k}={v}")).collect();
+            text.push_str(&format!("params: {}\n", params.join(", ")));
+        }
+        text.push_str(&format!("terminal histories: {}\n", exact.histories));
         for (result, p) in &exact.results {
             text.push_str(&format!("{result}: {p:.6}\n"));
         }

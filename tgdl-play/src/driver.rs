@@ -11,6 +11,7 @@ use std::path::PathBuf;
 use tgdl_runtime::error::RuleError;
 use tgdl_runtime::game::{Game, Outcome, Start, StartError, Status};
 use tgdl_runtime::hidden::Viewer;
+use tgdl_runtime::params::Params;
 
 /// The default decision budget: a game still running after it ends as "unfinished".
 pub const DEFAULT_MAX_DECISIONS: u64 = 10_000;
@@ -132,6 +133,8 @@ pub struct PlayConfig {
     pub reveal: bool,
     /// Also keep what this seat saw, decision by decision (`--trace-for P`).
     pub trace_for: Option<u32>,
+    /// The values of the game's parameters.
+    pub params: Params,
 }
 
 /// A played game: the final state, how it ended, and its trace.
@@ -174,7 +177,12 @@ pub fn play_game<G: Game>(
         Some(t) => (t.players, t.seed),
         None => (config.players, config.seed),
     };
-    let mut game = G::start_with(&Start::observed::<G>(players, seed))?;
+    let params = match replay {
+        Some(t) => Params::from_named(info.params, &t.params.clone().into_iter().collect::<Vec<_>>())
+            .map_err(|e| PlayError::Replay(format!("the trace's parameters: {e}")))?,
+        None => config.params.clone(),
+    };
+    let mut game = G::start_with(&Start::observed::<G>(players, seed).with_params(params.clone()))?;
     if seats.len() < players as usize {
         return Err(PlayError::Usage(format!("{} seats for {players} players", seats.len())));
     }
@@ -274,6 +282,7 @@ pub fn play_game<G: Game>(
         source: info.source.to_string(),
         players,
         seed,
+        params: params.named(info.params),
         seats: seat_names,
         decisions,
         result: Some(result.to_trace()),
@@ -390,6 +399,8 @@ pub struct PlayOptions {
     pub reveal: bool,
     /// Write, with `trace`, only what this seat saw.
     pub trace_for: Option<u32>,
+    /// The values of the game's parameters (`--param NAME=VALUE`).
+    pub params: Params,
 }
 
 impl Default for PlayOptions {
@@ -405,6 +416,7 @@ impl Default for PlayOptions {
             echo_input: false,
             reveal: false,
             trace_for: None,
+            params: Params::defaults(),
         }
     }
 }
@@ -524,6 +536,7 @@ pub fn run_play<G: Game, R: BufRead, W: Write>(
         verbose: opts.verbose,
         reveal: opts.reveal,
         trace_for: opts.trace_for,
+        params: opts.params.clone(),
     };
     let played = play_game(&mut seats, &config, replay.as_ref(), &mut out)?;
     match (&opts.trace, &played.seat_trace) {

@@ -17,6 +17,7 @@ use std::collections::BTreeMap;
 use std::fmt::{self, Write};
 use std::time::Instant;
 use tgdl_runtime::game::{Game, Start, StartError, Status};
+use tgdl_runtime::params::Params;
 use tgdl_runtime::rng::Rng;
 
 /// The options of `simulate`.
@@ -33,6 +34,8 @@ pub struct SimOptions {
     /// Who plays each seat (one per player; no people); empty: every seat random, on the
     /// playout loop without agents' overhead.
     pub seats: Vec<SeatKind>,
+    /// The values of the game's parameters.
+    pub params: Params,
 }
 
 impl SimOptions {
@@ -45,6 +48,7 @@ impl SimOptions {
             max_decisions: DEFAULT_MAX_DECISIONS,
             progress: false,
             seats: Vec::new(),
+            params: Params::defaults(),
         }
     }
 }
@@ -90,6 +94,8 @@ pub struct Report {
     pub players: u32,
     /// Who played each seat, as on the command line (`random`, `mcts:200`).
     pub seats: Vec<String>,
+    /// The values of the game's parameters, by name.
+    pub params: BTreeMap<String, String>,
     pub seed: u64,
     pub max_decisions: u64,
     pub threads: usize,
@@ -138,6 +144,8 @@ struct ReportJson<'a> {
     games: u64,
     players: u32,
     seats: &'a [String],
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    params: &'a BTreeMap<String, String>,
     seed: u64,
     max_decisions: u64,
     wins: &'a [u64],
@@ -205,6 +213,7 @@ impl Report {
             games: self.games,
             players: self.players,
             seats: &self.seats,
+            params: &self.params,
             seed: self.seed,
             max_decisions: self.max_decisions,
             wins: &self.wins,
@@ -236,6 +245,10 @@ impl Report {
             self.game, self.players, self.seed, self.max_decisions
         );
         let _ = writeln!(out, "seats       {}", self.seats.join(", "));
+        if !self.params.is_empty() {
+            let params: Vec<String> = self.params.iter().map(|(k, v)| format!("{k}={v}")).collect();
+            let _ = writeln!(out, "params      {}", params.join(", "));
+        }
         for (seat, wins) in self.wins.iter().enumerate() {
             let _ = writeln!(out, "seat {seat}");
             let _ = writeln!(out, "  {:<10}{}", "wins", rate(*wins, n));
@@ -525,7 +538,8 @@ fn run_range_with_agents<G: Game>(opts: &SimOptions, range: std::ops::Range<u64>
     let mut tally = Tally::new(opts.players as usize);
     for i in range {
         let seed = Rng::derive_seed(opts.seed, i);
-        let mut game = match G::start_with(&Start::observed::<G>(opts.players, seed.into())) {
+        let start = Start::observed::<G>(opts.players, seed.into()).with_params(opts.params.clone());
+        let mut game = match G::start_with(&start) {
             Ok(game) => game,
             Err(e) => {
                 tally.error(i, seed, G::info().source.to_string(), e.to_string());
@@ -570,9 +584,10 @@ fn run_range<G: Game>(opts: &SimOptions, range: std::ops::Range<u64>) -> Tally {
         agents.extend(seat_seeds(seed.into()).take(players).map(RandomAgent::new));
         let started = match current.as_mut() {
             Some(game) => game.restart(opts.players, seed),
-            None => G::start(opts.players, seed).map(|game| {
-                current = Some(game);
-            }),
+            None => G::start_with(&Start::seeded(opts.players, seed.into()).with_params(opts.params.clone()))
+                .map(|game| {
+                    current = Some(game);
+                }),
         };
         let game = match (started, current.as_mut()) {
             (Ok(()), Some(game)) => game,
@@ -689,6 +704,7 @@ impl Report {
             } else {
                 opts.seats.iter().map(SeatKind::to_string).collect()
             },
+            params: opts.params.named(G::info().params),
             seed: opts.seed,
             max_decisions: opts.max_decisions,
             threads,

@@ -16,6 +16,7 @@ use serde::Serialize;
 use std::fmt::Write;
 use std::time::Instant;
 use tgdl_runtime::game::{Game, Start, Status};
+use tgdl_runtime::params::Params;
 use tgdl_runtime::rng::Rng;
 
 /// The settings of a tournament.
@@ -30,6 +31,8 @@ pub struct TournamentOptions {
     pub max_decisions: u64,
     /// Show a progress bar (only drawn when standard error is a terminal).
     pub progress: bool,
+    /// The values of the game's parameters.
+    pub params: Params,
 }
 
 /// How one agent did, over every seat it took.
@@ -90,7 +93,8 @@ fn play_one<G: Game>(opts: &TournamentOptions, index: u64) -> GameTally {
     let seed = Rng::derive_seed(opts.seed, index);
     let rotation = (index % players as u64) as usize;
     let mut tally = GameTally::default();
-    let Ok(mut game) = G::start_with(&Start::observed::<G>(players, seed.into())) else {
+    let start = Start::observed::<G>(players, seed.into()).with_params(opts.params.clone());
+    let Ok(mut game) = G::start_with(&start) else {
         tally.error = true;
         return tally;
     };

@@ -18,6 +18,7 @@
 //! Every result has `text`, the text of the `result:` line.
 
 use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
 use std::path::Path;
 use tgdl_runtime::error::RuleError;
 use tgdl_runtime::game::{Game, GameInfo, Outcome};
@@ -30,6 +31,9 @@ pub struct Trace {
     pub players: u32,
     /// Up to 128 bits (a JSON number: read it as a big integer).
     pub seed: u128,
+    /// The values of the game's parameters, by name (none when it declares none).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub params: BTreeMap<String, String>,
     /// The kind of agent in each seat (`human`, `random`, ...).
     pub seats: Vec<String>,
     pub decisions: Vec<TraceDecision>,

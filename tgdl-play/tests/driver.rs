@@ -186,6 +186,7 @@ fn rule_errors_end_the_game_with_their_location() {
         verbose: false,
         reveal: false,
         trace_for: None,
+        params: Default::default(),
     };
     let mut out = Vec::new();
     let played = play_game(&mut seats, &config, None, &mut out).unwrap();

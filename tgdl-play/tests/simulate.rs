@@ -110,6 +110,7 @@ fn errors_are_grouped_with_a_replayable_first_game() {
         verbose: false,
         reveal: false,
         trace_for: None,
+        params: Default::default(),
     };
     let mut seats: Vec<Box<dyn Agent<WalkGame>>> = (0..2)
         .map(|p| {

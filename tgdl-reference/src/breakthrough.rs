@@ -96,7 +96,13 @@ impl Game for Breakthrough {
     type Move = Step;
 
     fn info() -> GameInfo {
-        GameInfo { name: "Breakthrough", source: "breakthrough.rs", min_players: 2, max_players: 2 }
+        GameInfo {
+            name: "Breakthrough",
+            source: "breakthrough.rs",
+            min_players: 2,
+            max_players: 2,
+            params: &[],
+        }
     }
 
     fn start(players: u32, _seed: u64) -> Result<Self, StartError> {

@@ -76,7 +76,13 @@ impl Game for ConnectFour {
     type Move = Drop;
 
     fn info() -> GameInfo {
-        GameInfo { name: "Connect four", source: "connect_four.rs", min_players: 2, max_players: 2 }
+        GameInfo {
+            name: "Connect four",
+            source: "connect_four.rs",
+            min_players: 2,
+            max_players: 2,
+            params: &[],
+        }
     }
 
     fn start(players: u32, _seed: u64) -> Result<Self, StartError> {

@@ -61,7 +61,7 @@ impl Rules for Duel {
     const SETUP_MAY_ASK: bool = true;
 
     fn info() -> GameInfo {
-        GameInfo { name: "Duel", source: "duel.tgdl", min_players: 2, max_players: 2 }
+        GameInfo { name: "Duel", source: "duel.tgdl", min_players: 2, max_players: 2, params: &[] }
     }
 
     fn new(core: Core) -> Self {

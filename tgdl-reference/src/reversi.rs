@@ -158,7 +158,7 @@ impl Game for Reversi {
     type Move = Play;
 
     fn info() -> GameInfo {
-        GameInfo { name: "Reversi", source: "reversi.rs", min_players: 2, max_players: 2 }
+        GameInfo { name: "Reversi", source: "reversi.rs", min_players: 2, max_players: 2, params: &[] }
     }
 
     fn start(players: u32, _seed: u64) -> Result<Self, StartError> {

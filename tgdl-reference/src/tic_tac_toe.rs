@@ -67,7 +67,13 @@ impl Game for TicTacToe {
     type Move = Place;
 
     fn info() -> GameInfo {
-        GameInfo { name: "Tic-tac-toe", source: "tic_tac_toe.rs", min_players: 2, max_players: 2 }
+        GameInfo {
+            name: "Tic-tac-toe",
+            source: "tic_tac_toe.rs",
+            min_players: 2,
+            max_players: 2,
+            params: &[],
+        }
     }
 
     fn start(players: u32, _seed: u64) -> Result<Self, StartError> {

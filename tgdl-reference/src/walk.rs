@@ -39,7 +39,7 @@ impl Rules for Walk {
     const SETUP_MAY_ASK: bool = false;
 
     fn info() -> GameInfo {
-        GameInfo { name: "Walk", source: "walk.tgdl", min_players: 1, max_players: 4 }
+        GameInfo { name: "Walk", source: "walk.tgdl", min_players: 1, max_players: 4, params: &[] }
     }
 
     fn new(core: Core) -> Self {

@@ -17,6 +17,7 @@ use crate::rng::{GameRng, Rng};
 use crate::value::{Player, Str, str_of};
 use crate::view::View;
 use std::fmt::Debug;
+use std::sync::Arc;
 
 /// The part of a world every game has: players, turn, generator, log, outcome, and the
 /// answers being replayed.
@@ -58,6 +59,8 @@ pub struct Core {
     pub replay: Replay,
     /// Allocations of the previous game's outcome, reused by the next `winner`.
     pub spare: Spare,
+    /// The game's parameter values, in declaration order, shared by every copy.
+    pub params: Arc<[f64]>,
 }
 
 // By hand, for `clone_from`: a search copies one game into another many times, and the
@@ -84,6 +87,7 @@ impl Clone for Core {
             run_limit: self.run_limit,
             replay: self.replay.clone(),
             spare: self.spare.clone(),
+            params: self.params.clone(),
         }
     }
 
@@ -106,6 +110,9 @@ impl Clone for Core {
         self.runs_left = source.runs_left;
         self.run_limit = source.run_limit;
         self.replay.clone_from(&source.replay);
+        if !Arc::ptr_eq(&self.params, &source.params) {
+            self.params = source.params.clone();
+        }
     }
 }
 
@@ -202,7 +209,19 @@ impl Core {
             run_limit: limits.event_runs,
             replay: Replay::default(),
             spare: Spare::default(),
+            params: Arc::from(Vec::new()),
         }
+    }
+
+    /// The value of parameter `i` (declaration order); a bool's is 0 or 1.
+    #[inline]
+    pub fn param(&self, i: usize) -> f64 {
+        self.params.get(i).copied().unwrap_or(0.0)
+    }
+
+    #[inline]
+    pub fn param_bool(&self, i: usize) -> bool {
+        self.param(i) != 0.0
     }
 
     /// Makes this core the one `Core::new(players, seed)` would give, in place: a playout
@@ -232,7 +251,11 @@ impl Core {
         self.runs_left = limits.event_runs;
         self.run_limit = limits.event_runs;
         self.replay.restart();
-        debug_assert_eq!(*self, Core::new(players, seed), "a restarted core differs from a new one");
+        debug_assert_eq!(
+            *self,
+            Core { params: self.params.clone(), ..Core::new(players, seed) },
+            "a restarted core differs from a new one (but for its parameters, which it keeps)"
+        );
     }
 
     /// Asks `player` to choose one of `options`: the recorded answer when replaying,
@@ -1132,6 +1155,7 @@ impl<R: Rules> Game for Engine<R> {
     fn start_with(start: &Start) -> Result<Self, StartError> {
         check_players::<R>(start.players)?;
         let mut core = Core::new(start.players, start.seed);
+        core.params = start.params.resolve(R::info().params).map_err(StartError::Param)?;
         core.chance = Chance::new(start.chance);
         if start.record {
             core.chance.record = Some(Vec::new());
@@ -1344,6 +1368,7 @@ impl<R: Rules> Game for Engine<R> {
         let observed = self.observed.as_ref()?;
         Some(Record {
             players: self.world.core().players,
+            params: crate::params::Params::of_values(&self.world.core().params),
             decisions: observed.decisions.clone(),
             chance: self.world.core().chance.record.clone()?,
         })

@@ -12,13 +12,15 @@ use serde::{Deserialize, Serialize};
 use std::fmt::Debug;
 
 /// Static facts about a game, from its `game` directive.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct GameInfo {
     pub name: &'static str,
     /// The main `.tgdl` file the engine was generated from.
     pub source: &'static str,
     pub min_players: u32,
     pub max_players: u32,
+    /// The game's parameters (`param ...;`), in declaration order.
+    pub params: &'static [crate::params::ParamSpec],
 }
 
 /// Where a game stands.
@@ -225,6 +227,8 @@ pub enum Pick {
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Record {
     pub players: u32,
+    /// The parameters it started with.
+    pub params: crate::params::Params,
     pub decisions: Vec<u32>,
     pub chance: Vec<u64>,
 }
@@ -241,17 +245,19 @@ pub struct Start {
     /// chance outcome — from which its players' information states are read
     /// ([`crate::information`]): a game played for real, with search agents at the table.
     pub record: bool,
+    /// The values of the game's parameters (default: their defaults).
+    pub params: crate::params::Params,
 }
 
 impl Start {
     /// A seeded game of `players` players.
     pub fn seeded(players: u32, seed: u128) -> Start {
-        Start { players, seed, chance: ChanceMode::Seeded, record: false }
+        Start { players, seed, chance: ChanceMode::Seeded, record: false, params: Default::default() }
     }
 
     /// A game whose chance events are decisions of their own.
     pub fn explicit(players: u32) -> Start {
-        Start { players, seed: 0, chance: ChanceMode::Explicit, record: false }
+        Start { players, seed: 0, chance: ChanceMode::Explicit, record: false, params: Default::default() }
     }
 
     /// A game played for real, with agents or people at the table: seeded, and keeping its
@@ -264,6 +270,11 @@ impl Start {
     /// The same start, keeping a record of the play.
     pub fn recording(self) -> Start {
         Start { record: true, ..self }
+    }
+
+    /// The same start with these parameter values.
+    pub fn with_params(self, params: crate::params::Params) -> Start {
+        Start { params, ..self }
     }
 }
 
@@ -303,6 +314,8 @@ impl std::error::Error for ApplyError {}
 pub enum StartError {
     /// The player count is outside the bounds of the `game` directive.
     Players { given: u32, min: u32, max: u32 },
+    /// A parameter value does not fit its declaration.
+    Param(crate::params::ParamError),
 }
 
 impl std::fmt::Display for StartError {
@@ -314,6 +327,7 @@ impl std::fmt::Display for StartError {
             StartError::Players { given, min, max } => {
                 write!(f, "this game is for {min} to {max} players, not {given}")
             }
+            StartError::Param(e) => write!(f, "{e}"),
         }
     }
 }

@@ -50,6 +50,8 @@ pub enum Event {
 pub struct InfoState {
     pub seat: u32,
     pub players: u32,
+    /// The parameters the game started with (public: every seat knows the variant).
+    pub params: crate::params::Params,
     /// What the seat saw before any step.
     pub first: u64,
     pub events: Vec<Event>,
@@ -91,8 +93,8 @@ fn label_of<G: Game>(game: &G, seat: u32, option: usize) -> u64 {
 
 /// A fresh game of `players` players with every chance event a decision of its own,
 /// keeping its record or not.
-fn explicit<G: Game>(players: u32, record: bool) -> Result<G, SampleError> {
-    G::start_with(&Start { players, seed: 0, chance: ChanceMode::Explicit, record })
+fn explicit<G: Game>(players: u32, params: &crate::params::Params, record: bool) -> Result<G, SampleError> {
+    G::start_with(&Start { players, seed: 0, chance: ChanceMode::Explicit, record, params: params.clone() })
         .map_err(|e| SampleError::Replay(e.to_string()))
 }
 
@@ -119,7 +121,7 @@ impl InfoState {
             return Err(SampleError::NotDeciding);
         }
         let record = game.record().ok_or(SampleError::NoRecord)?;
-        let mut replay: G = explicit(record.players, false)?;
+        let mut replay: G = explicit(record.players, &record.params, false)?;
         let first = seen_by(&replay, seat);
         let mut now = first;
         let mut events = Vec::new();
@@ -164,7 +166,7 @@ impl InfoState {
         if menu != menu_of(game, seat) {
             return Err(SampleError::Replay("the replayed menu differs from the real one".into()));
         }
-        Ok(InfoState { seat, players: record.players, first, events, menu })
+        Ok(InfoState { seat, players: record.players, params: record.params, first, events, menu })
     }
 }
 
@@ -215,7 +217,7 @@ impl Sampler {
     /// their fairness).
     pub fn sample_with<G: Game>(&self, rng: &mut Rng, record: bool) -> Result<G, SampleError> {
         for _ in 0..self.tries {
-            let game: G = explicit(self.info.players, record)?;
+            let game: G = explicit(self.info.players, &self.info.params, record)?;
             if seen_by(&game, self.info.seat) != self.info.first {
                 continue;
             }

@@ -30,6 +30,7 @@ pub mod game;
 pub mod hidden;
 pub mod information;
 pub mod limits;
+pub mod params;
 pub mod rng;
 pub mod value;
 pub mod view;
@@ -45,6 +46,7 @@ pub use collections::{List, Stack, Table};
 pub use engine::{Core, Engine, Rules};
 pub use error::{Flow, Loc, RuleError, Stop};
 pub use game::{ApplyError, ChanceMode, Choice, Game, GameInfo, Outcome, Pick, Start, StartError, Status};
+pub use params::{ParamKind, ParamSpec, Params};
 pub use rng::{GameRng, Rng};
 pub use value::{Player, Str};
 
@@ -60,6 +62,7 @@ pub mod __private {
     pub use crate::engine::{Core, Engine, Rules};
     pub use crate::error::{Flow, Loc, Stop};
     pub use crate::game::{Choice, GameInfo, Pick};
+    pub use crate::params::{ParamKind, ParamSpec};
     pub use crate::value::{Player, Str};
 
     pub mod board {

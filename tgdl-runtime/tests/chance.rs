@@ -43,7 +43,7 @@ impl Rules for Draw {
     const SETUP_MAY_ASK: bool = false;
 
     fn info() -> GameInfo {
-        GameInfo { name: "Draw", source: "draw.tgdl", min_players: 1, max_players: 1 }
+        GameInfo { name: "Draw", source: "draw.tgdl", min_players: 1, max_players: 1, params: &[] }
     }
 
     fn new(core: Core) -> Self {

@@ -44,7 +44,7 @@ const GAME_LIMIT_MS = 240_000;
 // choices: human, random, mcts:200, mcts:1000). `board`: options name cells, nodes,
 // pieces or cards in the hand, so some decisions must be made by clicking those. `hands`: players hold cards the
 // others may not see. `secrets`: texts no page may show before the end. `limitMs`: a longer time limit
-// for the match than GAME_LIMIT_MS.
+// for the match than GAME_LIMIT_MS. `params`: values for the game's parameters, set in the lobby.
 const GAMES = {
   breakthrough: { seats: ["human", "human"], board: true },
   buckets: { seats: ["human", "human", "random"], board: true, secrets: ["in_force"] },
@@ -60,7 +60,8 @@ const GAMES = {
   hex: { seats: ["human", "human"], board: true },
   kuhn_poker: { seats: ["human", "human"] },
   leduc_poker: { seats: ["human", "human"] },
-  liars_dice: { seats: ["human", "human"] },
+  // Two dice each (`param number dice`), chosen in the lobby.
+  liars_dice: { seats: ["human", "human"], params: { dice: 2 } },
   pilgrims: { seats: ["human", "human", "random"], board: true },
   reversi: { seats: ["human", "human"], board: true },
   skirmish: { seats: ["human", "human"], board: true },
@@ -168,7 +169,7 @@ async function person() {
 
 // Creates a match in the lobby like the designer would; gives the seat links (human
 // seats, in seat order) and the spectator link.
-async function createInLobby(base, seats, seed) {
+async function createInLobby(base, seats, seed, params) {
   const lobby = await (await person()).newPage();
   await lobby.goto(base + "/");
   await lobby.waitForSelector("#seats select");
@@ -178,6 +179,8 @@ async function createInLobby(base, seats, seed) {
   assert.equal(await lobby.$$eval("#seats select", (s) => s.length), seats.length, "one seat chooser a player");
   for (let i = 0; i < seats.length; i++) await lobby.selectOption("#seat-" + i, seats[i]);
   await lobby.fill("#seed", String(seed));
+  // The lobby offers the game's parameters with their defaults; the spec may set some.
+  for (const [name, value] of Object.entries(params || {})) await lobby.fill("#param-" + name, String(value));
   await lobby.click("#create-button");
   await lobby.waitForSelector("#created:not([hidden])");
   const links = await lobby.$$eval("#links input", (inputs) => inputs.map((i) => i.value));
@@ -233,7 +236,13 @@ async function playFullMatch(name, spec) {
   assert.ok(seats.length >= info.min_players && seats.length <= info.max_players, name + ": seat count");
   assert.ok(seats.filter((s) => s === "human").length >= 2, name + ": two or more people");
   const matchSeed = spec.seed ?? seedOf(name) % 1000;
-  const { bySeat, spectator: spectatorLink, id } = await createInLobby(base, seats, matchSeed);
+  const { bySeat, spectator: spectatorLink, id } = await createInLobby(base, seats, matchSeed, spec.params);
+  if (spec.params) {
+    const created = await api(base, "GET", "/api/matches/" + id);
+    for (const [name, value] of Object.entries(spec.params)) {
+      assert.equal(created.params[name], String(value), name + ": the match plays the variant chosen in the lobby");
+    }
+  }
   const tokens = bySeat.map((link) => link && new URL(link).searchParams.get("token"));
   const humanSeats = seats.map((s, i) => (s === "human" ? i : -1)).filter((i) => i >= 0);
   const pages = [];

@@ -28,6 +28,7 @@ use std::time::Duration;
 use tgdl_play::driver::{SeatKind, expand_seats};
 use tgdl_runtime::game::Game;
 use tgdl_runtime::hidden::Viewer;
+use tgdl_runtime::params::{ParamKind, ParamSpec, Params};
 use tokio::sync::{Mutex, RwLock, watch};
 
 /// The largest request body accepted (a decision or a new match is a few dozen bytes).
@@ -390,9 +391,26 @@ async fn game_info<G: Game>() -> Response {
         "min_players": info.min_players,
         "max_players": info.max_players,
         "hidden_information": G::has_hidden_information(),
+        "params": info.params.iter().map(param_json).collect::<Vec<_>>(),
         "seats": ["human", "random", "mcts", "mcts:N", "mcts:Ns"],
     });
     json_response(StatusCode::OK, body.to_string())
+}
+
+/// A parameter as the lobby offers it: its name, kind, default and range.
+fn param_json(spec: &ParamSpec) -> serde_json::Value {
+    match spec.kind {
+        ParamKind::Bool => {
+            serde_json::json!({ "name": spec.name, "kind": "bool", "default": spec.default != 0.0 })
+        }
+        ParamKind::Number { min, max } => serde_json::json!({
+            "name": spec.name,
+            "kind": "number",
+            "default": spec.default,
+            "min": min.is_finite().then_some(min),
+            "max": max.is_finite().then_some(max),
+        }),
+    }
 }
 
 /// The body of a request, at most [`MAX_BODY`] bytes, as JSON of type `T`.
@@ -459,6 +477,9 @@ struct CreateRequest {
     #[serde(default)]
     seats: Vec<String>,
     seed: Option<u128>,
+    /// Values of the game's parameters by name: numbers, `true`/`false`, or their text.
+    #[serde(default)]
+    params: std::collections::BTreeMap<String, serde_json::Value>,
 }
 
 async fn create<G: Game>(AxState(app): AxState<Arc<App<G>>>, body: Body) -> Result<Response, ApiError> {
@@ -473,6 +494,18 @@ async fn create<G: Game>(AxState(app): AxState<Arc<App<G>>>, body: Body) -> Resu
         };
         return Err(ApiError::bad_request(format!("this game is for {range} players, not {players}")));
     }
+    let named: Vec<(String, String)> = request
+        .params
+        .iter()
+        .map(|(name, value)| {
+            let text = match value {
+                serde_json::Value::String(s) => s.clone(),
+                other => other.to_string(),
+            };
+            (name.clone(), text)
+        })
+        .collect();
+    let params = Params::from_named(info.params, &named).map_err(|e| ApiError::bad_request(e.to_string()))?;
     let kinds: Vec<SeatKind> = request
         .seats
         .iter()
@@ -503,6 +536,7 @@ async fn create<G: Game>(AxState(app): AxState<Arc<App<G>>>, body: Body) -> Resu
         seats: seats.iter().map(|s| s.name.clone()).collect(),
         tokens: seats.iter().map(|s| s.token.clone()).collect(),
         decisions: Vec::new(),
+        params: params.named(info.params),
     };
     // What is stored must be what was accepted: the match is built from the stored form
     // as the next start will read it, and compared with what was asked.
@@ -547,6 +581,7 @@ async fn create<G: Game>(AxState(app): AxState<Arc<App<G>>>, body: Body) -> Resu
     let body = serde_json::json!({
         "id": id,
         "players": players,
+        "params": m.params.named(info.params),
         // The seed is answered only to a creator who chose it: one the server drew stays
         // with the server, since it would show the players every hidden hand.
         "seed": request.seed,

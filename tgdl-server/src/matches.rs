@@ -12,6 +12,7 @@ use tgdl_play::driver::{DEFAULT_MAX_DECISIONS, SeatKind};
 use tgdl_play::mcts::{Budget, MctsAgent};
 use tgdl_runtime::game::{Game, Start, Status};
 use tgdl_runtime::hidden::{Observation, Viewer};
+use tgdl_runtime::params::Params;
 use tgdl_runtime::rng::Rng;
 
 use crate::store::StoredMatch;
@@ -117,6 +118,8 @@ pub struct Match<G> {
     pub id: String,
     pub players: u32,
     pub seed: u128,
+    /// The values of the game's parameters.
+    pub params: Params,
     pub seats: Vec<Seat>,
     pub game: G,
     pub made: Vec<Made>,
@@ -127,12 +130,19 @@ pub struct Match<G> {
 
 impl<G: Game> Match<G> {
     /// A new match with no decisions.
-    pub fn start(id: String, players: u32, seed: u128, seats: Vec<Seat>) -> Result<Match<G>, String> {
-        let game = G::start_with(&Start::observed::<G>(players, seed)).map_err(|e| e.to_string())?;
+    pub fn start(
+        id: String,
+        players: u32,
+        seed: u128,
+        params: Params,
+        seats: Vec<Seat>,
+    ) -> Result<Match<G>, String> {
+        let start = Start::observed::<G>(players, seed).with_params(params.clone());
+        let game = G::start_with(&start).map_err(|e| e.to_string())?;
         if seats.len() != players as usize {
             return Err(format!("{} seats for {players} players", seats.len()));
         }
-        Ok(Match { id, players, seed, seats, game, made: Vec::new(), stopped: None })
+        Ok(Match { id, players, seed, params, seats, game, made: Vec::new(), stopped: None })
     }
 
     /// Rebuilds a stored match by replaying its decisions. A decision that no longer fits
@@ -143,7 +153,10 @@ impl<G: Game> Match<G> {
             let kind: SeatKind = name.parse()?;
             seats.push(Seat { kind, name: name.clone(), token: stored.tokens.get(i).cloned().flatten() });
         }
-        let mut m = Match::<G>::start(stored.id.clone(), stored.players, stored.seed, seats)?;
+        let named: Vec<(String, String)> = stored.params.clone().into_iter().collect();
+        let params =
+            Params::from_named(G::info().params, &named).map_err(|e| format!("its parameters: {e}"))?;
+        let mut m = Match::<G>::start(stored.id.clone(), stored.players, stored.seed, params, seats)?;
         for (n, &option) in stored.decisions.iter().enumerate() {
             let player = match m.game.status() {
                 Status::Decide(p) => p.0,
@@ -170,6 +183,9 @@ impl<G: Game> Match<G> {
             seats: self.seats.iter().map(|s| s.name.clone()).collect(),
             tokens: self.seats.iter().map(|s| s.token.clone()).collect(),
             decisions: self.made.iter().map(|m| m.option).collect(),
+            // Every value, defaults included: the match keeps its variant if the game's
+            // defaults change.
+            params: self.params.named(G::info().params),
         }
     }
 
@@ -273,7 +289,8 @@ impl<G: Game> Match<G> {
             s.history_step = true;
             return Some(s);
         }
-        let mut game = G::start_with(&Start::seeded(self.players, self.seed)).ok()?;
+        let mut game =
+            G::start_with(&Start::seeded(self.players, self.seed).with_params(self.params.clone())).ok()?;
         for made in &self.made[..n] {
             game.apply(made.option).ok()?;
         }
@@ -309,6 +326,7 @@ fn state_of<G: Game>(m: &Match<G>, game: &G, n: usize, viewer: Viewer, result: O
         id: m.id.clone(),
         game: G::info().name.to_string(),
         players: m.players,
+        params: m.params.named(G::info().params),
         seats: m
             .seats
             .iter()
@@ -338,6 +356,9 @@ pub struct State {
     pub id: String,
     pub game: String,
     pub players: u32,
+    /// The values of the game's parameters, by name (none when it declares none).
+    #[serde(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub params: std::collections::BTreeMap<String, String>,
     pub seats: Vec<SeatView>,
     /// The viewer's seat (`null` for a spectator).
     pub you: Option<u32>,
@@ -427,7 +448,9 @@ mod tests {
         use tgdl_runtime::{Pick, Rules};
         type Menu = tgdl_tests::hidden_menu::Game;
         let human = || Seat { kind: SeatKind::Human, name: "human".into(), token: None };
-        let mut m = Match::<Menu>::start("m".into(), 2, 7_340_029_117, vec![human(), human()]).unwrap();
+        let mut m =
+            Match::<Menu>::start("m".into(), 2, 7_340_029_117, Params::defaults(), vec![human(), human()])
+                .unwrap();
         let menu = m.game.labels_for(Viewer::Seat(0));
         let strike = menu.iter().position(|l| l.starts_with("strike a hidden Card")).expect("a blind strike");
         let named = m.game.label(strike);

@@ -11,6 +11,7 @@
 //! nothing is stored that this store could not read again.
 
 use rusqlite::{Connection, OptionalExtension, params};
+use std::collections::BTreeMap;
 use std::path::Path;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -29,6 +30,8 @@ pub struct StoredMatch {
     pub tokens: Vec<Option<String>>,
     /// The option chosen at each decision, in order.
     pub decisions: Vec<usize>,
+    /// The values of the game's parameters it was created with, by name (none: defaults).
+    pub params: BTreeMap<String, String>,
 }
 
 /// A stored match as [`Store::load_all`] reads it: the match, or why its row cannot be
@@ -59,8 +62,9 @@ impl From<rusqlite::Error> for StoreError {
     }
 }
 
-/// The columns of a match as they are written: players, seed, seats and tokens (JSON).
-pub type Row = (i64, SeedColumn, String, String);
+/// The columns of a match as they are written: players, seed, seats, tokens and
+/// parameters (JSON; NULL in rows written before games had parameters).
+pub type Row = (i64, SeedColumn, String, String, Option<String>);
 
 /// A seed as stored: its 16 bytes (little-endian) in a BLOB, since SQLite's integers
 /// hold 64 bits. Rows written when seeds had 64 bits hold an INTEGER (the seed's bits,
@@ -91,12 +95,17 @@ impl rusqlite::types::FromSql for SeedColumn {
 pub fn encode(m: &StoredMatch) -> Result<Row, StoreError> {
     let seats = serde_json::to_string(&m.seats).map_err(|e| StoreError(e.to_string()))?;
     let tokens = serde_json::to_string(&m.tokens).map_err(|e| StoreError(e.to_string()))?;
-    Ok((i64::from(m.players), SeedColumn(m.seed), seats, tokens))
+    let params = serde_json::to_string(&m.params).map_err(|e| StoreError(e.to_string()))?;
+    Ok((i64::from(m.players), SeedColumn(m.seed), seats, tokens, Some(params)))
 }
 
 /// A match's columns, read back (without its decisions).
 pub fn decode(id: &str, game: &str, row: Row) -> Result<StoredMatch, String> {
-    let (players, seed, seats, tokens) = row;
+    let (players, seed, seats, tokens, params) = row;
+    let params: BTreeMap<String, String> = match params {
+        Some(text) => serde_json::from_str(&text).map_err(|_| "its parameters cannot be read".to_string())?,
+        None => BTreeMap::new(),
+    };
     let seats: Vec<String> =
         serde_json::from_str(&seats).map_err(|_| "its seats cannot be read".to_string())?;
     let tokens: Vec<Option<String>> =
@@ -110,6 +119,7 @@ pub fn decode(id: &str, game: &str, row: Row) -> Result<StoredMatch, String> {
         seats,
         tokens,
         decisions: Vec::new(),
+        params,
     })
 }
 
@@ -142,7 +152,8 @@ CREATE TABLE IF NOT EXISTS matches (
     seed INTEGER NOT NULL,
     seats TEXT NOT NULL,
     tokens TEXT NOT NULL,
-    created INTEGER NOT NULL
+    created INTEGER NOT NULL,
+    params TEXT
 );
 CREATE TABLE IF NOT EXISTS decisions (
     match_id TEXT NOT NULL REFERENCES matches(id),
@@ -190,6 +201,10 @@ impl Store {
         }
         if !columns.iter().any(|c| c == "finished") {
             conn.execute_batch("ALTER TABLE matches ADD COLUMN finished INTEGER")?;
+        }
+        // Nor do those written before games had parameters: they played the defaults.
+        if !columns.iter().any(|c| c == "params") {
+            conn.execute_batch("ALTER TABLE matches ADD COLUMN params TEXT")?;
         }
         Ok(Store {
             conn: Mutex::new(Some(conn)),
@@ -247,14 +262,14 @@ impl Store {
 
     /// Stores a new match (with its decisions, if any).
     pub fn insert_match(&self, m: &StoredMatch) -> Result<(), StoreError> {
-        let (players, seed, seats, tokens) = encode(m)?;
+        let (players, seed, seats, tokens, match_params) = encode(m)?;
         let now = now_ms();
         self.write(|conn| {
             let tx = conn.unchecked_transaction()?;
             tx.execute(
-                "INSERT INTO matches (id, game, players, seed, seats, tokens, created, updated) \
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?7)",
-                params![m.id, m.game, players, seed, seats, tokens, now],
+                "INSERT INTO matches (id, game, players, seed, seats, tokens, created, updated, params) \
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?7, ?8)",
+                params![m.id, m.game, players, seed, seats, tokens, now, match_params],
             )?;
             for (n, option) in m.decisions.iter().enumerate() {
                 tx.execute(
@@ -370,7 +385,7 @@ impl Store {
     pub fn load_all(&self) -> Result<Vec<Loaded>, StoreError> {
         self.with(|conn| {
             let mut stmt = conn.prepare(
-                "SELECT id, game, players, seed, seats, tokens, finished IS NOT NULL FROM matches \
+                "SELECT id, game, players, seed, seats, tokens, finished IS NOT NULL, params FROM matches \
                  ORDER BY created, rowid",
             )?;
             let rows = stmt.query_map([], |r| {
@@ -382,6 +397,7 @@ impl Store {
                         r.get::<_, SeedColumn>(3)?,
                         r.get::<_, String>(4)?,
                         r.get::<_, String>(5)?,
+                        r.get::<_, Option<String>>(7)?,
                     ),
                     r.get::<_, bool>(6)?,
                 ))
@@ -424,6 +440,7 @@ mod tests {
             seats: vec!["human".into(), "mcts:50".into()],
             tokens: vec![Some("t0".into()), None],
             decisions: vec![],
+            params: BTreeMap::from([("cards".to_string(), "5".to_string())]),
         }
     }
 

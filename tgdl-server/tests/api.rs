@@ -7,7 +7,7 @@ use common::{Client, TestServer};
 use serde_json::{Value, json};
 use std::collections::BTreeSet;
 use tgdl_runtime::game::{Game, Status};
-use tgdl_tests::{crazy_eights, tic_tac_toe};
+use tgdl_tests::{crazy_eights, liars_dice, tic_tac_toe};
 
 /// The option each seat takes in the scripted games: a fixed function of the position.
 fn policy(decisions: u64, options: usize, salt: u64) -> usize {
@@ -364,4 +364,38 @@ fn the_binary_help_lists_serve() {
         text.contains("serve       Play it in a browser") && text.contains("`ttt serve --help`"),
         "{text}"
     );
+}
+
+/// A match is created with values for the game's parameters (liar's dice's `dice`): the
+/// game information lists them, the match plays and reports the variant, and a value the
+/// parameter does not take is a JSON error that creates nothing.
+#[test]
+fn a_match_plays_the_variant_it_was_created_with() {
+    let server = TestServer::in_memory::<liars_dice::Game>();
+    let c = server.client();
+    let info = c.get("/api/game").json();
+    assert_eq!(
+        info["params"],
+        json!([{"name": "dice", "kind": "number", "default": 1.0, "min": 1.0, "max": 5.0}])
+    );
+    let r = c.post(
+        "/api/matches",
+        &json!({ "players": 2, "seats": ["human", "human"], "seed": 3, "params": {"dice": 9} }),
+    );
+    assert_eq!(r.status, 400, "{}", r.body);
+    assert_eq!(r.json()["error"], "`dice` takes a number in 1..5, not `9`");
+    let r =
+        c.post("/api/matches", &json!({ "players": 2, "seats": ["human", "human"], "params": {"deck": 2} }));
+    assert_eq!(r.status, 400, "{}", r.body);
+
+    let (id, tokens) =
+        c.create(&json!({ "players": 2, "seats": ["human", "human"], "seed": 3, "params": {"dice": 2} }));
+    let state = c.state(&id, tokens[0].as_deref());
+    assert_eq!(state["params"], json!({"dice": "2"}));
+    // Two dice each: the opening bids go up to four dice (6 faces × 4 quantities).
+    assert_eq!(state["options"].as_array().unwrap().len(), 24, "{state}");
+    let (id, tokens) = c.create(&json!({ "players": 2, "seats": ["human", "human"], "seed": 3 }));
+    let state = c.state(&id, tokens[0].as_deref());
+    assert_eq!(state["params"], json!({"dice": "1"}));
+    assert_eq!(state["options"].as_array().unwrap().len(), 12, "{state}");
 }

@@ -30,6 +30,40 @@ function drawSeats() {
   }
 }
 
+// One input for each parameter the game declares, holding its default.
+function drawParams() {
+  const params = info.params || [];
+  document.getElementById("params-box").hidden = params.length === 0;
+  const box = document.getElementById("params");
+  box.replaceChildren();
+  for (const param of params) {
+    const p = el("p", { class: "param" });
+    const id = "param-" + param.name;
+    p.append(el("label", { for: id }, param.name + " "));
+    let input;
+    if (param.kind === "bool") {
+      input = el("input", { id, name: param.name, type: "checkbox", "data-kind": "bool" });
+      input.checked = param.default;
+    } else {
+      input = el("input", { id, name: param.name, type: "number", step: "any", "data-kind": "number" });
+      if (param.min !== null) input.min = param.min;
+      if (param.max !== null) input.max = param.max;
+      input.value = param.default;
+    }
+    p.append(input);
+    box.append(p);
+  }
+}
+
+// The values of the parameters as the form holds them.
+function paramValues() {
+  const values = {};
+  for (const input of document.querySelectorAll("#params input")) {
+    values[input.name] = input.dataset.kind === "bool" ? input.checked : Number(input.value);
+  }
+  return values;
+}
+
 function linkItem(label, url) {
   const li = el("li");
   const id = "link-" + Math.random().toString(36).slice(2);
@@ -52,7 +86,7 @@ async function create(event) {
   error.textContent = "";
   const players = Number(document.getElementById("players").value);
   const seats = Array.from(document.querySelectorAll("#seats select")).map((s) => s.value);
-  const body = { players, seats };
+  const body = { players, seats, params: paramValues() };
   const seed = document.getElementById("seed").value;
   if (seed !== "") body.seed = Number(seed);
   const button = document.getElementById("create-button");
@@ -88,6 +122,7 @@ async function start() {
   players.value = Math.max(info.min_players, Math.min(2, info.max_players));
   players.addEventListener("input", drawSeats);
   drawSeats();
+  drawParams();
   document.getElementById("create").addEventListener("submit", create);
 }
 

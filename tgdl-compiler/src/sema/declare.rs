@@ -142,6 +142,77 @@ impl<'a> Checker<'a> {
         true
     }
 
+    /// A game parameter: its default must fit its kind and range.
+    fn declare_param(&mut self, p: &ast::ParamDecl) {
+        if !self.check_unique((None, p.name.name.clone()), p.name.span, "parameter") {
+            return;
+        }
+        let name = &p.name.name;
+        let bad = |span, message: String, label: &str, help: &str| {
+            Diagnostic::error(span, message)
+                .code(codes::PARAM)
+                .label(label.to_string())
+                .help(help.to_string())
+        };
+        let (ty, range) = match p.kind {
+            ast::ParamKind::Bool => {
+                if let Some((_, _, span)) = p.range {
+                    self.error(bad(
+                        span,
+                        format!("the bool parameter `{name}` has a range"),
+                        "a range is for numbers",
+                        "remove it: a bool is `true` or `false`",
+                    ));
+                }
+                if !p.default_bool {
+                    self.error(bad(
+                        p.default_span,
+                        format!("the bool parameter `{name}` has a number as its default"),
+                        "not `true` or `false`",
+                        "write `true` or `false`",
+                    ));
+                }
+                (Ty::Bool, None)
+            }
+            ast::ParamKind::Number => {
+                if p.default_bool {
+                    self.error(bad(
+                        p.default_span,
+                        format!("the number parameter `{name}` has a bool as its default"),
+                        "not a number",
+                        "write a number, or declare it `param bool`",
+                    ));
+                }
+                match p.range {
+                    Some((min, max, span)) if min > max => {
+                        self.error(bad(
+                            span,
+                            format!("the range of `{name}` is empty"),
+                            "the first bound is greater than the second",
+                            "write the lower bound first: `in 1..13`",
+                        ));
+                        (Ty::Number, None)
+                    }
+                    Some((min, max, _)) if p.default < min || p.default > max => {
+                        self.error(bad(
+                            p.default_span,
+                            format!(
+                                "the default {} of `{name}` is outside its range {min}..{max}",
+                                p.default
+                            ),
+                            "outside the range",
+                            "choose a default inside the range, or widen the range",
+                        ));
+                        (Ty::Number, Some((min, max)))
+                    }
+                    Some((min, max, _)) => (Ty::Number, Some((min, max))),
+                    None => (Ty::Number, None),
+                }
+            }
+        };
+        self.prog.params.push(hir::Param { name: name.clone(), ty, default: p.default, range, span: p.span });
+    }
+
     /// Gives every top-level definition an id, reporting duplicates.
     pub(crate) fn declare_items<'m>(&mut self, modules: &'m [Module]) -> Decls<'m> {
         let mut decls = Decls::default();
@@ -156,6 +227,7 @@ impl<'a> Checker<'a> {
             let ns = m.namespace.clone();
             for item in &m.ast.items {
                 match item {
+                    ast::Item::Param(p) => self.declare_param(p),
                     ast::Item::Class(c) if c.kind == ast::ClassKind::Turn => {
                         if !self.check_unique((None, c.name.name.clone()), c.name.span, "turn") {
                             continue;

@@ -250,6 +250,10 @@ impl<'a> Checker<'a> {
         if let Some(c) = self.lookup_class_path(&path, ns.as_deref()) {
             return Val::Expr(self.class_as_value(c, span));
         }
+        if let Some(i) = self.prog.params.iter().position(|p| p.name == id.name) {
+            let ty = self.prog.params[i].ty.clone();
+            return Val::Expr(Expr::new(ExprKind::Param(i), ty, span));
+        }
         match id.name.as_str() {
             "player" => return Val::Ns(Ns::Player, span),
             "turn" => return Val::Ns(Ns::Turn, span),
@@ -291,6 +295,7 @@ impl<'a> Checker<'a> {
                 .filter(|c| c.visibility == Visibility::Global && !c.builtin)
                 .map(|c| c.name.clone()),
         );
+        candidates.extend(self.prog.params.iter().map(|p| p.name.clone()));
         let mut d = Diagnostic::error(id.span, format!("cannot find `{}` in this scope", id.name))
             .code(codes::UNKNOWN_NAME)
             .label("not found");

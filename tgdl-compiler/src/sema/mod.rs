@@ -119,6 +119,7 @@ impl<'a> Checker<'a> {
                     span: Span::default(),
                 },
                 globals: Vec::new(),
+                params: Vec::new(),
                 builtins: hir::BuiltinClasses {
                     tile: dummy,
                     blank_tile: dummy,

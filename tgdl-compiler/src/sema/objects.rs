@@ -117,6 +117,13 @@ impl<'a> Checker<'a> {
                     .code(codes::NOT_ASSIGNABLE)
                     .label("cannot be assigned")
                     .help(help);
+            } else if let ExprKind::Param(i) = t.kind {
+                let name = &self.prog.params[i].name;
+                d = Diagnostic::error(target.span, format!("the parameter `{name}` is read-only"))
+                    .code(codes::NOT_ASSIGNABLE)
+                    .label("cannot be assigned")
+                    .secondary(self.prog.params[i].span, "its value is chosen when the game starts")
+                    .help(format!("copy it into a variable or attribute that the game may change (`number left = {name};`)"));
             } else {
                 d = d.help("assign to a variable (`x = ...`), an attribute (`obj.a = ...`) or an element (`xs[i] = ...`)");
             }

@@ -71,6 +71,28 @@ pub enum Item {
     Function(FunctionDecl),
     /// The `setup { ... }` entry point.
     Setup(Block),
+    /// `param number cards = 3 in 1..13;`
+    Param(ParamDecl),
+}
+
+/// A game parameter: a number or a bool each game starts with, its default, and for a
+/// number the range it may take (inclusive).
+#[derive(Clone, Debug, PartialEq)]
+pub struct ParamDecl {
+    pub name: Ident,
+    pub kind: ParamKind,
+    /// The default; `true` and `false` are 1 and 0, and say so in `default_bool`.
+    pub default: f64,
+    pub default_bool: bool,
+    pub default_span: Span,
+    pub range: Option<(f64, f64, Span)>,
+    pub span: Span,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ParamKind {
+    Number,
+    Bool,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

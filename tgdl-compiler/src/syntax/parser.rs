@@ -14,7 +14,8 @@ pub(crate) mod tokens;
 
 use super::ast::{
     self, ActionDecl, AttributeDecl, AttributeForm, ClassDecl, ClassKind, FunctionDecl, GameDirective, Grid,
-    GridCell, GroupDecl, Ident, Import, InputDecl, Item, Member, PlayerBounds, Trigger, Visibility,
+    GridCell, GroupDecl, Ident, Import, InputDecl, Item, Member, ParamDecl, ParamKind, PlayerBounds, Trigger,
+    Visibility,
 };
 use crate::diagnostics::Diagnostic;
 use crate::source::{FileId, Span};
@@ -227,8 +228,54 @@ impl<'t> Builder<'t> {
                 let block = children(inner).nth(1).expect("grammar: setup block");
                 Item::Setup(self.block(block)?)
             }
+            Rule::param_decl => Item::Param(self.param_decl(inner)?),
             other => unreachable!("grammar: unexpected {other:?} as an item"),
         })
+    }
+
+    fn param_decl(&mut self, pair: Pair<'_>) -> PResult<ParamDecl> {
+        let span = self.span(&pair);
+        let mut it = children(pair).skip(1); // `param`
+        let kind = match it.next().expect("grammar: param type").as_rule() {
+            Rule::kw_bool => ParamKind::Bool,
+            _ => ParamKind::Number,
+        };
+        let name = self.ident(it.next().expect("grammar: param name"));
+        let value = it.find(|p| p.as_rule() == Rule::param_value).expect("grammar: param value");
+        let default_span = self.span(&value);
+        let default_bool =
+            value.clone().into_inner().any(|p| matches!(p.as_rule(), Rule::kw_true | Rule::kw_false));
+        let default = self.signed_numbers(value)?[0];
+        let range = match it.next() {
+            Some(r) if r.as_rule() == Rule::param_range => {
+                let range_span = self.span(&r);
+                let bounds = self.signed_numbers(r)?;
+                Some((bounds[0], bounds[1], range_span))
+            }
+            _ => None,
+        };
+        Ok(ParamDecl { name, kind, default, default_bool, default_span, range, span })
+    }
+
+    /// The numbers of a rule in order, each negated by a `-` before it; `true` is 1 and
+    /// `false` 0.
+    fn signed_numbers(&mut self, pair: Pair<'_>) -> PResult<Vec<f64>> {
+        let mut out = Vec::new();
+        let mut negative = false;
+        for p in pair.into_inner() {
+            match p.as_rule() {
+                Rule::minus => negative = true,
+                Rule::kw_true => out.push(1.0),
+                Rule::kw_false => out.push(0.0),
+                Rule::number => {
+                    let n = self.number(p)?;
+                    out.push(if negative { -n } else { n });
+                    negative = false;
+                }
+                _ => {}
+            }
+        }
+        Ok(out)
     }
 
     fn class_decl(&mut self, pair: Pair<'_>) -> PResult<ClassDecl> {

@@ -7,8 +7,11 @@ use std::path::Path;
 /// Reports a game's diagnostics: rendered on standard error, or one JSON object per line
 /// on standard output. Exit 0 when the game is valid (warnings allowed); a valid game
 /// gets a one-line summary on standard error (people only: not with JSON).
-pub(super) fn check(session: &Session, file: &Path) -> u8 {
-    let compilation = session.compile(file, false);
+pub(super) fn check(session: &Session, file: &Path, params: &[String]) -> u8 {
+    let mut compilation = session.compile(file, false);
+    if let Err(message) = compilation.check_param_values(params) {
+        return fail(message);
+    }
     if let Err(code) = session.report(&compilation) {
         return code;
     }

@@ -93,6 +93,9 @@ enum Command {
     Check {
         /// The game's main .tgdl file (or a project directory holding main.tgdl)
         file: PathBuf,
+        /// Also check a value for a parameter of the game, as NAME=VALUE; repeatable
+        #[arg(long = "param", value_name = "NAME=VALUE")]
+        params: Vec<String>,
     },
     /// Print the Rust engine generated for a game
     Emit {
@@ -213,7 +216,7 @@ fn run(cli: Cli) -> u8 {
     };
     let s = &session;
     match cli.command {
-        Command::Check { file } => check::check(s, &main_file(&file)),
+        Command::Check { file, params } => check::check(s, &main_file(&file), &params),
         Command::Emit { file, output } => check::emit(s, &main_file(&file), output.as_deref()),
         Command::Build { file, output, verbose, python: false } => {
             run::build(s, &main_file(&file), output.as_deref(), verbose)

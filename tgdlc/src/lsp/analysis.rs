@@ -203,7 +203,7 @@ impl Index {
                             }
                         }
                     }
-                    ast::Item::Setup(_) => {}
+                    ast::Item::Setup(_) | ast::Item::Param(_) => {}
                 }
             }
         }

@@ -216,6 +216,14 @@ pub(crate) fn symbols(doc: &Document) -> Vec<DocumentSymbol> {
             ast::Item::Setup(b) => {
                 out.push(sym("setup", None, SymbolKind::CONSTRUCTOR, b.span, b.span, None))
             }
+            ast::Item::Param(p) => out.push(sym(
+                &p.name.name,
+                Some("param".into()),
+                SymbolKind::CONSTANT,
+                p.span,
+                p.name.span,
+                None,
+            )),
         }
     }
     out

@@ -146,6 +146,15 @@ impl<'g, 'p> BodyGen<'g, 'p> {
                 let c = g.group_const(*board, *group);
                 Code { ts: quote!(#c), null: false }
             }
+            ExprKind::Param(i) => {
+                let i = proc_macro2::Literal::usize_unsuffixed(*i);
+                let ts = if e.ty == Ty::Bool {
+                    quote!(self.core.param_bool(#i))
+                } else {
+                    quote!(self.core.param(#i))
+                };
+                Code { ts, null: false }
+            }
             ExprKind::Attr { object, attr } => self.attr_read(object, *attr),
             ExprKind::Call { func, receiver, args, virtual_call } => {
                 self.call(e, *func, receiver.as_deref(), args, *virtual_call, false)

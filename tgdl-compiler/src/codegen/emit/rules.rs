@@ -5,7 +5,7 @@ use super::context::Gen;
 use super::context::{BodyGen, Ret, This};
 use super::labels::label_fn;
 use crate::codegen::plan::repr::Owner;
-use crate::hir::{ClassKind, Geometry};
+use crate::hir::{ClassKind, Geometry, Ty};
 use proc_macro2::TokenStream;
 use quote::quote;
 
@@ -101,6 +101,23 @@ impl<'p> Gen<'p> {
         let info_name = &prog.name;
         let source = prog.files.first().cloned().unwrap_or_default();
         let (min, max) = (prog.min_players, prog.max_players);
+        let params: Vec<TokenStream> = prog
+            .params
+            .iter()
+            .map(|p| {
+                let name = &p.name;
+                let default = super::tokens::number_lit(p.default);
+                let kind = match (&p.ty, p.range) {
+                    (Ty::Bool, _) => quote!(rt::ParamKind::Bool),
+                    (_, Some((lo, hi))) => {
+                        let (lo, hi) = (super::tokens::number_lit(lo), super::tokens::number_lit(hi));
+                        quote!(rt::ParamKind::Number { min: #lo, max: #hi })
+                    }
+                    (_, None) => quote!(rt::ParamKind::Number { min: f64::NEG_INFINITY, max: f64::INFINITY }),
+                };
+                quote!(rt::ParamSpec { name: #name, kind: #kind, default: #default })
+            })
+            .collect();
         let setup_may_ask = self.setup_may_ask();
         let may_ask_arms: Vec<TokenStream> = self
             .menu_actions()
@@ -187,7 +204,13 @@ impl<'p> Gen<'p> {
                 #keeps_menu
 
                 fn info() -> rt::GameInfo {
-                    rt::GameInfo { name: #info_name, source: #source, min_players: #min, max_players: #max }
+                    rt::GameInfo {
+                        name: #info_name,
+                        source: #source,
+                        min_players: #min,
+                        max_players: #max,
+                        params: &[#(#params),*],
+                    }
                 }
 
                 fn new(core: rt::Core) -> Self {
