@@ -11,8 +11,11 @@
 //! ```
 //!
 //! The module holds `Game(players=None)`, `State`, `RuleError`, `simulate`,
-//! `simulate_range`, `merge_tallies` and the constants `NAME`, `SOURCE`, `MIN_PLAYERS`,
-//! `MAX_PLAYERS`, `TERMINAL` (docs/python.md).
+//! `simulate_range`, `merge_tallies`, `explore` and the constants `NAME`, `SOURCE`,
+//! `MIN_PLAYERS`, `MAX_PLAYERS`, `TERMINAL`, `CHANCE` (docs/python.md). A state started
+//! with `Game.new_initial_state()` meets chance as decisions of its own (OpenSpiel's
+//! convention) and keeps each seat's information state ([`information`]);
+//! `Game.new_state(seed)` draws chance from the seed.
 
 use pyo3::exceptions::{PyException, PyIndexError, PyValueError};
 use pyo3::prelude::*;
@@ -25,6 +28,11 @@ use tgdl_runtime::hidden::Viewer;
 use tgdl_runtime::{Game, Rng, Start, Status};
 
 pub use pyo3;
+
+pub mod explore;
+pub mod information;
+
+use information::Sights;
 
 /// `current_player()` once the game is over or stopped on a rule error.
 pub const TERMINAL: i64 = -1;
@@ -48,8 +56,9 @@ pub fn rule_error(py: Python<'_>, e: &tgdl_runtime::RuleError) -> PyErr {
     err
 }
 
-/// A game state and how it was reached: the seed, the player count and every option
-/// applied since the start. Engines are deterministic, so these three rebuild the state
+/// A game state and how it was reached: the seed (or explicit chance), the player count
+/// and every action applied since the start — the players' options and, with explicit
+/// chance, chance's outcomes. Engines are deterministic, so these rebuild the state
 /// (pickling replays them).
 #[derive(Clone)]
 pub struct Core<G: Game> {
@@ -57,7 +66,16 @@ pub struct Core<G: Game> {
     pub seed: u128,
     pub players: u32,
     pub actions: Vec<usize>,
+    /// Every chance event is a decision of chance (`ChanceMode::Explicit`), not drawn from
+    /// the seed.
+    pub explicit: bool,
+    /// What each seat has observed, kept in a game with explicit chance.
+    pub sights: Option<Sights>,
 }
+
+/// One event of a seat's information state, for Python: `(kind, player, option, label,
+/// observation)` (see [`information::Sight`]).
+pub type Event = (&'static str, u32, u32, String, String);
 
 /// Checks a player count against the game's bounds.
 pub fn check_players<G: Game>(players: Option<u32>) -> PyResult<u32> {
@@ -74,21 +92,47 @@ pub fn check_players<G: Game>(players: Option<u32>) -> PyResult<u32> {
     Ok(players)
 }
 
+/// The error of the explicit-chance API at a `random()`: its outcomes cannot be listed.
+fn unlisted() -> PyErr {
+    PyValueError::new_err(
+        "this chance event is a random(): a number in [0, 1) whose outcomes cannot be listed, \
+         so explicit chance cannot play it (play the game from a seed: Game.new_state(seed))",
+    )
+}
+
 impl<G: Game> Core<G> {
-    /// A new game; a rule error during setup raises `RuleError`.
+    /// A new game drawing its chance from `seed`; a rule error during setup raises `RuleError`.
     pub fn start(py: Python<'_>, players: u32, seed: u128) -> PyResult<Core<G>> {
         // Observed, so that a search agent asked for a seat's choice has the seat's
         // information state to draw its worlds from.
-        let game = G::start_with(&Start::observed::<G>(players, seed))
-            .map_err(|e| PyValueError::new_err(e.to_string()))?;
-        let core = Core { game, seed, players, actions: Vec::new() };
+        Core::begin(py, &Start::observed::<G>(players, seed), false)
+    }
+
+    /// A new game whose chance events are decisions of chance ([`Status::Chance`]).
+    pub fn start_explicit(py: Python<'_>, players: u32) -> PyResult<Core<G>> {
+        let start = Start { record: G::has_hidden_information(), ..Start::explicit(players) };
+        Core::begin(py, &start, true)
+    }
+
+    fn begin(py: Python<'_>, start: &Start, explicit: bool) -> PyResult<Core<G>> {
+        let game = G::start_with(start).map_err(|e| PyValueError::new_err(e.to_string()))?;
+        let sights = explicit.then(|| Sights::new(&game));
+        let core =
+            Core { game, seed: start.seed, players: start.players, actions: Vec::new(), explicit, sights };
         core.check(py)?;
         Ok(core)
     }
 
-    /// `start` and then every action of `actions`, as `__setstate__` does.
-    pub fn replay(py: Python<'_>, players: u32, seed: u128, actions: &[usize]) -> PyResult<Core<G>> {
-        let mut core = Core::start(py, players, seed)?;
+    /// `start` (or `start_explicit`) and then every action of `actions`, as `__setstate__` does.
+    pub fn replay(
+        py: Python<'_>,
+        players: u32,
+        seed: u128,
+        actions: &[usize],
+        explicit: bool,
+    ) -> PyResult<Core<G>> {
+        let mut core =
+            if explicit { Core::start_explicit(py, players)? } else { Core::start(py, players, seed)? };
         for &a in actions {
             core.apply(py, a)?;
         }
@@ -111,46 +155,114 @@ impl<G: Game> Core<G> {
         }
     }
 
-    pub fn legal_actions(&self) -> Vec<usize> {
-        (0..self.game.options().len()).collect()
+    pub fn is_chance_node(&self) -> bool {
+        self.game.status() == Status::Chance
     }
 
-    pub fn action_labels(&self) -> Vec<String> {
-        // The options as the player who decides may read them.
+    /// The options of the current decision, or the outcomes of the chance event.
+    pub fn legal_actions(&self) -> PyResult<Vec<usize>> {
+        if self.is_chance_node() && self.game.options().is_empty() {
+            return Err(unlisted());
+        }
+        Ok((0..self.game.options().len()).collect())
+    }
+
+    /// At a chance event: each outcome with its probability. `ValueError` elsewhere, and
+    /// at a `random()`.
+    pub fn chance_outcomes(&self) -> PyResult<Vec<(usize, f64)>> {
+        if !self.is_chance_node() {
+            return Err(PyValueError::new_err(
+                "not a chance node: a player decides here, or the game is over",
+            ));
+        }
+        if self.game.options().is_empty() {
+            return Err(unlisted());
+        }
+        Ok(self.game.chance_outcomes())
+    }
+
+    pub fn action_labels(&self) -> PyResult<Vec<String>> {
+        // The options as the player who decides may read them; a chance event's outcomes
+        // as they are (the die's face, the card dealt).
         match self.game.status() {
-            Status::Decide(p) => self.game.labels_for(Viewer::Seat(p.0)),
-            _ => self.game.labels(),
+            Status::Decide(p) => Ok(self.game.labels_for(Viewer::Seat(p.0))),
+            Status::Chance if self.game.options().is_empty() => Err(unlisted()),
+            _ => Ok(self.game.labels()),
         }
     }
 
-    /// Applies option `action`. A rule error it meets raises `RuleError` (the state is then
-    /// terminal, and the action is part of its history).
+    /// Applies option `action` (at a chance event, outcome `action`). A rule error it
+    /// meets raises `RuleError` (the state is then terminal, and the action is part of its
+    /// history).
     pub fn apply(&mut self, py: Python<'_>, action: usize) -> PyResult<()> {
         match self.game.status() {
             Status::Decide(_) => {}
-            _ => return Err(PyValueError::new_err("the game is over: no action can be applied")),
+            Status::Chance if self.game.options().is_empty() => return Err(unlisted()),
+            Status::Chance => {}
+            Status::Over | Status::Failed => {
+                return Err(PyValueError::new_err("the game is over: no action can be applied"));
+            }
         }
         let n = self.game.options().len();
         if action >= n {
             return Err(PyIndexError::new_err(format!("action {action} does not exist (there are {n})")));
         }
+        let reading = self.sights.as_ref().and_then(|_| Sights::read(&self.game, action));
         self.game.apply(action).map_err(|e| PyValueError::new_err(e.to_string()))?;
         self.actions.push(action);
+        if let Some(sights) = &mut self.sights {
+            sights.note(&self.game, reading);
+        }
         self.check(py)
     }
 
     pub fn is_terminal(&self) -> bool {
-        !matches!(self.game.status(), Status::Decide(_))
+        matches!(self.game.status(), Status::Over | Status::Failed)
     }
 
     /// 1 for first place, 0 for last, evenly between; ½ each in a draw
     /// (`tgdl_play::mcts::rewards`). Zeros while the game runs or after a rule error.
     pub fn returns(&self) -> Vec<f64> {
-        match self.game.outcome() {
-            Some(outcome) if self.game.status() == Status::Over => {
-                tgdl_play::mcts::rewards(outcome, self.players)
-            }
-            _ => vec![0.0; self.players as usize],
+        explore::returns_of(&self.game)
+    }
+
+    /// Seat `player`'s information state as text ([`Sights::information_state`]): only in
+    /// a game with explicit chance.
+    pub fn information_state(&self, player: i64) -> PyResult<String> {
+        let seat = self.seat(player)?;
+        Ok(self.sights()?.information_state(&self.game, seat))
+    }
+
+    /// Seat `player`'s sights, oldest first: `(kind, player, option, label, observation)`.
+    pub fn information_events(&self, player: i64) -> PyResult<Vec<Event>> {
+        let seat = self.seat(player)?;
+        Ok(self
+            .sights()?
+            .of(seat)
+            .into_iter()
+            .map(|s| (s.kind.name(), s.player, s.option, s.label.clone(), s.observation.to_string()))
+            .collect())
+    }
+
+    /// How many sights seat `player` has (`information_events`' length).
+    pub fn information_length(&self, player: i64) -> PyResult<usize> {
+        let seat = self.seat(player)?;
+        Ok(self.sights()?.len(seat))
+    }
+
+    fn sights(&self) -> PyResult<&Sights> {
+        self.sights.as_ref().ok_or_else(|| {
+            PyValueError::new_err(
+                "information states are kept by games with explicit chance: start one with Game.new_initial_state()",
+            )
+        })
+    }
+
+    /// A seat that exists.
+    fn seat(&self, player: i64) -> PyResult<u32> {
+        match self.viewer(Some(player))? {
+            Viewer::Seat(s) => Ok(s),
+            _ => Err(PyIndexError::new_err(format!("player {player} does not exist"))),
         }
     }
 
@@ -196,6 +308,9 @@ impl<G: Game> Core<G> {
         if self.is_terminal() {
             return Err(PyValueError::new_err("the game is over: there is nothing to choose"));
         }
+        if self.is_chance_node() {
+            return Err(PyValueError::new_err("chance decides here, not an agent"));
+        }
         let game = &self.game;
         py.detach(move || match kind.agent::<G>(seed) {
             Some(mut agent) => agent.choose_in(game).map_err(|e| e.to_string()),
@@ -214,6 +329,20 @@ impl<G: Game> Core<G> {
         let viewer = self.viewer(player)?;
         Ok(tgdl_play::render::render_observation(&self.game.observation(viewer), log_lines))
     }
+}
+
+/// [`explore::explore`] of the game with `players` players, as JSON, run without the GIL.
+pub fn explore_json<G: Game>(
+    py: Python<'_>,
+    players: u32,
+    max_nodes: u64,
+    playouts: u64,
+    seed: u64,
+) -> PyResult<String> {
+    let found = py
+        .detach(|| explore::explore::<G>(players, max_nodes, playouts, seed))
+        .map_err(PyValueError::new_err)?;
+    serde_json::to_string(&found).map_err(|e| PyValueError::new_err(e.to_string()))
 }
 
 /// The random agent of `tgdl-play`: `RandomAgent(seat_seed(seed, p))` chooses for seat
@@ -456,10 +585,17 @@ macro_rules! python_game {
                     Ok(Game { players: check_players::<G>(players)? })
                 }
 
-                /// A new game started with `seed` (setup has run).
+                /// A new game started with `seed` (setup has run): chance is drawn from the seed.
                 #[pyo3(signature = (seed = 0))]
                 fn new_state(&self, py: Python<'_>, seed: u128) -> PyResult<State> {
                     Ok(State { core: Core::start(py, self.players, seed)? })
+                }
+
+                /// A new game with explicit chance: each chance event (a roll, a card dealt
+                /// off a shuffled deck, a step of a shuffle) is a chance node, whose outcome
+                /// `apply_action` chooses.
+                fn new_initial_state(&self, py: Python<'_>) -> PyResult<State> {
+                    Ok(State { core: Core::start_explicit(py, self.players)? })
                 }
 
                 /// `n` random games (or with `seats`, e.g. `["mcts:200", "random"]`), as the JSON
@@ -523,18 +659,30 @@ macro_rules! python_game {
 
             #[pymethods(crate = "tgdl_python::pyo3")]
             impl State {
-                /// The seat that decides now, or `TERMINAL` (-1) once the game ended.
+                /// The seat that decides now, `CHANCE` (-2) at a chance node, or `TERMINAL`
+                /// (-1) once the game ended.
                 fn current_player(&self) -> i64 {
                     self.core.current_player()
                 }
 
-                /// The indices of the options of the current decision: `0..len(options)`.
-                fn legal_actions(&self) -> Vec<usize> {
+                /// Whether chance decides now (only in a game with explicit chance).
+                fn is_chance_node(&self) -> bool {
+                    self.core.is_chance_node()
+                }
+
+                /// At a chance node: `(action, probability)` for each outcome.
+                fn chance_outcomes(&self) -> PyResult<Vec<(usize, f64)>> {
+                    self.core.chance_outcomes()
+                }
+
+                /// The indices of the options of the current decision (`0..len(options)`),
+                /// or of the outcomes at a chance node.
+                fn legal_actions(&self) -> PyResult<Vec<usize>> {
                     self.core.legal_actions()
                 }
 
                 /// The labels of the options, in the order of `legal_actions()`.
-                fn action_labels(&self) -> Vec<String> {
+                fn action_labels(&self) -> PyResult<Vec<String>> {
                     self.core.action_labels()
                 }
 
@@ -551,8 +699,9 @@ macro_rules! python_game {
                     <G as $crate::__Game>::prompt(&self.core.game)
                 }
 
-                /// Applies option `action` for the current player; a rule error raises
-                /// `RuleError` (with `location` and `message`) and ends the game.
+                /// Applies option `action` for the current player (at a chance node, outcome
+                /// `action`); a rule error raises `RuleError` (with `location` and
+                /// `message`) and ends the game.
                 fn apply_action(&mut self, py: Python<'_>, action: usize) -> PyResult<()> {
                     self.core.apply(py, action)
                 }
@@ -618,9 +767,34 @@ macro_rules! python_game {
                     self.core.agent_action(py, kind, seed)
                 }
 
-                /// The actions applied since the start.
+                /// The actions applied since the start (with explicit chance, chance's
+                /// outcomes too).
                 fn history(&self) -> Vec<usize> {
                     self.core.actions.clone()
+                }
+
+                /// Whether this game meets chance as chance nodes (`Game.new_initial_state()`).
+                #[getter]
+                fn explicit_chance(&self) -> bool {
+                    self.core.explicit
+                }
+
+                /// Seat `player`'s information state, with perfect recall, as text: what it
+                /// observed, in order, and its own decisions (explicit chance only).
+                fn information_state_string(&self, player: i64) -> PyResult<String> {
+                    self.core.information_state(player)
+                }
+
+                /// Seat `player`'s information state as its events, oldest first:
+                /// `(kind, player, option, label, observation)`, kind `start`, `chance`,
+                /// `own` or `other` (explicit chance only).
+                fn information_events(&self, player: i64) -> PyResult<Vec<$crate::Event>> {
+                    self.core.information_events(player)
+                }
+
+                /// How many events seat `player`'s information state holds.
+                fn information_length(&self, player: i64) -> PyResult<usize> {
+                    self.core.information_length(player)
                 }
 
                 #[getter]
@@ -638,10 +812,14 @@ macro_rules! python_game {
                 }
 
                 fn __repr__(&self) -> String {
+                    let chance = if self.core.explicit {
+                        "explicit chance".to_string()
+                    } else {
+                        format!("seed {}", self.core.seed)
+                    };
                     format!(
-                        "<{} state: seed {}, {} players, {} actions>",
+                        "<{} state: {chance}, {} players, {} actions>",
                         <G as $crate::__Game>::info().name,
-                        self.core.seed,
                         self.core.players,
                         self.core.actions.len()
                     )
@@ -650,18 +828,39 @@ macro_rules! python_game {
                 fn __reduce__<'py>(
                     &self,
                     py: Python<'py>,
-                ) -> PyResult<(Bound<'py, PyAny>, (u32, u128, Vec<usize>))> {
+                ) -> PyResult<(Bound<'py, PyAny>, (u32, u128, Vec<usize>, bool))> {
                     let module = py.import(stringify!($module))?;
                     let restore = module.getattr("_restore_state")?;
-                    Ok((restore, (self.core.players, self.core.seed, self.core.actions.clone())))
+                    let core = &self.core;
+                    Ok((restore, (core.players, core.seed, core.actions.clone(), core.explicit)))
                 }
             }
 
-            /// Rebuilds a pickled state: starts the game and replays its actions.
+            /// Rebuilds a pickled state: starts the game (from its seed, or with explicit
+            /// chance) and replays its actions.
             #[pyfunction(crate = "tgdl_python::pyo3")]
-            fn _restore_state(py: Python<'_>, players: u32, seed: u128, actions: Vec<usize>) -> PyResult<State> {
+            #[pyo3(signature = (players, seed, actions, explicit = false))]
+            fn _restore_state(
+                py: Python<'_>,
+                players: u32,
+                seed: u128,
+                actions: Vec<usize>,
+                explicit: bool,
+            ) -> PyResult<State> {
                 check_players::<G>(Some(players))?;
-                Ok(State { core: Core::replay(py, players, seed, &actions)? })
+                Ok(State { core: Core::replay(py, players, seed, &actions, explicit)? })
+            }
+
+            /// What a walk of the game's tree with explicit chance finds (JSON): the
+            /// largest menu, the most chance outcomes, the longest game, the range of the
+            /// returns; `complete` when every history was walked within `max_nodes`
+            /// positions, else `playouts` random playouts added what they met. Runs
+            /// without the GIL.
+            #[pyfunction(crate = "tgdl_python::pyo3")]
+            #[pyo3(signature = (players = None, max_nodes = 1_000_000, playouts = 200, seed = 0))]
+            fn explore(py: Python<'_>, players: Option<u32>, max_nodes: u64, playouts: u64, seed: u64) -> PyResult<String> {
+                let players = check_players::<G>(players)?;
+                $crate::explore_json::<G>(py, players, max_nodes, playouts, seed)
             }
 
             /// `n` games as `tgdlc simulate -n N --seed S --json` (players: the game's
@@ -721,6 +920,7 @@ macro_rules! python_game {
                 m.add_function(wrap_pyfunction!(simulate, m)?)?;
                 m.add_function(wrap_pyfunction!(simulate_range, m)?)?;
                 m.add_function(wrap_pyfunction!(merge_tallies, m)?)?;
+                m.add_function(wrap_pyfunction!(explore, m)?)?;
                 m.add_class::<$crate::PyRandomAgent>()?;
                 m.add_function(wrap_pyfunction!($crate::py_seat_seed, m)?)?;
                 m.add_function(wrap_pyfunction!($crate::derive_seed, m)?)?;
@@ -731,6 +931,7 @@ macro_rules! python_game {
                 m.add("MIN_PLAYERS", info.min_players)?;
                 m.add("MAX_PLAYERS", info.max_players)?;
                 m.add("TERMINAL", $crate::TERMINAL)?;
+                m.add("CHANCE", $crate::CHANCE)?;
                 m.add("HAS_HIDDEN_INFORMATION", <G as $crate::__Game>::has_hidden_information())?;
                 Ok(())
             }
