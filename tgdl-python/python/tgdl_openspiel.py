@@ -1,0 +1,333 @@
+"""TGDL games as OpenSpiel games (docs/python.md).
+
+A game's package registers itself when it is imported and `pyspiel` can be imported
+(`register` below); nothing else is needed:
+
+    import liars_dice, pyspiel
+    game = pyspiel.load_game("tgdl_liars_dice")              # or ("tgdl_liars_dice", {"players": 2})
+    state = game.new_initial_state()                         # a chance node: the first roll
+
+The game is a `pyspiel.Game` subclass (`TgdlGame`) and its states `pyspiel.State`
+subclasses (`TgdlState`) around the game module's own states with explicit chance
+(`Game.new_initial_state()`): actions are indices into the current options (or chance's
+outcomes), as in the game module.
+
+What OpenSpiel's `GameType` and `GameInfo` state and a TGDL game does not declare — the
+largest menu (`num_distinct_actions`), the most chance outcomes, the longest game, the
+range of the returns, whether chance ever decides, whether the returns always sum to the
+same number — is found by the game module's `explore`: a walk of every history with
+explicit chance within `explore_nodes` positions. When the walk ends, these facts hold for
+every game; otherwise (a larger tree, or a `random()`, whose outcomes cannot be listed)
+`explore_playouts` random playouts add what they meet, the facts are only what was seen,
+and the game says so (`TgdlGame.exploration()["complete"]` is false). The parameters
+`max_actions` and `max_game_length` then set the bounds instead.
+
+- `chance_mode`: deterministic when a complete walk met no chance event, else explicit
+  stochastic. `utility`: zero-sum or constant-sum (with `utility_sum`) when a complete
+  walk found the returns of every history summing to the same number, else general-sum.
+  The registered type (`pyspiel.registered_games()`) says explicit stochastic and
+  general-sum; each loaded game's `get_type()` says what its walk proved.
+- `information`: imperfect when anything in the game can be hidden
+  (`HAS_HIDDEN_INFORMATION`), else perfect.
+- Information states (perfect recall) and observations are the seat's own
+  (`State.information_state_string(p)`, `State.observation(p)`), tensors their encodings
+  (`tgdl_observation.ObservationEncoder`): nothing given to a seat is read from the world.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+from typing import Any, Dict, Optional
+
+import numpy as np
+
+import pyspiel
+
+__all__ = ["register", "TgdlGame", "TgdlState", "TgdlObserver", "openspiel_name"]
+
+# Parameters of the OpenSpiel game itself, with their defaults (0: found by the walk).
+KNOBS: Dict[str, int] = {
+    "max_actions": 0,
+    "max_game_length": 0,
+    "explore_nodes": 1_000_000,
+    "explore_playouts": 200,
+}
+
+_REGISTERED: Dict[str, Any] = {}
+_EXPLORED: Dict[tuple, Dict[str, Any]] = {}
+
+
+def openspiel_name(module) -> str:
+    """The name the game module is registered under: `tgdl_` and the module's name."""
+    return f"tgdl_{module.__name__}"
+
+
+def _parameters(module) -> Dict[str, Any]:
+    """The game's parameters with their defaults: the player count, and those the game
+    module declares (`PARAMETERS`, a dict), passed on to `module.Game(**params)`."""
+    params: Dict[str, Any] = {"players": int(module.MIN_PLAYERS)}
+    params.update(getattr(module, "PARAMETERS", None) or {})
+    return params
+
+
+def _game_type(module, chance_mode, utility) -> "pyspiel.GameType":
+    information = (
+        pyspiel.GameType.Information.IMPERFECT_INFORMATION
+        if module.HAS_HIDDEN_INFORMATION
+        else pyspiel.GameType.Information.PERFECT_INFORMATION
+    )
+    return pyspiel.GameType(
+        short_name=openspiel_name(module),
+        long_name=f"TGDL {module.NAME}",
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=chance_mode,
+        information=information,
+        utility=utility,
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=int(module.MAX_PLAYERS),
+        min_num_players=int(module.MIN_PLAYERS),
+        provides_information_state_string=True,
+        provides_information_state_tensor=True,
+        provides_observation_string=True,
+        provides_observation_tensor=True,
+        parameter_specification={**_parameters(module), **KNOBS},
+    )
+
+
+def register(module) -> str:
+    """Registers the game module with OpenSpiel (once); returns its name."""
+    name = openspiel_name(module)
+    if name not in _REGISTERED:
+        game_type = _game_type(
+            module,
+            pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+            pyspiel.GameType.Utility.GENERAL_SUM,
+        )
+        # A class per game module, as OpenSpiel's own Python games register a class: the
+        # registry outlives the interpreter, and must not be the last to hold its creator.
+        game_class = type(f"TgdlGame_{module.__name__}", (TgdlGame,), {"module": module})
+        pyspiel.register_game(game_type, game_class)
+        _REGISTERED[name] = game_class
+    return name
+
+
+def _explore(module, players: int, nodes: int, playouts: int) -> Dict[str, Any]:
+    key = (module.__name__, players, nodes, playouts)
+    if key not in _EXPLORED:
+        _EXPLORED[key] = json.loads(module.explore(players, max_nodes=nodes, playouts=playouts))
+    return _EXPLORED[key]
+
+
+class TgdlGame(pyspiel.Game):
+    """A TGDL game module as an OpenSpiel game, with the parameters `params` (the
+    player count, the game module's parameters, and `KNOBS`). `register` makes a subclass
+    per game module, whose `module` is the game module."""
+
+    module = None
+
+    def __init__(self, params: Optional[Dict[str, Any]] = None):
+        module = type(self).module
+        if module is None:
+            raise TypeError("load the game with pyspiel.load_game(name) (a subclass made by register)")
+        params = {**_parameters(module), **KNOBS, **dict(params or {})}
+        knobs = {k: int(params[k]) for k in KNOBS}
+        game_params = {k: v for k, v in params.items() if k not in KNOBS}
+        tgdl_game = module.Game(**game_params)
+        players = tgdl_game.players
+        found = _explore(module, players, knobs["explore_nodes"], knobs["explore_playouts"])
+        complete = found["complete"]
+        constant = complete and found["errors"] == 0 and abs(found["max_sum"] - found["min_sum"]) < 1e-12
+        if constant and abs(found["max_sum"]) < 1e-12:
+            utility, utility_sum = pyspiel.GameType.Utility.ZERO_SUM, 0.0
+        elif constant:
+            utility, utility_sum = pyspiel.GameType.Utility.CONSTANT_SUM, float(found["max_sum"])
+        else:
+            utility, utility_sum = pyspiel.GameType.Utility.GENERAL_SUM, None
+        chance_mode = (
+            pyspiel.GameType.ChanceMode.DETERMINISTIC
+            if complete and not found["chance"]
+            else pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC
+        )
+        if complete:
+            low, high = found["min_return"], found["max_return"]
+        else:
+            # Only what was seen: widened to the range every ranking's returns lie in.
+            low, high = min(0.0, found["min_return"]), max(1.0, found["max_return"])
+        if high <= low:
+            high = low + 1.0
+        max_actions = knobs["max_actions"] or max(1, found["max_actions"])
+        max_length = knobs["max_game_length"] or max(1, found["max_decisions"])
+        info = pyspiel.GameInfo(
+            num_distinct_actions=max_actions,
+            max_chance_outcomes=found["max_chance_outcomes"],
+            num_players=players,
+            min_utility=float(low),
+            max_utility=float(high),
+            utility_sum=utility_sum,
+            max_game_length=max_length,
+        )
+        super().__init__(_game_type(module, chance_mode, utility), info, params)
+        self.tgdl_game = tgdl_game
+        self._found = found
+        self._max_chance_nodes = found["max_chance_nodes"]
+        # Events of an information state: the start, each decision, each chance outcome.
+        self._max_events = 1 + max_length + self._max_chance_nodes
+        self._initial = tgdl_game.new_initial_state()
+        self._encoder = None
+
+    def exploration(self) -> Dict[str, Any]:
+        """What the game module's `explore` found (`complete`, `max_actions`, ...)."""
+        return dict(self._found)
+
+    def new_initial_state(self, *args):
+        """The start of a game: setup has run up to its first chance event or decision."""
+        if args:
+            raise ValueError("a TGDL game starts only from its setup")
+        return TgdlState(self, self._initial.clone())
+
+    def max_chance_nodes_in_history(self) -> int:
+        return int(self._max_chance_nodes)
+
+    def make_py_observer(self, iig_obs_type=None, params=None):
+        # OpenSpiel calls this with the parameters alone when it names no observation type.
+        if isinstance(iig_obs_type, dict):
+            iig_obs_type, params = None, iig_obs_type
+        return TgdlObserver(self, iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False), params)
+
+    def observation_encoder(self):
+        """The encoder of the seats' observations (`tgdl_observation`), made once."""
+        if self._encoder is None:
+            from tgdl_observation import ObservationEncoder
+
+            self._encoder = ObservationEncoder(self.module, self.num_players())
+        return self._encoder
+
+
+class TgdlState(pyspiel.State):
+    """A state of a TGDL game with explicit chance; `tgdl_state` is the game module's."""
+
+    def __init__(self, game: TgdlGame, tgdl_state):
+        super().__init__(game)
+        self.tgdl_state = tgdl_state
+        self._max_actions = game.num_distinct_actions()
+
+    def current_player(self):
+        p = self.tgdl_state.current_player()
+        if p >= 0:
+            return p
+        return pyspiel.PlayerId.CHANCE if self.tgdl_state.is_chance_node() else pyspiel.PlayerId.TERMINAL
+
+    def _legal_actions(self, player):
+        actions = self.tgdl_state.legal_actions()
+        if len(actions) > self._max_actions:
+            raise ValueError(
+                f"this decision has {len(actions)} options, more than the game's num_distinct_actions "
+                f"({self._max_actions}, found by exploring the game): load the game with a larger max_actions"
+            )
+        return actions
+
+    def chance_outcomes(self):
+        return self.tgdl_state.chance_outcomes()
+
+    def _apply_action(self, action):
+        self.tgdl_state.apply_action(action)
+
+    def _action_to_string(self, player, action):
+        # Actions are indices into this state's options: their labels as the player who
+        # decides reads them (at a chance node, the outcome).
+        labels = self.tgdl_state.action_labels()
+        if 0 <= action < len(labels):
+            return labels[action]
+        return f"action {action}"
+
+    def is_terminal(self):
+        return self.tgdl_state.is_terminal()
+
+    def returns(self):
+        return self.tgdl_state.returns()
+
+    def rewards(self):
+        return self.returns()
+
+    def __str__(self):
+        return str(self.tgdl_state)
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def _encoded(encoder, observation: str) -> np.ndarray:
+    array = encoder.encode(json.loads(observation))
+    array.setflags(write=False)
+    return array
+
+
+class TgdlObserver:
+    """The observer of OpenSpiel's observation API (`make_py_observer`): a seat's
+    observation (`perfect_recall=False`), its information state (`perfect_recall=True`),
+    or what a spectator sees (`private_info=NONE`), as a string and as a tensor."""
+
+    def __init__(self, game: TgdlGame, iig_obs_type, params):
+        if params:
+            raise ValueError(f"observation parameters are not supported; passed {params}")
+        private = iig_obs_type.private_info
+        if not iig_obs_type.public_info:
+            raise ValueError("a TGDL observation always holds the public information")
+        if private == pyspiel.PrivateInfoType.SINGLE_PLAYER:
+            self._public = False
+        elif private == pyspiel.PrivateInfoType.NONE and not iig_obs_type.perfect_recall:
+            self._public = True
+        else:
+            raise ValueError(
+                f"unsupported observation type {iig_obs_type}: a seat's own (with or without "
+                "perfect recall), or a spectator's without"
+            )
+        self._recall = iig_obs_type.perfect_recall
+        self._game = game
+        self._encoder = game.observation_encoder()
+        players = game.num_players()
+        obs = self._encoder.size
+        if self._recall:
+            # Per event: its kind (start, chance, own decision, another's), who decided, the
+            # option chosen (own decisions), and the encoding of what the seat then saw.
+            self._columns = 4 + players + game.num_distinct_actions()
+            pieces = [("viewer", (players,)), ("events", (game._max_events, self._columns + obs))]
+        else:
+            pieces = [(name, shape) for name, _start, shape in self._encoder.layout]
+        size = sum(int(np.prod(shape)) for _name, shape in pieces)
+        self.tensor = np.zeros(size, np.float32)
+        self.dict = {}
+        index = 0
+        for name, shape in pieces:
+            n = int(np.prod(shape))
+            self.dict[name] = self.tensor[index : index + n].reshape(shape)
+            index += n
+
+    def set_from(self, state: TgdlState, player: int):
+        s = state.tgdl_state
+        if not self._recall:
+            self.tensor[:] = _encoded(self._encoder, s.observation(None if self._public else player))
+            return
+        self.tensor.fill(0)
+        self.dict["viewer"][player] = 1
+        events = s.information_events(player)
+        rows = self.dict["events"]
+        if len(events) > rows.shape[0]:
+            raise ValueError(
+                f"seat {player}'s information state has {len(events)} events, more than the tensor holds "
+                f"({rows.shape[0]}, from the exploration of the game): load the game with a larger max_game_length"
+            )
+        players = self._game.num_players()
+        kinds = {"start": 0, "chance": 1, "own": 2, "other": 3}
+        for row, (kind, who, option, _label, observation) in zip(rows, events):
+            row[kinds[kind]] = 1
+            if kind in ("own", "other"):
+                row[4 + who] = 1
+            if kind == "own" and option < self._columns - 4 - players:
+                row[4 + players + option] = 1
+            row[self._columns :] = _encoded(self._encoder, observation)
+
+    def string_from(self, state: TgdlState, player: int) -> str:
+        s = state.tgdl_state
+        if self._recall:
+            return s.information_state_string(player)
+        return s.observation(None if self._public else player)
