@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # The Python bindings end to end (docs/python.md): a virtual environment in
-# target/python-venv with maturin, pytest, PettingZoo and NumPy; the wheels of three
-# examples (one with hidden information) and of a game whose rules fail, built by
+# target/python-venv with maturin, pytest, PettingZoo, NumPy and OpenSpiel; the wheels of
+# four examples (two with hidden information), of liar's dice with three-sided dice (to
+# run OpenSpiel's algorithms beside OpenSpiel's own game), and of three test programs (a
+# card dealt off a shuffled deck, a `random()`, rules that fail), built by
 # `tgdlc build --python` with the `tgdl` support wheel they require; installed as a user
 # installs them; pytest against the installed packages.
 # With TGDL_RAY=1, also Ray and the distributed simulation test.
@@ -15,7 +17,7 @@ if [ ! -x "$venv/bin/python" ]; then
 fi
 export PATH="$venv/bin:$PATH"
 python -m pip install -q --upgrade pip
-python -m pip install -q "maturin>=1.5,<2" "pytest>=7" "pettingzoo>=1.24" numpy
+python -m pip install -q "maturin>=1.5,<2" "pytest>=7" "pettingzoo>=1.24" numpy "open_spiel>=1.5"
 if [ "${TGDL_RAY:-0}" = 1 ]; then
     python -m pip install -q "ray>=2.9"
 fi
@@ -24,13 +26,19 @@ cargo build --release -p tgdlc
 wheels="$PWD/target/python-wheels"
 rm -rf "$wheels"
 mkdir -p "$wheels"
-games=(examples/tic_tac_toe.tgdl examples/connect_four.tgdl examples/crazy_eights.tgdl tests/programs/rule_errors.tgdl)
+games=(examples/tic_tac_toe.tgdl examples/connect_four.tgdl examples/crazy_eights.tgdl examples/liars_dice.tgdl
+    tgdl-python/tests/games/liars_dice_3.tgdl tests/programs/dealt_card.tgdl tests/programs/math_and_dice.tgdl
+    tests/programs/rule_errors.tgdl)
+# These engines (and the game binaries the tests build for `tgdlc play` and `perft`) are
+# built for the tests alone: build time matters more than their speed.
+export CARGO_PROFILE_RELEASE_LTO=off CARGO_PROFILE_RELEASE_CODEGEN_UNITS=16
 for game in "${games[@]}"; do
     target/release/tgdlc build "$game" --python -o "$wheels"
 done
 
 # As a user installs them: the game wheels, their `tgdl` requirement found beside them.
-python -m pip uninstall -q -y tgdl tgdl-tic-tac-toe tgdl-connect-four tgdl-crazy-eights tgdl-rule-errors
+python -m pip uninstall -q -y tgdl tgdl-tic-tac-toe tgdl-connect-four tgdl-crazy-eights tgdl-liars-dice \
+    tgdl-liars-dice3 tgdl-dealt-card tgdl-math-and-dice tgdl-rule-errors
 python -m pip install -q --no-index --find-links "$wheels" "$wheels"/tgdl_*.whl
 python -m pip check
 
