@@ -528,7 +528,8 @@ class State:
     def clone(self) -> State: ...
     def is_terminal(self) -> bool: ...
     def returns(self) -> List[float]:
-        """1 for first place, 0 for last, evenly between; 0.5 each in a draw."""
+        """The payoffs when the game ended with them; else 1 for first place, 0 for last,
+        evenly between, 0.5 each in a draw; zeros before the end or after a rule error."""
     def observation(self, player: Optional[int] = None) -> str:
         """JSON of what seat `player` may see (None: a spectator)."""
     def observation_dict(self, player: Optional[int] = None) -> Dict[str, Any]:

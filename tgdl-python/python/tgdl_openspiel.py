@@ -22,6 +22,15 @@ every game; otherwise (a larger tree, or a `random()`, whose outcomes cannot be 
 and the game says so (`TgdlGame.exploration()["complete"]` is false). The parameters
 `max_actions` and `max_game_length` then set the bounds instead.
 
+- `min_utility`/`max_utility`: OpenSpiel reads them as bounds every return lies within
+  (its MCTS takes a child worth `max_utility` as a proven best move, value iteration
+  starts from `min_utility`), so they must never be too narrow. A complete walk proves the
+  range of the returns. Otherwise the range is a guess: `[0, 1]` widened to what was seen
+  when no history seen ended with payoffs (a ranking's returns lie in `[0, 1]`), else
+  what was seen; the parameters `min_utility` and `max_utility` (used when
+  `min_utility < max_utility`) state it instead. A guessed or stated range is enforced:
+  a state whose returns leave it raises `ValueError` from `returns()`, rather than
+  OpenSpiel's algorithms going on with bounds that do not hold.
 - `chance_mode`: deterministic when a complete walk met no chance event, else explicit
   stochastic. `utility`: zero-sum or constant-sum (with `utility_sum`) when a complete
   walk found the returns of every history summing to the same number, else general-sum.
@@ -46,12 +55,15 @@ import pyspiel
 
 __all__ = ["register", "TgdlGame", "TgdlState", "TgdlObserver", "openspiel_name"]
 
-# Parameters of the OpenSpiel game itself, with their defaults (0: found by the walk).
-KNOBS: Dict[str, int] = {
+# Parameters of the OpenSpiel game itself, with their defaults (0: found by the walk;
+# the utility range is stated only when min_utility < max_utility).
+KNOBS: Dict[str, Any] = {
     "max_actions": 0,
     "max_game_length": 0,
     "explore_nodes": 1_000_000,
     "explore_playouts": 200,
+    "min_utility": 0.0,
+    "max_utility": 0.0,
 }
 
 _REGISTERED: Dict[str, Any] = {}
@@ -119,6 +131,31 @@ def _explore(module, players: int, nodes: int, playouts: int) -> Dict[str, Any]:
     return _EXPLORED[key]
 
 
+def _utility_range(found: Dict[str, Any], low: float, high: float):
+    """`(min_utility, max_utility, why)`: the range OpenSpiel is given, and why it must be
+    checked (`None` when the walk proved it). Stated bounds must hold what the walk saw."""
+    seen = (found["min_return"], found["max_return"]) if found["histories"] else None
+    if low < high:
+        if seen and (seen[0] < low or seen[1] > high):
+            raise ValueError(
+                f"the returns range over [{seen[0]}, {seen[1]}], outside min_utility {low} and max_utility {high}"
+            )
+        return low, high, None if found["complete"] else "was stated (min_utility, max_utility)"
+    if found["complete"]:
+        low, high = seen or (0.0, 0.0)
+        why = None
+    elif not found["payoffs"]:
+        # No payoffs seen: a ranking's returns lie in [0, 1].
+        low, high = min(0.0, *(seen or [0.0])), max(1.0, *(seen or [1.0]))
+        why = "holds the returns of a ranking but was not proven (an incomplete walk saw no payoffs)"
+    else:
+        low, high = seen
+        why = "is what an incomplete walk saw"
+    if high <= low:
+        high = low + 1.0
+    return low, high, why
+
+
 class TgdlGame(pyspiel.Game):
     """A TGDL game module as an OpenSpiel game, with the parameters `params` (the
     player count, the game module's parameters, and `KNOBS`). `register` makes a subclass
@@ -131,7 +168,7 @@ class TgdlGame(pyspiel.Game):
         if module is None:
             raise TypeError("load the game with pyspiel.load_game(name) (a subclass made by register)")
         params = {**_parameters(module), **KNOBS, **dict(params or {})}
-        knobs = {k: int(params[k]) for k in KNOBS}
+        knobs = {k: type(v)(params[k]) for k, v in KNOBS.items()}
         game_params = {k: v for k, v in params.items() if k not in KNOBS}
         tgdl_game = module.Game(**game_params)
         players = tgdl_game.players
@@ -149,13 +186,7 @@ class TgdlGame(pyspiel.Game):
             if complete and not found["chance"]
             else pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC
         )
-        if complete:
-            low, high = found["min_return"], found["max_return"]
-        else:
-            # Only what was seen: widened to the range every ranking's returns lie in.
-            low, high = min(0.0, found["min_return"]), max(1.0, found["max_return"])
-        if high <= low:
-            high = low + 1.0
+        low, high, enforced = _utility_range(found, knobs["min_utility"], knobs["max_utility"])
         max_actions = knobs["max_actions"] or max(1, found["max_actions"])
         max_length = knobs["max_game_length"] or max(1, found["max_decisions"])
         info = pyspiel.GameInfo(
@@ -169,12 +200,26 @@ class TgdlGame(pyspiel.Game):
         )
         super().__init__(_game_type(module, chance_mode, utility), info, params)
         self.tgdl_game = tgdl_game
+        self._enforced = enforced
         self._found = found
         self._max_chance_nodes = found["max_chance_nodes"]
         # Events of an information state: the start, each decision, each chance outcome.
         self._max_events = 1 + max_length + self._max_chance_nodes
         self._initial = tgdl_game.new_initial_state()
         self._encoder = None
+
+    def check_returns(self, returns):
+        """`returns`, when the utility range holds them; `ValueError` otherwise (only a
+        range the walk did not prove is checked)."""
+        if self._enforced:
+            low, high = self.min_utility(), self.max_utility()
+            for p, r in enumerate(returns):
+                if not low <= r <= high:
+                    raise ValueError(
+                        f"player {p}'s return {r} is outside the utility range [{low}, {high}], which "
+                        f"{self._enforced}: load the game with min_utility and max_utility bounding every return"
+                    )
+        return returns
 
     def exploration(self) -> Dict[str, Any]:
         """What the game module's `explore` found (`complete`, `max_actions`, ...)."""
@@ -245,7 +290,8 @@ class TgdlState(pyspiel.State):
         return self.tgdl_state.is_terminal()
 
     def returns(self):
-        return self.tgdl_state.returns()
+        returns = self.tgdl_state.returns()
+        return self.get_game().check_returns(returns) if self.is_terminal() else returns
 
     def rewards(self):
         return self.returns()

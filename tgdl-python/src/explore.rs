@@ -3,6 +3,11 @@
 //! longest game, the range of the returns, whether chance ever decides and whether the
 //! returns always sum to the same number.
 //!
+//! A game's returns are its payoffs when it ends with `payoffs`, unbounded numbers the
+//! program computes; otherwise they come from the ranking and lie in `[0, 1]`. So whether
+//! any history ended with payoffs is noted too: when the walk is incomplete, it says
+//! whether `[0, 1]` can be trusted as the range of the returns.
+//!
 //! They are found by walking every history with explicit chance (depth first, within a
 //! budget of positions). A walk that ends has seen every position, so its facts hold for
 //! every game; when the tree is larger than the budget, or holds a `random()` (whose
@@ -37,6 +42,8 @@ pub struct Exploration {
     pub unlisted: bool,
     /// Histories that ended in a rule error.
     pub errors: u64,
+    /// A history ended with payoffs (`payoffs p;`, `winner r payoffs p;`).
+    pub payoffs: bool,
     /// The lowest and highest return of any player at the end of a history.
     pub min_return: f64,
     pub max_return: f64,
@@ -45,9 +52,9 @@ pub struct Exploration {
     pub max_sum: f64,
 }
 
-/// Each player's return at the end of a game: 1 for first place, 0 for last, evenly
-/// between, ½ each in a draw (`tgdl_play::mcts::rewards`); zeros before the end or after a
-/// rule error.
+/// Each player's return at the end of a game: its payoff when the game ended with
+/// payoffs, else 1 for first place, 0 for last, evenly between, ½ each in a draw
+/// (`tgdl_play::mcts::rewards`); zeros before the end or after a rule error.
 pub fn returns_of<G: Game>(game: &G) -> Vec<f64> {
     match game.outcome() {
         Some(outcome) if game.status() == Status::Over => tgdl_play::mcts::rewards(outcome, game.players()),
@@ -70,6 +77,7 @@ impl Exploration {
             chance: false,
             unlisted: false,
             errors: 0,
+            payoffs: false,
             min_return: f64::INFINITY,
             max_return: f64::NEG_INFINITY,
             min_sum: f64::INFINITY,
@@ -89,6 +97,7 @@ impl Exploration {
                 if game.status() == Status::Failed {
                     self.errors += 1;
                 }
+                self.payoffs |= game.outcome().is_some_and(|o| o.payoffs.is_some());
                 let returns = returns_of(game);
                 for &r in &returns {
                     self.min_return = self.min_return.min(r);

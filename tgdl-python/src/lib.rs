@@ -220,8 +220,9 @@ impl<G: Game> Core<G> {
         matches!(self.game.status(), Status::Over | Status::Failed)
     }
 
-    /// 1 for first place, 0 for last, evenly between; ½ each in a draw
-    /// (`tgdl_play::mcts::rewards`). Zeros while the game runs or after a rule error.
+    /// The payoffs when the game ended with them; else 1 for first place, 0 for last,
+    /// evenly between, ½ each in a draw (`tgdl_play::mcts::rewards`). Zeros while the
+    /// game runs or after a rule error.
     pub fn returns(&self) -> Vec<f64> {
         explore::returns_of(&self.game)
     }
@@ -723,8 +724,9 @@ macro_rules! python_game {
                     self.core.is_terminal()
                 }
 
-                /// Per seat: 1 for first place, 0 for last, evenly between, 0.5 each in a draw;
-                /// zeros before the end or after a rule error.
+                /// Per seat: the payoffs when the game ended with them (`payoffs`); else 1 for
+                /// first place, 0 for last, evenly between, 0.5 each in a draw; zeros before
+                /// the end or after a rule error.
                 fn returns(&self) -> Vec<f64> {
                     self.core.returns()
                 }
