@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The Python bindings end to end (docs/python.md): a virtual environment in
 # target/python-venv with maturin, pytest, PettingZoo, NumPy and OpenSpiel; the wheels of
-# four examples (two with hidden information), of liar's dice with three-sided dice (to
-# run OpenSpiel's algorithms beside OpenSpiel's own game), and of three test programs (a
+# six examples (four with hidden information, two of them OpenSpiel's Kuhn and Leduc
+# poker), of liar's dice with three-sided dice (to run OpenSpiel's algorithms beside
+# OpenSpiel's own game), and of three test programs (a
 # card dealt off a shuffled deck, a `random()`, rules that fail), built by
 # `tgdlc build --python` with the `tgdl` support wheel they require; installed as a user
 # installs them; pytest against the installed packages.
@@ -27,7 +28,7 @@ wheels="$PWD/target/python-wheels"
 rm -rf "$wheels"
 mkdir -p "$wheels"
 games=(examples/tic_tac_toe.tgdl examples/connect_four.tgdl examples/crazy_eights.tgdl examples/liars_dice.tgdl
-    tgdl-python/tests/games/liars_dice_3.tgdl tests/programs/dealt_card.tgdl tests/programs/math_and_dice.tgdl
+    examples/kuhn_poker.tgdl examples/leduc_poker.tgdl tgdl-python/tests/games/liars_dice_3.tgdl tests/programs/dealt_card.tgdl tests/programs/math_and_dice.tgdl
     tests/programs/rule_errors.tgdl)
 # These engines (and the game binaries the tests build for `tgdlc play` and `perft`) are
 # built for the tests alone: build time matters more than their speed.
@@ -38,7 +39,7 @@ done
 
 # As a user installs them: the game wheels, their `tgdl` requirement found beside them.
 python -m pip uninstall -q -y tgdl tgdl-tic-tac-toe tgdl-connect-four tgdl-crazy-eights tgdl-liars-dice \
-    tgdl-liars-dice3 tgdl-dealt-card tgdl-math-and-dice tgdl-rule-errors
+    tgdl-kuhn-poker tgdl-leduc-poker tgdl-liars-dice3 tgdl-dealt-card tgdl-math-and-dice tgdl-rule-errors
 python -m pip install -q --no-index --find-links "$wheels" "$wheels"/tgdl_*.whl
 python -m pip check
 
