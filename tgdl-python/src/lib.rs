@@ -10,7 +10,7 @@
 //! tgdl_python::python_game!(connect_four, game::Game);
 //! ```
 //!
-//! The module holds `Game(players=None)`, `State`, `RuleError`, `simulate`,
+//! The module holds `Game(players=None)`, `State`, `VectorEnv` ([`vector`]), `RuleError`, `simulate`,
 //! `simulate_range`, `merge_tallies`, `explore` and the constants `NAME`, `SOURCE`,
 //! `MIN_PLAYERS`, `MAX_PLAYERS`, `TERMINAL`, `CHANCE` (docs/python.md). A state started
 //! with `Game.new_initial_state()` meets chance as decisions of its own (OpenSpiel's
@@ -29,8 +29,10 @@ use tgdl_runtime::{Game, Rng, Start, Status};
 
 pub use pyo3;
 
+pub mod encoding;
 pub mod explore;
 pub mod information;
+pub mod vector;
 
 use information::Sights;
 
@@ -838,6 +840,181 @@ macro_rules! python_game {
                 }
             }
 
+            /// `num_envs` seeded games stepped together in Rust, on `threads` threads (all
+            /// cores by default) without the GIL, returning NumPy arrays (docs/python.md).
+            /// Slot `i` plays games `i`, `num_envs + i`, ...; game `k` is
+            /// `Game(players).new_state(derive_seed(seed, k))`.
+            #[pyclass(crate = "tgdl_python::pyo3")]
+            pub struct VectorEnv {
+                core: $crate::vector::VectorCore<G>,
+                last: $crate::vector::Batch,
+                encoder: Option<Py<PyAny>>,
+            }
+
+            #[pymethods(crate = "tgdl_python::pyo3")]
+            impl VectorEnv {
+                #[new]
+                #[pyo3(signature = (num_envs, seed = 0, players = None, threads = None, max_actions = None, max_decisions = None, observations = true, encoder = None))]
+                #[allow(clippy::too_many_arguments)]
+                fn new(
+                    py: Python<'_>,
+                    num_envs: usize,
+                    seed: u64,
+                    players: Option<u32>,
+                    threads: Option<usize>,
+                    max_actions: Option<usize>,
+                    max_decisions: Option<u64>,
+                    observations: bool,
+                    encoder: Option<Bound<'_, PyAny>>,
+                ) -> PyResult<Self> {
+                    let players = check_players::<G>(players)?;
+                    let (core, last, encoder) = $crate::vector::make::<G>(
+                        py,
+                        stringify!($module),
+                        num_envs,
+                        seed,
+                        players,
+                        threads.unwrap_or(0),
+                        max_actions,
+                        max_decisions,
+                        observations,
+                        encoder,
+                    )?;
+                    Ok(VectorEnv { core, last, encoder })
+                }
+
+                /// Starts games `0..num_envs` of `seed` (`None`: the vector's seed, so the
+                /// same games again): `(observations, masks, players)`.
+                #[pyo3(signature = (seed = None))]
+                fn reset<'py>(
+                    &mut self,
+                    py: Python<'py>,
+                    seed: Option<u64>,
+                ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyAny>, Bound<'py, PyAny>)> {
+                    let seed = seed.unwrap_or(self.core.seed());
+                    let core = &mut self.core;
+                    self.last = py.detach(|| core.reset(seed))?;
+                    let [o, m, p, _, _] = $crate::vector::arrays(py, &self.core, &self.last)?;
+                    Ok((o, m, p))
+                }
+
+                /// The observations, masks and players of the games as they stand (after the
+                /// last reset or step).
+                fn observe<'py>(
+                    &self,
+                    py: Python<'py>,
+                ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyAny>, Bound<'py, PyAny>)> {
+                    let [o, m, p, _, _] = $crate::vector::arrays(py, &self.core, &self.last)?;
+                    Ok((o, m, p))
+                }
+
+                /// Applies `actions[i]` (an option index) to game `i`: `(observations, masks,
+                /// players, rewards, done)`. A game that ended (`done`) has its returns in
+                /// `rewards` and is replaced by its slot's next game, whose observation,
+                /// mask and player are given.
+                fn step<'py>(
+                    &mut self,
+                    py: Python<'py>,
+                    actions: &Bound<'py, PyAny>,
+                ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyAny>, Bound<'py, PyAny>, Bound<'py, PyAny>, Bound<'py, PyAny>)> {
+                    let actions = $crate::vector::actions_of(actions)?;
+                    let core = &mut self.core;
+                    self.last = py.detach(|| core.step(&actions))?;
+                    let [o, m, p, r, d] = $crate::vector::arrays(py, &self.core, &self.last)?;
+                    Ok((o, m, p, r, d))
+                }
+
+                /// The games the last step ended by reaching `max_decisions` (rewards zero).
+                #[getter]
+                fn truncated<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+                    $crate::vector::array(py, &self.last.truncated, |x: u8| [x], "bool_", &[self.core.num_envs()])
+                }
+
+                /// The games the last step ended on a rule error (rewards zero).
+                #[getter]
+                fn failed<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+                    $crate::vector::array(py, &self.last.failed, |x: u8| [x], "bool_", &[self.core.num_envs()])
+                }
+
+                /// Each slot's game index `k` (its seed is `derive_seed(seed, k)`).
+                fn game_indices<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+                    $crate::vector::array(py, &self.core.indices(), u64::to_ne_bytes, "uint64", &[self.core.num_envs()])
+                }
+
+                /// Each slot's game seed.
+                fn seeds<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+                    let seed = self.core.seed();
+                    let seeds: Vec<u64> = self.core.indices().into_iter().map(|k| $crate::derive_seed(seed, k)).collect();
+                    $crate::vector::array(py, &seeds, u64::to_ne_bytes, "uint64", &[self.core.num_envs()])
+                }
+
+                /// Slot `i`'s game as a `State` (its seed and actions replayed).
+                fn state(&self, py: Python<'_>, i: usize) -> PyResult<State> {
+                    let Some((seed, actions)) = self.core.game(i) else {
+                        return Err(pyo3::exceptions::PyIndexError::new_err(format!("game {i} does not exist")));
+                    };
+                    Ok(State { core: Core::replay(py, self.core.players(), u128::from(seed), &actions, false)? })
+                }
+
+                #[getter]
+                fn num_envs(&self) -> usize {
+                    self.core.num_envs()
+                }
+
+                #[getter]
+                fn players(&self) -> u32 {
+                    self.core.players()
+                }
+
+                #[getter]
+                fn seed(&self) -> u64 {
+                    self.core.seed()
+                }
+
+                #[getter]
+                fn threads(&self) -> usize {
+                    self.core.threads()
+                }
+
+                /// The width of the masks: the most options a decision may have.
+                #[getter]
+                fn num_actions(&self) -> usize {
+                    self.core.max_actions()
+                }
+
+                #[getter]
+                fn max_decisions(&self) -> u64 {
+                    self.core.max_decisions()
+                }
+
+                #[getter]
+                fn observation_size(&self) -> usize {
+                    self.core.observation_size()
+                }
+
+                /// The `tgdl_observation.ObservationEncoder` whose layout the observations
+                /// have (`None` with `observations=False`).
+                #[getter]
+                fn encoder(&self, py: Python<'_>) -> Option<Py<PyAny>> {
+                    self.encoder.as_ref().map(|e| e.clone_ref(py))
+                }
+
+                fn __len__(&self) -> usize {
+                    self.core.num_envs()
+                }
+
+                fn __repr__(&self) -> String {
+                    format!(
+                        "<{} VectorEnv: {} games, {} players, seed {}, {} threads>",
+                        <G as $crate::__Game>::info().name,
+                        self.core.num_envs(),
+                        self.core.players(),
+                        self.core.seed(),
+                        self.core.threads()
+                    )
+                }
+            }
+
             /// Rebuilds a pickled state: starts the game (from its seed, or with explicit
             /// chance) and replays its actions.
             #[pyfunction(crate = "tgdl_python::pyo3")]
@@ -913,9 +1090,10 @@ macro_rules! python_game {
                 let info = <G as $crate::__Game>::info();
                 m.add_class::<Game>()?;
                 m.add_class::<State>()?;
+                m.add_class::<VectorEnv>()?;
                 m.add("RuleError", py.get_type::<$crate::RuleError>())?;
                 // Pickle finds classes through their module: the package re-exports them.
-                for class in ["Game", "State", "RuleError"] {
+                for class in ["Game", "State", "VectorEnv", "RuleError"] {
                     m.getattr(class)?.setattr("__module__", stringify!($module))?;
                 }
                 m.add_function(wrap_pyfunction!(_restore_state, m)?)?;
