@@ -124,10 +124,12 @@ def register(module) -> str:
     return name
 
 
-def _explore(module, players: int, nodes: int, playouts: int) -> Dict[str, Any]:
-    key = (module.__name__, players, nodes, playouts)
+def _explore(module, players: int, nodes: int, playouts: int, params: Dict[str, Any]) -> Dict[str, Any]:
+    """The walk of the variant `params` names (the game's own parameters, not the player
+    count), once per variant and budget."""
+    key = (module.__name__, players, nodes, playouts, tuple(sorted(params.items())))
     if key not in _EXPLORED:
-        _EXPLORED[key] = json.loads(module.explore(players, max_nodes=nodes, playouts=playouts))
+        _EXPLORED[key] = json.loads(module.explore(players, max_nodes=nodes, playouts=playouts, **params))
     return _EXPLORED[key]
 
 
@@ -172,7 +174,8 @@ class TgdlGame(pyspiel.Game):
         game_params = {k: v for k, v in params.items() if k not in KNOBS}
         tgdl_game = module.Game(**game_params)
         players = tgdl_game.players
-        found = _explore(module, players, knobs["explore_nodes"], knobs["explore_playouts"])
+        variant = {k: v for k, v in game_params.items() if k != "players"}
+        found = _explore(module, players, knobs["explore_nodes"], knobs["explore_playouts"], variant)
         complete = found["complete"]
         constant = complete and found["errors"] == 0 and abs(found["max_sum"] - found["min_sum"]) < 1e-12
         if constant and abs(found["max_sum"]) < 1e-12:

@@ -129,11 +129,13 @@ impl Exploration {
 /// `max_nodes` positions, else also `playouts` random playouts seeded from `seed`.
 pub fn explore<G: Game>(
     players: u32,
+    params: &tgdl_runtime::Params,
     max_nodes: u64,
     playouts: u64,
     seed: u64,
 ) -> Result<Exploration, String> {
-    let start = G::start_with(&Start::explicit(players)).map_err(|e| e.to_string())?;
+    let start =
+        G::start_with(&Start::explicit(players).with_params(params.clone())).map_err(|e| e.to_string())?;
     let mut found = Exploration::new();
     // Depth first, with an explicit stack: games can be long.
     let mut stack: Vec<(G, u64, u64)> = vec![(start.clone(), 0, 0)];

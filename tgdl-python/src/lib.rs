@@ -19,13 +19,14 @@
 
 use pyo3::exceptions::{PyException, PyIndexError, PyValueError};
 use pyo3::prelude::*;
+use pyo3::types::PyDict;
 use serde::{Deserialize, Serialize};
 
 use tgdl_play::agent::{RandomAgent, seat_seed};
 use tgdl_play::driver::{DEFAULT_MAX_DECISIONS, SeatKind};
 use tgdl_play::simulate::{Report, SimOptions};
 use tgdl_runtime::hidden::Viewer;
-use tgdl_runtime::{Game, Rng, Start, Status};
+use tgdl_runtime::{Game, ParamKind, Params, Rng, Start, Status};
 
 pub use pyo3;
 
@@ -73,6 +74,8 @@ pub struct Core<G: Game> {
     pub explicit: bool,
     /// What each seat has observed, kept in a game with explicit chance.
     pub sights: Option<Sights>,
+    /// The values of the game's parameters it started with.
+    pub params: Params,
 }
 
 /// One event of a seat's information state, for Python: `(kind, player, option, label,
@@ -94,6 +97,38 @@ pub fn check_players<G: Game>(players: Option<u32>) -> PyResult<u32> {
     Ok(players)
 }
 
+/// Parameter values from Python keyword arguments (`Game(dice=2)`): `True`/`False` for a
+/// bool, a number for a number; the others keep their defaults. `ValueError` for a name
+/// the game does not declare or a value its parameter does not take.
+pub fn params_from<G: Game>(kwargs: Option<&Bound<'_, PyDict>>) -> PyResult<Params> {
+    let mut named = Vec::new();
+    for (k, v) in kwargs.into_iter().flat_map(|d| d.iter()) {
+        let name: String = k.extract()?;
+        let text = match v.extract::<bool>() {
+            Ok(b) if v.is_instance_of::<pyo3::types::PyBool>() => b.to_string(),
+            _ => v.str()?.to_string(),
+        };
+        named.push((name, text));
+    }
+    Params::from_named(G::info().params, &named).map_err(|e| PyValueError::new_err(e.to_string()))
+}
+
+/// Parameter values as Python values by name: `bool` for a bool, `int` for a whole
+/// number, else `float`.
+pub fn params_dict<'py, G: Game>(py: Python<'py>, params: &Params) -> PyResult<Bound<'py, PyDict>> {
+    let dict = PyDict::new(py);
+    let specs = G::info().params;
+    let values = params.resolve(specs).map_err(|e| PyValueError::new_err(e.to_string()))?;
+    for (spec, &v) in specs.iter().zip(values.iter()) {
+        match spec.kind {
+            ParamKind::Bool => dict.set_item(spec.name, v != 0.0)?,
+            _ if v.fract() == 0.0 && v.abs() < 9.0e15 => dict.set_item(spec.name, v as i64)?,
+            _ => dict.set_item(spec.name, v)?,
+        }
+    }
+    Ok(dict)
+}
+
 /// The error of the explicit-chance API at a `random()`: its outcomes cannot be listed.
 fn unlisted() -> PyErr {
     PyValueError::new_err(
@@ -104,23 +139,30 @@ fn unlisted() -> PyErr {
 
 impl<G: Game> Core<G> {
     /// A new game drawing its chance from `seed`; a rule error during setup raises `RuleError`.
-    pub fn start(py: Python<'_>, players: u32, seed: u128) -> PyResult<Core<G>> {
+    pub fn start(py: Python<'_>, players: u32, seed: u128, params: &Params) -> PyResult<Core<G>> {
         // Observed, so that a search agent asked for a seat's choice has the seat's
         // information state to draw its worlds from.
-        Core::begin(py, &Start::observed::<G>(players, seed), false)
+        Core::begin(py, &Start::observed::<G>(players, seed).with_params(params.clone()), false)
     }
 
     /// A new game whose chance events are decisions of chance ([`Status::Chance`]).
-    pub fn start_explicit(py: Python<'_>, players: u32) -> PyResult<Core<G>> {
+    pub fn start_explicit(py: Python<'_>, players: u32, params: &Params) -> PyResult<Core<G>> {
         let start = Start { record: G::has_hidden_information(), ..Start::explicit(players) };
-        Core::begin(py, &start, true)
+        Core::begin(py, &start.with_params(params.clone()), true)
     }
 
     fn begin(py: Python<'_>, start: &Start, explicit: bool) -> PyResult<Core<G>> {
         let game = G::start_with(start).map_err(|e| PyValueError::new_err(e.to_string()))?;
         let sights = explicit.then(|| Sights::new(&game));
-        let core =
-            Core { game, seed: start.seed, players: start.players, actions: Vec::new(), explicit, sights };
+        let core = Core {
+            game,
+            seed: start.seed,
+            players: start.players,
+            actions: Vec::new(),
+            explicit,
+            sights,
+            params: start.params.clone(),
+        };
         core.check(py)?;
         Ok(core)
     }
@@ -132,9 +174,13 @@ impl<G: Game> Core<G> {
         seed: u128,
         actions: &[usize],
         explicit: bool,
+        params: &Params,
     ) -> PyResult<Core<G>> {
-        let mut core =
-            if explicit { Core::start_explicit(py, players)? } else { Core::start(py, players, seed)? };
+        let mut core = if explicit {
+            Core::start_explicit(py, players, params)?
+        } else {
+            Core::start(py, players, seed, params)?
+        };
         for &a in actions {
             core.apply(py, a)?;
         }
@@ -338,12 +384,13 @@ impl<G: Game> Core<G> {
 pub fn explore_json<G: Game>(
     py: Python<'_>,
     players: u32,
+    params: &Params,
     max_nodes: u64,
     playouts: u64,
     seed: u64,
 ) -> PyResult<String> {
     let found = py
-        .detach(|| explore::explore::<G>(players, max_nodes, playouts, seed))
+        .detach(|| explore::explore::<G>(players, params, max_nodes, playouts, seed))
         .map_err(PyValueError::new_err)?;
     serde_json::to_string(&found).map_err(|e| PyValueError::new_err(e.to_string()))
 }
@@ -578,27 +625,30 @@ macro_rules! python_game {
             #[pyclass(crate = "tgdl_python::pyo3", frozen)]
             pub struct Game {
                 players: u32,
+                params: $crate::__Params,
             }
 
             #[pymethods(crate = "tgdl_python::pyo3")]
             impl Game {
+                /// `Game(players=None, **params)`: values for the game's parameters by
+                /// name (`Game(dice=2)`); the others keep their defaults.
                 #[new]
-                #[pyo3(signature = (players = None))]
-                fn new(players: Option<u32>) -> PyResult<Self> {
-                    Ok(Game { players: check_players::<G>(players)? })
+                #[pyo3(signature = (players = None, **params))]
+                fn new(players: Option<u32>, params: Option<&Bound<'_, PyDict>>) -> PyResult<Self> {
+                    Ok(Game { players: check_players::<G>(players)?, params: $crate::params_from::<G>(params)? })
                 }
 
                 /// A new game started with `seed` (setup has run): chance is drawn from the seed.
                 #[pyo3(signature = (seed = 0))]
                 fn new_state(&self, py: Python<'_>, seed: u128) -> PyResult<State> {
-                    Ok(State { core: Core::start(py, self.players, seed)? })
+                    Ok(State { core: Core::start(py, self.players, seed, &self.params)? })
                 }
 
                 /// A new game with explicit chance: each chance event (a roll, a card dealt
                 /// off a shuffled deck, a step of a shuffle) is a chance node, whose outcome
                 /// `apply_action` chooses.
                 fn new_initial_state(&self, py: Python<'_>) -> PyResult<State> {
-                    Ok(State { core: Core::start_explicit(py, self.players)? })
+                    Ok(State { core: Core::start_explicit(py, self.players, &self.params)? })
                 }
 
                 /// `n` random games (or with `seats`, e.g. `["mcts:200", "random"]`), as the JSON
@@ -613,7 +663,8 @@ macro_rules! python_game {
                     max_decisions: Option<u64>,
                     seats: Option<Vec<String>>,
                 ) -> PyResult<String> {
-                    let opts = $crate::sim_options::<G>(n, seed, threads, Some(self.players), max_decisions, seats)?;
+                    let mut opts = $crate::sim_options::<G>(n, seed, threads, Some(self.players), max_decisions, seats)?;
+                    opts.params = self.params.clone();
                     $crate::simulate_json::<G>(py, opts)
                 }
 
@@ -629,8 +680,9 @@ macro_rules! python_game {
                     max_decisions: Option<u64>,
                     seats: Option<Vec<String>>,
                 ) -> PyResult<String> {
-                    let opts =
+                    let mut opts =
                         $crate::sim_options::<G>(end.saturating_sub(start), seed, 1, Some(self.players), max_decisions, seats)?;
+                    opts.params = self.params.clone();
                     $crate::tally_range_json::<G>(py, opts, start, end)
                 }
 
@@ -644,12 +696,24 @@ macro_rules! python_game {
                     <G as $crate::__Game>::info().name
                 }
 
-                fn __repr__(&self) -> String {
-                    format!("Game(players={})", self.players)
+                /// The values of the game's parameters, by name.
+                #[getter]
+                fn params<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+                    $crate::params_dict::<G>(py, &self.params)
                 }
 
-                fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyType>, (u32,))> {
-                    Ok((slf.get_type(), (slf.get().players,)))
+                fn __repr__(&self) -> String {
+                    let named = self.params.named(<G as $crate::__Game>::info().params);
+                    let params: String = named.iter().map(|(k, v)| {
+                        let v = match v.as_str() { "true" => "True", "false" => "False", v => v };
+                        format!(", {k}={v}")
+                    }).collect();
+                    format!("Game(players={}{params})", self.players)
+                }
+
+                fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyAny>, (u32, Bound<'py, PyDict>))> {
+                    let restore = py.import(stringify!($module))?.getattr("_restore_game")?;
+                    Ok((restore, (self.players, $crate::params_dict::<G>(py, &self.params)?)))
                 }
             }
 
@@ -832,11 +896,12 @@ macro_rules! python_game {
                 fn __reduce__<'py>(
                     &self,
                     py: Python<'py>,
-                ) -> PyResult<(Bound<'py, PyAny>, (u32, u128, Vec<usize>, bool))> {
+                ) -> PyResult<(Bound<'py, PyAny>, (u32, u128, Vec<usize>, bool, Bound<'py, PyDict>))> {
                     let module = py.import(stringify!($module))?;
                     let restore = module.getattr("_restore_state")?;
                     let core = &self.core;
-                    Ok((restore, (core.players, core.seed, core.actions.clone(), core.explicit)))
+                    let params = $crate::params_dict::<G>(py, &core.params)?;
+                    Ok((restore, (core.players, core.seed, core.actions.clone(), core.explicit, params)))
                 }
             }
 
@@ -854,7 +919,7 @@ macro_rules! python_game {
             #[pymethods(crate = "tgdl_python::pyo3")]
             impl VectorEnv {
                 #[new]
-                #[pyo3(signature = (num_envs, seed = 0, players = None, threads = None, max_actions = None, max_decisions = None, observations = true, encoder = None))]
+                #[pyo3(signature = (num_envs, seed = 0, players = None, threads = None, max_actions = None, max_decisions = None, observations = true, encoder = None, **params))]
                 #[allow(clippy::too_many_arguments)]
                 fn new(
                     py: Python<'_>,
@@ -866,14 +931,17 @@ macro_rules! python_game {
                     max_decisions: Option<u64>,
                     observations: bool,
                     encoder: Option<Bound<'_, PyAny>>,
+                    params: Option<&Bound<'_, PyDict>>,
                 ) -> PyResult<Self> {
                     let players = check_players::<G>(players)?;
+                    let params = $crate::params_from::<G>(params)?;
                     let (core, last, encoder) = $crate::vector::make::<G>(
                         py,
                         stringify!($module),
                         num_envs,
                         seed,
                         players,
+                        params,
                         threads.unwrap_or(0),
                         max_actions,
                         max_decisions,
@@ -953,7 +1021,8 @@ macro_rules! python_game {
                     let Some((seed, actions)) = self.core.game(i) else {
                         return Err(pyo3::exceptions::PyIndexError::new_err(format!("game {i} does not exist")));
                     };
-                    Ok(State { core: Core::replay(py, self.core.players(), u128::from(seed), &actions, false)? })
+                    let params = self.core.params().clone();
+                    Ok(State { core: Core::replay(py, self.core.players(), u128::from(seed), &actions, false, &params)? })
                 }
 
                 #[getter]
@@ -1018,16 +1087,24 @@ macro_rules! python_game {
             /// Rebuilds a pickled state: starts the game (from its seed, or with explicit
             /// chance) and replays its actions.
             #[pyfunction(crate = "tgdl_python::pyo3")]
-            #[pyo3(signature = (players, seed, actions, explicit = false))]
+            #[pyo3(signature = (players, seed, actions, explicit = false, params = None))]
             fn _restore_state(
                 py: Python<'_>,
                 players: u32,
                 seed: u128,
                 actions: Vec<usize>,
                 explicit: bool,
+                params: Option<&Bound<'_, PyDict>>,
             ) -> PyResult<State> {
                 check_players::<G>(Some(players))?;
-                Ok(State { core: Core::replay(py, players, seed, &actions, explicit)? })
+                let params = $crate::params_from::<G>(params)?;
+                Ok(State { core: Core::replay(py, players, seed, &actions, explicit, &params)? })
+            }
+
+            /// Rebuilds a pickled `Game`.
+            #[pyfunction(crate = "tgdl_python::pyo3")]
+            fn _restore_game(players: u32, params: &Bound<'_, PyDict>) -> PyResult<Game> {
+                Game::new(Some(players), Some(params))
             }
 
             /// What a walk of the game's tree with explicit chance finds (JSON): the
@@ -1036,10 +1113,18 @@ macro_rules! python_game {
             /// positions, else `playouts` random playouts added what they met. Runs
             /// without the GIL.
             #[pyfunction(crate = "tgdl_python::pyo3")]
-            #[pyo3(signature = (players = None, max_nodes = 1_000_000, playouts = 200, seed = 0))]
-            fn explore(py: Python<'_>, players: Option<u32>, max_nodes: u64, playouts: u64, seed: u64) -> PyResult<String> {
+            #[pyo3(signature = (players = None, max_nodes = 1_000_000, playouts = 200, seed = 0, **params))]
+            fn explore(
+                py: Python<'_>,
+                players: Option<u32>,
+                max_nodes: u64,
+                playouts: u64,
+                seed: u64,
+                params: Option<&Bound<'_, PyDict>>,
+            ) -> PyResult<String> {
                 let players = check_players::<G>(players)?;
-                $crate::explore_json::<G>(py, players, max_nodes, playouts, seed)
+                let params = $crate::params_from::<G>(params)?;
+                $crate::explore_json::<G>(py, players, &params, max_nodes, playouts, seed)
             }
 
             /// `n` games as `tgdlc simulate -n N --seed S --json` (players: the game's
@@ -1097,6 +1182,7 @@ macro_rules! python_game {
                     m.getattr(class)?.setattr("__module__", stringify!($module))?;
                 }
                 m.add_function(wrap_pyfunction!(_restore_state, m)?)?;
+                m.add_function(wrap_pyfunction!(_restore_game, m)?)?;
                 m.add_function(wrap_pyfunction!(simulate, m)?)?;
                 m.add_function(wrap_pyfunction!(simulate_range, m)?)?;
                 m.add_function(wrap_pyfunction!(merge_tallies, m)?)?;
@@ -1110,6 +1196,8 @@ macro_rules! python_game {
                 m.add("SOURCE", info.source)?;
                 m.add("MIN_PLAYERS", info.min_players)?;
                 m.add("MAX_PLAYERS", info.max_players)?;
+                // The parameters with their defaults, as `Game(**PARAMETERS)` takes them.
+                m.add("PARAMETERS", $crate::params_dict::<G>(m.py(), &$crate::__Params::defaults())?)?;
                 m.add("TERMINAL", $crate::TERMINAL)?;
                 m.add("CHANCE", $crate::CHANCE)?;
                 m.add("HAS_HIDDEN_INFORMATION", <G as $crate::__Game>::has_hidden_information())?;
@@ -1121,3 +1209,5 @@ macro_rules! python_game {
 
 #[doc(hidden)]
 pub use tgdl_runtime::Game as __Game;
+#[doc(hidden)]
+pub use tgdl_runtime::Params as __Params;

@@ -14,7 +14,7 @@ use pyo3::types::{PyByteArray, PyBytes};
 use rayon::prelude::*;
 
 use tgdl_runtime::hidden::Viewer;
-use tgdl_runtime::{Game, Rng, Start, Status};
+use tgdl_runtime::{Game, Params, Rng, Start, Status};
 
 use crate::encoding::Encoder;
 use crate::explore::returns_of;
@@ -120,6 +120,8 @@ pub struct VectorCore<G: Game> {
     slots: Vec<Slot<G>>,
     num_envs: usize,
     players: u32,
+    /// The values of the game's parameters every game starts with.
+    params: Params,
     seed: u64,
     max_actions: usize,
     max_decisions: u64,
@@ -136,6 +138,7 @@ impl<G: Game> VectorCore<G> {
     pub fn new(
         slots: usize,
         players: u32,
+        params: Params,
         threads: usize,
         max_actions: usize,
         max_decisions: u64,
@@ -163,6 +166,7 @@ impl<G: Game> VectorCore<G> {
             slots: Vec::new(),
             num_envs: slots,
             players,
+            params,
             seed: 0,
             max_actions,
             max_decisions,
@@ -178,6 +182,10 @@ impl<G: Game> VectorCore<G> {
 
     pub fn players(&self) -> u32 {
         self.players
+    }
+
+    pub fn params(&self) -> &Params {
+        &self.params
     }
 
     pub fn seed(&self) -> u64 {
@@ -285,8 +293,10 @@ impl<G: Game> Context<'_, G> {
 
     fn start(&self, index: u64) -> Result<Slot<G>, String> {
         let seed = Rng::derive_seed(self.core.seed, index);
-        let game =
-            G::start_with(&Start::seeded(self.core.players, u128::from(seed))).map_err(|e| e.to_string())?;
+        let game = G::start_with(
+            &Start::seeded(self.core.players, u128::from(seed)).with_params(self.core.params.clone()),
+        )
+        .map_err(|e| e.to_string())?;
         Ok(Slot { game, index, actions: Vec::new() })
     }
 
@@ -396,6 +406,7 @@ pub fn make<G: Game>(
     num_envs: usize,
     seed: u64,
     players: u32,
+    params: Params,
     threads: usize,
     max_actions: Option<usize>,
     max_decisions: Option<u64>,
@@ -418,13 +429,13 @@ pub fn make<G: Game>(
         Some(m) => m,
         None => {
             let found = py
-                .detach(|| crate::explore::explore::<G>(players, EXPLORE_NODES, EXPLORE_PLAYOUTS, 0))
+                .detach(|| crate::explore::explore::<G>(players, &params, EXPLORE_NODES, EXPLORE_PLAYOUTS, 0))
                 .map_err(PyValueError::new_err)?;
             found.max_actions.max(1) as usize
         }
     };
     let max_decisions = max_decisions.unwrap_or(tgdl_play::driver::DEFAULT_MAX_DECISIONS);
-    let mut core = VectorCore::new(num_envs, players, threads, max_actions, max_decisions, rust)
+    let mut core = VectorCore::new(num_envs, players, params, threads, max_actions, max_decisions, rust)
         .map_err(PyValueError::new_err)?;
     let batch = py.detach(|| core.reset(seed))?;
     Ok((core, batch, encoder.map(Bound::unbind)))
