@@ -460,6 +460,8 @@ SOURCE: str
 """The main .tgdl file the engine was generated from."""
 MIN_PLAYERS: int
 MAX_PLAYERS: int
+PARAMETERS: Dict[str, Any]
+"""The game's parameters with their defaults: `Game(**PARAMETERS)` is the default variant."""
 TERMINAL: int
 """`State.current_player()` once the game has ended (-1)."""
 CHANCE: int
@@ -476,9 +478,13 @@ class RuleError(Exception):
 class Game:
     """{name} for a number of players (default: the game's minimum)."""
 
-    def __init__(self, players: Optional[int] = None) -> None: ...
+    def __init__(self, players: Optional[int] = None, **params: Any) -> None:
+        """`params`: values for the game's parameters by name (`Game(dice=2)`)."""
     @property
     def players(self) -> int: ...
+    @property
+    def params(self) -> Dict[str, Any]:
+        """The values of the game's parameters, by name."""
     @property
     def name(self) -> str: ...
     def new_state(self, seed: int = 0) -> State:
@@ -567,6 +573,7 @@ class VectorEnv:
         max_decisions: Optional[int] = None,
         observations: bool = True,
         encoder: Any = None,
+        **params: Any,
     ) -> None: ...
     def reset(self, seed: Optional[int] = None) -> Tuple[Any, Any, Any]:
         """Starts games 0..num_envs of `seed` (None: the vector's): (observations, masks, players)."""
@@ -627,7 +634,9 @@ def simulate_range(
 def merge_tallies(tallies: List[str], seconds: Optional[float] = None) -> str:
     """The `simulate --json` report of tallies covering games 0..n once each."""
 
-def explore(players: Optional[int] = None, max_nodes: int = 1000000, playouts: int = 200, seed: int = 0) -> str:
+def explore(
+    players: Optional[int] = None, max_nodes: int = 1000000, playouts: int = 200, seed: int = 0, **params: Any
+) -> str:
     """What a walk of the game tree with explicit chance finds (JSON): max_actions, max_decisions, ..."""
 
 class RandomAgent:
