@@ -227,18 +227,16 @@ impl<G: Game> VectorCore<G> {
         self.seed = seed;
         let mut batch = self.batch();
         let mut rows = batch.rows(self.observation_size(), self.max_actions, self.players as usize);
+        let mut slots: Vec<Option<Slot<G>>> = (0..self.num_envs).map(|_| None).collect();
         let ctx = Context { core: self };
-        let slots: Vec<Result<Slot<G>, String>> = ctx.run(|| {
-            rows.par_iter_mut()
-                .enumerate()
-                .map(|(index, row)| {
-                    let slot = ctx.start(index as u64)?;
-                    ctx.observe(&slot, row)?;
-                    Ok(slot)
-                })
-                .collect()
-        });
-        self.slots = slots.into_iter().collect::<Result<_, _>>().map_err(VectorError::Game)?;
+        ctx.each(&mut slots, &mut rows, |index, slot, row| {
+            let started = ctx.start(index as u64)?;
+            ctx.observe(&started, row)?;
+            *slot = Some(started);
+            Ok(())
+        })
+        .map_err(VectorError::Game)?;
+        self.slots = slots.into_iter().flatten().collect();
         Ok(batch)
     }
 
@@ -264,13 +262,8 @@ impl<G: Game> VectorCore<G> {
         let mut rows = batch.rows(self.observation_size(), self.max_actions, self.players as usize);
         let mut slots = std::mem::take(&mut self.slots);
         let ctx = Context { core: self };
-        let stepped: Result<(), String> = ctx.run(|| {
-            slots
-                .par_iter_mut()
-                .zip(rows.par_iter_mut())
-                .zip(actions.par_iter())
-                .try_for_each(|((slot, row), &a)| ctx.step(slot, a as usize, row))
-        });
+        let stepped =
+            ctx.each(&mut slots, &mut rows, |i, slot, row| ctx.step(slot, actions[i] as usize, row));
         self.slots = slots;
         stepped.map_err(VectorError::Game)?;
         Ok(batch)
@@ -283,11 +276,19 @@ struct Context<'a, G: Game> {
 }
 
 impl<G: Game> Context<'_, G> {
-    /// Runs `work` on the vector's threads (or on this one).
-    fn run<T: Send>(&self, work: impl FnOnce() -> T + Send) -> T {
+    /// `work(i, a[i], b[i])` for every `i`, on the vector's threads; with one thread, on
+    /// this one (a parallel iterator outside the pool would run on rayon's global pool).
+    fn each<A: Send, B: Send>(
+        &self,
+        a: &mut [A],
+        b: &mut [B],
+        work: impl Fn(usize, &mut A, &mut B) -> Result<(), String> + Sync + Send,
+    ) -> Result<(), String> {
         match &self.core.pool {
-            Some(pool) => pool.install(work),
-            None => work(),
+            Some(pool) => pool.install(|| {
+                a.par_iter_mut().zip(b.par_iter_mut()).enumerate().try_for_each(|(i, (x, y))| work(i, x, y))
+            }),
+            None => a.iter_mut().zip(b.iter_mut()).enumerate().try_for_each(|(i, (x, y))| work(i, x, y)),
         }
     }
 
