@@ -11,7 +11,7 @@
 use pyo3::exceptions::{PyIndexError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyByteArray, PyBytes};
-use rayon::prelude::*;
+use std::sync::Mutex;
 
 use tgdl_runtime::hidden::Viewer;
 use tgdl_runtime::{Game, Params, Rng, Start, Status};
@@ -270,6 +270,9 @@ impl<G: Game> VectorCore<G> {
     }
 }
 
+/// A run of slots and their rows, for the thread that takes it.
+type Part<'a, A, B> = Mutex<Option<(&'a mut [A], &'a mut [B])>>;
+
 /// What the slots' work reads of the vector, shared between the threads.
 struct Context<'a, G: Game> {
     core: &'a VectorCore<G>,
@@ -277,19 +280,38 @@ struct Context<'a, G: Game> {
 
 impl<G: Game> Context<'_, G> {
     /// `work(i, a[i], b[i])` for every `i`, on the vector's threads; with one thread, on
-    /// this one (a parallel iterator outside the pool would run on rayon's global pool).
+    /// this one. Thread `k` always takes the `k`-th run of slots: a game's memory is then
+    /// allocated, grown and freed by one thread (shared between threads, the allocator's
+    /// locks were contended so much that two threads stepped fewer games than one).
     fn each<A: Send, B: Send>(
         &self,
         a: &mut [A],
         b: &mut [B],
-        work: impl Fn(usize, &mut A, &mut B) -> Result<(), String> + Sync + Send,
+        work: impl Fn(usize, &mut A, &mut B) -> Result<(), String> + Sync,
     ) -> Result<(), String> {
-        match &self.core.pool {
-            Some(pool) => pool.install(|| {
-                a.par_iter_mut().zip(b.par_iter_mut()).enumerate().try_for_each(|(i, (x, y))| work(i, x, y))
-            }),
-            None => a.iter_mut().zip(b.iter_mut()).enumerate().try_for_each(|(i, (x, y))| work(i, x, y)),
+        let run = |start: usize, a: &mut [A], b: &mut [B]| {
+            a.iter_mut().zip(b.iter_mut()).enumerate().try_for_each(|(i, (x, y))| work(start + i, x, y))
+        };
+        let Some(pool) = &self.core.pool else { return run(0, a, b) };
+        let per = a.len().div_ceil(pool.current_num_threads()).max(1);
+        let parts: Vec<Part<'_, A, B>> =
+            a.chunks_mut(per).zip(b.chunks_mut(per)).map(|part| Mutex::new(Some(part))).collect();
+        let done: Result<(), String> = pool
+            .broadcast(|ctx| {
+                let part = parts.get(ctx.index()).and_then(|p| p.lock().ok()?.take());
+                match part {
+                    Some((a, b)) => run(ctx.index() * per, a, b),
+                    None => Ok(()),
+                }
+            })
+            .into_iter()
+            .collect();
+        done?;
+        // Every run was taken by its thread.
+        if parts.iter().any(|p| p.lock().map_or(true, |p| p.is_some())) {
+            return Err("a thread of the vector environment did not step its games".into());
         }
+        Ok(())
     }
 
     fn start(&self, index: u64) -> Result<Slot<G>, String> {
