@@ -473,3 +473,37 @@ fn search_maximises_payoffs() {
     }
     assert!(4 * bold >= 3 * games, "the search took the bold gamble in {bold} games of {games}");
 }
+
+/// Rock, paper, scissors is one round of simultaneous choices. The driver asks the seats
+/// one after the other, so the second seat decides once the first has chosen: a search
+/// that were given that choice would win every game against a random player. It wins a
+/// third of them, as every player does against a random one (99 % interval), and two
+/// searches win about a third each.
+#[test]
+fn simultaneous_choices_are_searched_without_the_others_choice() {
+    let e = example("rock_paper_scissors");
+    let (games, budget) = if FULL { (300u64, "mcts:200") } else { (30, "mcts:50") };
+    let margin = |p: f64| 2.576 * (p * (1.0 - p) / games as f64).sqrt();
+    let rates = |seats: &str| {
+        let mut wins = [0u64; 2];
+        for seed in 0..games {
+            let r = result(e, seats, seed);
+            for (p, w) in wins.iter_mut().enumerate() {
+                if r.starts_with(&format!("player {p} wins")) {
+                    *w += 1;
+                }
+            }
+        }
+        wins.map(|w| w as f64 / games as f64)
+    };
+    let against_random = rates(&format!("random,{budget}"));
+    assert!(
+        (against_random[1] - 1.0 / 3.0).abs() <= margin(1.0 / 3.0),
+        "the second seat's search won {:.3} of its games against a random player",
+        against_random[1]
+    );
+    let searches = rates(&format!("{budget},{budget}"));
+    for (p, rate) in searches.iter().enumerate() {
+        assert!((rate - 1.0 / 3.0).abs() <= margin(1.0 / 3.0), "player {p} won {rate:.3} of the games");
+    }
+}

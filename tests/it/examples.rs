@@ -242,6 +242,68 @@ fn every_trace_replays_exactly() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// A trace lists what chance did after each decision: the dice race's every roll, as the
+/// designer reads it; a seat's trace of crazy eights names the cards dealt into its own
+/// hand and no other.
+#[test]
+fn traces_tell_what_chance_did_as_each_reader_may_know_it() {
+    let dir = std::env::temp_dir().join(format!("tgdl-chance-trace-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a temporary directory");
+    let read = |path: &std::path::Path| -> serde_json::Value {
+        serde_json::from_str(&std::fs::read_to_string(path).expect("trace")).expect("JSON")
+    };
+    let race = dir.join("race.json");
+    let (code, out) = (example("dice_race").cli)(
+        &["play", "--seats", "random", "--seed", "3", "--trace", &race.display().to_string()],
+        "",
+    );
+    assert_eq!(code, 0, "{out}");
+    let trace = read(&race);
+    let chance = trace["chance"].as_array().expect("the rolls");
+    // One roll a turn, each after the decision that rolled it.
+    assert_eq!(chance.len(), trace["decisions"].as_array().unwrap().len());
+    for (k, roll) in chance.iter().enumerate() {
+        assert_eq!(roll["after"], k + 1);
+        let face: u32 = roll["label"].as_str().unwrap().strip_prefix("rolls ").unwrap().parse().unwrap();
+        assert!((1..=6).contains(&face), "{roll}");
+    }
+
+    let (all, mine) = (dir.join("all.json"), dir.join("mine.json"));
+    for (path, extra) in [(&all, None), (&mine, Some("1"))] {
+        let mut args = vec!["play", "--seats", "random", "--seed", "8"];
+        let path = path.display().to_string();
+        args.extend(["--trace", &path]);
+        if let Some(seat) = extra {
+            args.extend(["--trace-for", seat]);
+        }
+        let (code, out) = (example("crazy_eights").cli)(&args, "");
+        assert_eq!(code, 0, "{out}");
+    }
+    let (all, mine) = (read(&all), read(&mine));
+    let labels = |t: &serde_json::Value| -> Vec<String> {
+        t["chance"].as_array().unwrap().iter().map(|c| c["label"].as_str().unwrap().to_string()).collect()
+    };
+    let (all, mine_labels) = (labels(&all), labels(&mine));
+    assert_eq!(all.len(), mine_labels.len());
+    assert!(all.iter().all(|l| l.starts_with("deals ") && !l.contains("hidden")), "{all:?}");
+    // Seat 1's first hand: the cards it holds before its first decision.
+    let first_hand: Vec<String> = mine["observations"][0]["hands"][1]["objects"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c.as_str().unwrap().to_string())
+        .collect();
+    for card in &first_hand {
+        assert!(mine_labels.contains(&format!("deals {card}")), "seat 1 reads its card {card} dealt");
+    }
+    for (designer, seat) in all.iter().zip(&mine_labels) {
+        assert!(seat == designer || seat == "deals a hidden Card", "{seat} for {designer}");
+    }
+    let hidden = mine_labels.iter().filter(|l| *l == "deals a hidden Card").count();
+    assert!(hidden >= first_hand.len(), "seat 0's cards are hidden from seat 1 ({hidden})");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn every_example_plays_to_its_end_with_human_seats() {
     // A person who answers 1, 2, 3, 1, 2, 3, ... (a number too high is asked again).

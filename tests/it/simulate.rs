@@ -57,15 +57,16 @@ fn simulation_gives_the_same_report_on_one_or_two_threads() {
         let wins: u64 = one["wins"].as_array().expect("wins").iter().filter_map(Value::as_u64).sum();
         let draws = one["draws"].as_u64().expect("draws");
         assert!(wins + draws <= games, "{}: {one}", example.name);
-        // Another seed plays other games (a twentieth of them show it).
-        let mut other = simulate_seed(example, games / 20, 1, 8);
-        other["seed"] = 7.into();
-        assert_ne!(
-            simulate_seed(example, games / 20, 1, 7),
-            other,
-            "{}: the seed changes the games",
-            example.name
-        );
+        // Another seed plays other games (a twentieth of them show it). A game of a few
+        // outcomes can give two seeds the same counts by chance: one of two other seeds
+        // must differ.
+        let first = simulate_seed(example, games / 20, 1, 7);
+        let differs = [8, 9].into_iter().any(|seed| {
+            let mut other = simulate_seed(example, games / 20, 1, seed);
+            other["seed"] = 7.into();
+            other != first
+        });
+        assert!(differs, "{}: the seed changes the games", example.name);
     }
     // Kept in `tests/snapshots/` under the name it had when this file was a test binary of
     // its own (`simulate`), not under this module's path.

@@ -546,6 +546,33 @@ Fix: a default inside the range, `true` or `false` for a bool:
     param number cards = 13 in 1..13;
     param bool jokers = false;
 "#;
+    SIMULTANEOUS = "E0028", "a simultaneous turn written wrong",
+r#"A turn with a `simultaneous { ... }` block is a simultaneous turn: the players the
+block returns choose at the same time, each from their own menu, nobody seeing another's
+choice; then the chosen moves take effect in seat order and the turn's `resolve { ... }`
+block runs. Such a turn has no `default` (nobody passes to anyone: the round ends when
+every choice has taken effect), a `resolve` belongs only to a simultaneous turn, and a
+turn has at most one of each block. The `simultaneous` block, like a filter, only reads
+the game (it is evaluated to build the menus).
+
+Example:
+
+    turn Bidding {
+        default { return turn.active() + 1; }
+        simultaneous { return player.all(); }
+    }
+
+    turn Plain {
+        resolve { log("done"); }
+    }
+
+Fix: leave out `default` in a simultaneous turn; give `resolve` a `simultaneous` block:
+
+    turn Bidding {
+        simultaneous { return player.all(); }
+        resolve { log("the bids are in"); }
+    }
+"#;
     UNREACHABLE = "W0001", "unreachable statement",
 r#"A statement follows a `return`, `break`, `continue` or `winner` in the same block, so it
 can never run.

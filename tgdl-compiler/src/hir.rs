@@ -278,6 +278,10 @@ pub enum FuncKind {
     GroupDefault,
     /// A turn's `default` block: returns the next player.
     TurnDefault,
+    /// A turn's `simultaneous` block: returns the players who choose together.
+    TurnSimultaneous,
+    /// A simultaneous turn's `resolve` block: runs once every choice took effect.
+    TurnResolve,
 }
 
 #[derive(Clone, Debug)]
@@ -324,6 +328,10 @@ pub struct Turn {
     pub name: String,
     /// The `default` block: who plays next. `None`: `turn.active() + 1`.
     pub default: Option<FuncId>,
+    /// The `simultaneous` block: who chooses together, in a simultaneous turn.
+    pub simultaneous: Option<FuncId>,
+    /// The `resolve` block of a simultaneous turn.
+    pub resolve: Option<FuncId>,
     pub span: Span,
 }
 
@@ -363,6 +371,8 @@ pub struct Param {
     pub default: f64,
     /// The inclusive range of a number (none: any number).
     pub range: Option<(f64, f64)>,
+    /// The texts a string parameter takes; its value (and `default`) is an index into them.
+    pub choices: Vec<String>,
     pub span: Span,
 }
 

@@ -537,6 +537,14 @@ impl SpanCheck<'_> {
                     self.starts(*span, "returns", "returns");
                 }
                 Member::Default(b) => self.block(b),
+                Member::Simultaneous(k, b) => {
+                    self.starts(*k, "simultaneous", "simultaneous");
+                    self.block(b);
+                }
+                Member::Resolve(k, b) => {
+                    self.starts(*k, "resolve", "resolve");
+                    self.block(b);
+                }
                 Member::Group(g) => {
                     self.starts(g.span, "group", "group");
                     self.ident(&g.name);

@@ -29,6 +29,12 @@ impl<'g, G: Game> Decision<'g, G> {
         }
     }
 
+    /// The decision of `player`: at its turn, or in a round of simultaneous choices it has
+    /// yet to choose in (whoever the round asks first).
+    pub fn for_player(game: &'g G, player: u32) -> Option<Decision<'g, G>> {
+        (!game.options_of(player).is_empty()).then_some(Decision { game, player })
+    }
+
     /// The player who decides.
     pub fn player(&self) -> u32 {
         self.player
@@ -36,7 +42,7 @@ impl<'g, G: Game> Decision<'g, G> {
 
     /// How many options there are.
     pub fn options(&self) -> usize {
-        self.game.options().len()
+        self.game.options_of(self.player).len()
     }
 
     /// The options as data, in a game where nothing can be hidden. In a game with hidden
@@ -44,7 +50,7 @@ impl<'g, G: Game> Decision<'g, G> {
     /// object is (a deck's cards are created in order): agents get none there, and tell
     /// options apart by their index and their labels.
     pub fn choices(&self) -> Option<&'g [tgdl_runtime::game::Choice<G::Move>]> {
-        (!G::has_hidden_information()).then(|| self.game.options())
+        (!G::has_hidden_information()).then(|| self.game.options_of(self.player))
     }
 
     /// An option's label as the deciding seat may read it.
@@ -55,7 +61,7 @@ impl<'g, G: Game> Decision<'g, G> {
     /// Every option's label as the deciding seat may read it, in order (no two alike): an
     /// object hidden from the seat is named in its hidden form.
     pub fn labels(&self) -> Vec<String> {
-        self.game.labels_for(Viewer::Seat(self.player))
+        self.game.labels_of(self.player, Viewer::Seat(self.player))
     }
 
     pub fn prompt(&self) -> String {
@@ -162,6 +168,15 @@ pub trait Agent<G: Game> {
     /// Chooses in the decision `game` waits for.
     fn choose_in(&mut self, game: &G) -> Result<usize, AgentError> {
         match Decision::of(game) {
+            Some(d) => self.choose(&d),
+            None => Err(AgentError::NoOptions),
+        }
+    }
+
+    /// Chooses for `player`: at its decision, or in a round of simultaneous choices it has
+    /// yet to choose in (whoever the round asks first).
+    fn choose_for(&mut self, game: &G, player: u32) -> Result<usize, AgentError> {
+        match Decision::for_player(game, player) {
             Some(d) => self.choose(&d),
             None => Err(AgentError::NoOptions),
         }

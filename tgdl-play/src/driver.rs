@@ -2,9 +2,10 @@
 //! and the final `result:` line.
 
 use crate::agent::{Agent, AgentError, Console, ConsoleWriter, HumanAgent, RandomAgent, seat_seed};
+use crate::chances::{ChanceFollower, Drawn};
 use crate::mcts::{Budget, MctsAgent};
 use crate::render;
-use crate::trace::{SeatTrace, Trace, TraceDecision, TraceResult};
+use crate::trace::{SeatTrace, Trace, TraceChance, TraceDecision, TraceResult};
 use std::fmt;
 use std::io::{self, BufRead, Write};
 use std::path::PathBuf;
@@ -182,7 +183,9 @@ pub fn play_game<G: Game>(
             .map_err(|e| PlayError::Replay(format!("the trace's parameters: {e}")))?,
         None => config.params.clone(),
     };
-    let mut game = G::start_with(&Start::observed::<G>(players, seed).with_params(params.clone()))?;
+    let start = Start::observed::<G>(players, seed).with_params(params.clone());
+    let mut game = G::start_with(&start)?;
+    let mut chance = ChanceLog::<G>::new(&start);
     if seats.len() < players as usize {
         return Err(PlayError::Usage(format!("{} seats for {players} players", seats.len())));
     }
@@ -256,6 +259,7 @@ pub fn play_game<G: Game>(
             t.record(&game, player, index, traced);
         }
         decisions.push(TraceDecision { player, index, label });
+        chance.decided(index);
     };
 
     if decisions.len() < replayed.len() && matches!(result, GameResult::Over(_) | GameResult::Error(_)) {
@@ -285,12 +289,47 @@ pub fn play_game<G: Game>(
         params: params.named(info.params),
         seats: seat_names,
         decisions,
+        chance: chance.read(Viewer::All),
         result: Some(result.to_trace()),
     };
     if let Some(t) = &mut seat_trace {
+        t.chance = chance.read(Viewer::Seat(t.seat));
         t.result = Some(result.to_trace());
     }
     Ok(Played { game, result, trace, seat_trace })
+}
+
+/// The chance outcomes of a game being played, for its traces.
+struct ChanceLog<G> {
+    /// `None` once following failed: the traces then say nothing more of chance rather
+    /// than stop the game.
+    follower: Option<ChanceFollower<G>>,
+    drawn: Vec<Drawn>,
+}
+
+impl<G: Game> ChanceLog<G> {
+    fn new(start: &Start) -> ChanceLog<G> {
+        match ChanceFollower::new(start) {
+            Ok((follower, drawn)) => ChanceLog { follower: Some(follower), drawn },
+            Err(_) => ChanceLog { follower: None, drawn: Vec::new() },
+        }
+    }
+
+    fn decided(&mut self, option: usize) {
+        if let Some(follower) = &mut self.follower {
+            match follower.decided(option) {
+                Ok(drawn) => self.drawn.extend(drawn),
+                Err(_) => self.follower = None,
+            }
+        }
+    }
+
+    fn read(&self, viewer: Viewer) -> Vec<TraceChance> {
+        self.drawn
+            .iter()
+            .map(|d| TraceChance { after: d.after, label: d.label_for(viewer).to_string() })
+            .collect()
+    }
 }
 
 /// The option a replayed decision chooses, after checking it is still the same decision.

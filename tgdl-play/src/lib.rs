@@ -7,6 +7,7 @@
 //!   decision labels as a viewer may read them.
 //! - [`driver`]: playing one game, with its event lines, `result:` line and trace.
 //! - [`trace`]: the JSON trace format.
+//! - [`chances`]: what chance did in a played game, as each viewer may read it.
 //! - [`simulate`](mod@simulate): random playouts in parallel and their statistics.
 //! - [`perft`](mod@perft): counting decision sequences.
 //! - [`exact`](mod@exact): every history to its end, with its probability.
@@ -15,6 +16,7 @@
 //!   `tournament`) and its `--max-*` budget flags.
 
 pub mod agent;
+pub mod chances;
 pub mod cli;
 pub mod driver;
 pub mod exact;

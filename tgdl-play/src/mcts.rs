@@ -9,6 +9,11 @@
 //! found again in every determinization that offers it; UCB counts how often a child was
 //! available rather than how often its parent was visited.
 //!
+//! A round of simultaneous choices is one node, searched decoupled: each of its players
+//! picks an option by its own statistics at that node (UCB over its options, its own
+//! rewards), not knowing what the others pick, and the round's joint choice leads to the
+//! child below. No player's choice is searched as if it knew another's.
+//!
 //! The tree is one arena: a node's children sit side by side, created together the first
 //! time the node is reached (in the order of its options, so a child is usually found at
 //! its option's index). Between decisions of a game where nothing is hidden, the subtree
@@ -100,6 +105,13 @@ const LEAF: u32 = u32::MAX;
 enum Key<M> {
     Choice(Choice<M>),
     Index(u32),
+    /// At a round: option `index` of `player`'s menu (that player's statistics).
+    Member {
+        player: u32,
+        index: u32,
+    },
+    /// At a round: where its joint choice leads (a fingerprint of every player's option).
+    Joint(u64),
 }
 
 impl<M: Copy> Key<M> {
@@ -197,6 +209,8 @@ impl<G: Game> MctsAgent<G> {
         let refused = |e: tgdl_runtime::hidden::DeterminizeError| AgentError::Refused(e.to_string());
         let mut worlds = decision.worlds();
         let mut sample = worlds.next(&mut self.rng).map_err(refused)?;
+        // The seat chooses in a round: the worlds stand at its start, a joint node.
+        let joint = sample.round().is_some_and(|r| r.is_fresh());
         let now = if G::has_hidden_information() { None } else { Some(sample.clone()) };
         if !now.as_ref().is_some_and(|now| self.keep_subtree(now)) {
             self.tree.clear();
@@ -224,6 +238,7 @@ impl<G: Game> MctsAgent<G> {
         let mut best: Option<(usize, u32, u32)> = None;
         for i in 0..options {
             let key = match decision.choices() {
+                _ if joint => Key::Member { player: decision.player(), index: i as u32 },
                 Some(choices) => Key::Choice(choices[i]),
                 None => Key::Index(i as u32),
             };
@@ -329,6 +344,13 @@ impl<G: Game> MctsAgent<G> {
                 }
                 Status::Over | Status::Failed => break,
             };
+            if let Some(round) = game.round().filter(|r| r.is_fresh()) {
+                match self.joint_step(node, game, &round.players) {
+                    Some((child, true)) => node = child,
+                    _ => break,
+                }
+                continue;
+            }
             let options = game.options();
             if self.tree[node].first == LEAF {
                 if self.tree.len() + options.len() > MAX_NODES {
@@ -340,7 +362,10 @@ impl<G: Game> MctsAgent<G> {
                 let n = &mut self.tree[node];
                 (n.first, n.len) = (first, options.len() as u32);
             }
-            let Some((child, index)) = self.select(node, options, p.0) else { break };
+            let Some((child, index)) = self.select(node, options.len(), |i| Key::of(options, i, hidden), p.0)
+            else {
+                break;
+            };
             let fresh = self.tree[child].visits == 0;
             self.path.push(child as u32);
             node = child;
@@ -369,16 +394,21 @@ impl<G: Game> MctsAgent<G> {
     /// by UCB1 over the children this game offers now (counting their availability). An
     /// option the node has no child for (another determinization offered other options)
     /// gets one.
-    fn select(&mut self, node: usize, options: &[Choice<G::Move>], player: u32) -> Option<(usize, usize)> {
-        let hidden = G::has_hidden_information();
+    fn select(
+        &mut self,
+        node: usize,
+        options: usize,
+        key_of: impl Fn(usize) -> Key<G::Move>,
+        player: u32,
+    ) -> Option<(usize, usize)> {
         let mut best: Option<(usize, usize)> = None;
         let mut best_score = f64::NEG_INFINITY;
         let mut unvisited = 0u32;
         // Children usually share their availability (always, when nothing is hidden and
         // no die decides the options): its logarithm is computed once.
         let mut ln = (0u32, 0f64);
-        for i in 0..options.len() {
-            let key = Key::of(options, i, hidden);
+        for i in 0..options {
+            let key = key_of(i);
             let c = match find_child(&self.tree, &self.tree[node], i, &key) {
                 Some(c) => c,
                 None => self.add_child(node, key, player)?,
@@ -408,8 +438,8 @@ impl<G: Game> MctsAgent<G> {
         }
         // One of the children never visited, each as likely.
         let mut k = self.rng.below(unvisited as u64);
-        for i in 0..options.len() {
-            let c = find_child(&self.tree, &self.tree[node], i, &Key::of(options, i, hidden))?;
+        for i in 0..options {
+            let c = find_child(&self.tree, &self.tree[node], i, &key_of(i))?;
             if self.tree[c].visits == 0 {
                 if k == 0 {
                     return Some((c, i));
@@ -418,6 +448,31 @@ impl<G: Game> MctsAgent<G> {
             }
         }
         None
+    }
+
+    /// One round of simultaneous choices from `node`, decoupled: each player picks by its
+    /// own statistics among its options (their nodes join the path, for its rewards), then
+    /// the joint choice is applied and its child entered. The child, and whether the
+    /// descent goes on (the child was visited before and the choices applied).
+    fn joint_step(&mut self, node: usize, game: &mut G, players: &[u32]) -> Option<(usize, bool)> {
+        let mut picks = Vec::with_capacity(players.len());
+        let mut print: u64 = 0xcbf2_9ce4_8422_2325;
+        for &q in players {
+            let n = game.options_of(q).len();
+            let (child, index) = self.select(node, n, |i| Key::Member { player: q, index: i as u32 }, q)?;
+            self.path.push(child as u32);
+            picks.push((q, index));
+            print = (print ^ (index as u64 + 1)).wrapping_mul(0x0000_0100_0000_01b3);
+        }
+        let applied = picks.iter().all(|&(q, i)| game.apply_for(q, i).is_ok());
+        let key = Key::Joint(print);
+        let child = match find_child(&self.tree, &self.tree[node], 0, &key) {
+            Some(c) => c,
+            None => self.add_child(node, key, players[0])?,
+        };
+        let fresh = self.tree[child].visits == 0;
+        self.path.push(child as u32);
+        Some((child, applied && !fresh))
     }
 
     /// Gives `node` a child for `choice`: its children are moved to the end of the arena

@@ -63,7 +63,7 @@ pub fn perft_full<G: Game>(game: &G, depth: u32) -> Perft {
         walk(game, 0, &mut result, &mut copies());
         return result;
     }
-    let n = game.options().len();
+    let n = moves(game);
     result.counts[0] = n as u64;
     (0..n)
         .into_par_iter()
@@ -90,8 +90,34 @@ fn walkable<G: Game>(game: &G) -> bool {
 /// decisions already taken). `copies` holds one game for each level below, into which
 /// every option is played (`clone_from` copies into its allocations): a walk allocates
 /// only when a copy grows.
+/// The moves at a node: its options, or at the start of a round of simultaneous choices
+/// every joint choice of its players (one move, as OpenSpiel counts them).
+fn moves<G: Game>(game: &G) -> usize {
+    match game.round() {
+        Some(round) if round.is_fresh() => round.players.iter().map(|&p| game.options_of(p).len()).product(),
+        _ => game.options().len(),
+    }
+}
+
+/// Takes move `i` of [`moves`]: a joint choice is each player's, in seat order, the
+/// last player's option varying fastest.
+fn take<G: Game>(game: &mut G, i: usize) -> Result<(), tgdl_runtime::game::ApplyError> {
+    let Some(round) = game.round().filter(|r| r.is_fresh()) else { return game.apply(i) };
+    let sizes: Vec<usize> = round.players.iter().map(|&p| game.options_of(p).len()).collect();
+    let mut rest = i;
+    let mut picks = vec![0; sizes.len()];
+    for (k, &n) in sizes.iter().enumerate().rev() {
+        picks[k] = rest % n.max(1);
+        rest /= n.max(1);
+    }
+    for (&p, &pick) in round.players.iter().zip(&picks) {
+        game.apply_for(p, pick)?;
+    }
+    Ok(())
+}
+
 fn walk<G: Game>(game: &G, level: usize, acc: &mut Perft, copies: &mut [G]) {
-    let n = game.options().len();
+    let n = moves(game);
     acc.counts[level] += n as u64;
     if level + 1 < acc.counts.len() {
         for i in 0..n {
@@ -105,7 +131,7 @@ fn walk<G: Game>(game: &G, level: usize, acc: &mut Perft, copies: &mut [G]) {
 fn step<G: Game>(game: &G, i: usize, level: usize, acc: &mut Perft, copies: &mut [G]) {
     let Some((next, below)) = copies.split_first_mut() else { return };
     next.clone_from(game);
-    if next.apply(i).is_err() {
+    if take(next, i).is_err() {
         return;
     }
     match next.status() {

@@ -17,9 +17,27 @@ pub fn render_game<G: Game>(game: &G, log_lines: usize) -> String {
 
 /// What one seat sees (its observation) and the last `log_lines` lines of its log.
 pub fn render_observation(obs: &Observation, log_lines: usize) -> String {
-    let mut out = render_view(&obs.view);
+    let mut out = match &obs.round {
+        Some(round) => draw(&obs.view, Some(&round_status(round))),
+        None => render_view(&obs.view),
+    };
     out.push_str(&render_log(&obs.log, log_lines));
     out
+}
+
+/// Who chooses in a round of simultaneous choices, and who has: `players 0, 1 choose at
+/// the same time (player 0 has chosen)`.
+pub fn round_status(round: &tgdl_runtime::game::Round) -> String {
+    let players: Vec<String> = round.players.iter().map(u32::to_string).collect();
+    let chosen: Vec<String> =
+        round.players.iter().zip(&round.chosen).filter(|(_, c)| **c).map(|(p, _)| p.to_string()).collect();
+    let mut line = format!("players {} choose at the same time", players.join(", "));
+    match chosen.as_slice() {
+        [] => {}
+        [one] => line.push_str(&format!(" (player {one} has chosen)")),
+        many => line.push_str(&format!(" (players {} have chosen)", many.join(", "))),
+    }
+    line
 }
 
 /// The final position: what `obs` shows, under a header saying how the game ended
@@ -322,6 +340,7 @@ board:
             log: vec!["X wins".into()],
             viewer: tgdl_runtime::hidden::Viewer::All,
             hands: Vec::new(),
+            round: None,
         };
         let text = render_final(&obs, 5, "player 1 wins");
         assert!(text.starts_with("== Test ==\ngame over: player 1 wins\n\nboard:\n"), "{text}");

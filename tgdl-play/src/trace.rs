@@ -37,9 +37,21 @@ pub struct Trace {
     /// The kind of agent in each seat (`human`, `random`, ...).
     pub seats: Vec<String>,
     pub decisions: Vec<TraceDecision>,
+    /// What chance did, outcome by outcome, as the designer reads it (absent in a game
+    /// that met no chance).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub chance: Vec<TraceChance>,
     /// How the game ended; `null` in a trace of an unended game.
     #[serde(default)]
     pub result: Option<TraceResult>,
+}
+
+/// One chance outcome: how many decisions came before it (0: the setup) and its label
+/// (`rolls 4`, `deals 7 of hearts`; in a seat's trace, as the seat read it).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TraceChance {
+    pub after: usize,
+    pub label: String,
 }
 
 /// One decision: who chose, the index of the option (0-based) and its label, which a
@@ -142,6 +154,10 @@ pub struct SeatTrace {
     pub decisions: Vec<SeatDecision>,
     /// `observations[0]` before the first decision, `observations[i]` after decision `i`.
     pub observations: Vec<Observation>,
+    /// The chance outcomes as this seat read them: a card dealt to another hand is
+    /// `deals a hidden Card`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub chance: Vec<TraceChance>,
     #[serde(default)]
     pub result: Option<TraceResult>,
 }
@@ -165,6 +181,7 @@ impl SeatTrace {
             seat,
             decisions: Vec::new(),
             observations: vec![game.observation(Viewer::Seat(seat))],
+            chance: Vec::new(),
             result: None,
         }
     }

@@ -113,8 +113,8 @@ pub fn params_from<G: Game>(kwargs: Option<&Bound<'_, PyDict>>) -> PyResult<Para
     Params::from_named(G::info().params, &named).map_err(|e| PyValueError::new_err(e.to_string()))
 }
 
-/// Parameter values as Python values by name: `bool` for a bool, `int` for a whole
-/// number, else `float`.
+/// Parameter values as Python values by name: `bool` for a bool, `str` for a text, `int`
+/// for a whole number, else `float`.
 pub fn params_dict<'py, G: Game>(py: Python<'py>, params: &Params) -> PyResult<Bound<'py, PyDict>> {
     let dict = PyDict::new(py);
     let specs = G::info().params;
@@ -122,6 +122,7 @@ pub fn params_dict<'py, G: Game>(py: Python<'py>, params: &Params) -> PyResult<B
     for (spec, &v) in specs.iter().zip(values.iter()) {
         match spec.kind {
             ParamKind::Bool => dict.set_item(spec.name, v != 0.0)?,
+            ParamKind::Choice { .. } => dict.set_item(spec.name, spec.text(v))?,
             _ if v.fract() == 0.0 && v.abs() < 9.0e15 => dict.set_item(spec.name, v as i64)?,
             _ => dict.set_item(spec.name, v)?,
         }

@@ -62,6 +62,23 @@ impl ChanceEvent {
     }
 }
 
+/// How outcome `outcome` of `event` reads, without looking at the game: the outcome
+/// itself when `told`, else only that the event happened. A dealt object is named by its
+/// arena index here: games name it ([`crate::Game::chance_label_for`]).
+pub fn plain_label(event: &ChanceEvent, outcome: u32, told: bool) -> String {
+    match (event, told) {
+        (ChanceEvent::Roll(_), true) => format!("rolls {}", u64::from(outcome) + 1),
+        (ChanceEvent::Roll(n), false) => format!("rolls a hidden die of {n} faces"),
+        (ChanceEvent::Step(_), true) => format!("shuffles, taking position {outcome}"),
+        (ChanceEvent::Step(_), false) => "shuffles".to_string(),
+        (ChanceEvent::Deal { objects, .. }, true) => {
+            format!("deals object {}", objects.get(outcome as usize).copied().unwrap_or(u32::MAX))
+        }
+        (ChanceEvent::Deal { .. }, false) => "deals a hidden object".to_string(),
+        (ChanceEvent::Unit, _) => "draws random()".to_string(),
+    }
+}
+
 /// How a game meets chance (`roll`, `random()`, a shuffle, a card drawn from a shuffled
 /// stack).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]

@@ -10,7 +10,9 @@
 
 use crate::chance::{Chance, ChanceEvent, ChanceMode, Unordered};
 use crate::error::{Flow, Loc, RuleError, Stop};
-use crate::game::{ApplyError, Choice, Game, GameInfo, Outcome, Pick, Record, Start, StartError, Status};
+use crate::game::{
+    ApplyError, Choice, Game, GameInfo, Outcome, Pick, Record, Round, Start, StartError, Status,
+};
 use crate::hidden::{self, Census, DeterminizeError, Observation, Resample, Seen, Viewer};
 use crate::information::{InfoState, Sampler};
 use crate::rng::{GameRng, Rng};
@@ -595,6 +597,19 @@ pub trait Rules: Resample + Clone + Debug + Send + Sync + 'static {
     /// the compiler; the engine adds what only play shows ([`crate::information`]).
     const POOL_RESAMPLING: bool = false;
 
+    /// Whether a turn is simultaneous (`simultaneous { ... }`): decided by the compiler.
+    const SIMULTANEOUS: bool = false;
+
+    /// The players who choose together now, when the active turn is simultaneous.
+    fn round_players(&mut self) -> Flow<Option<Vec<Player>>> {
+        Ok(None)
+    }
+
+    /// The `resolve` block of the turn `turn` (its index), once a round's choices took effect.
+    fn resolve_round(&mut self, _turn: usize) -> Flow<()> {
+        Ok(())
+    }
+
     fn info() -> GameInfo;
 
     /// An empty world around `core`.
@@ -663,11 +678,41 @@ pub trait Rules: Resample + Clone + Debug + Send + Sync + 'static {
     fn observe(&self, seen: &Seen) -> View;
 }
 
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 enum Origin<M> {
     Setup,
     Move(M),
+    /// The moves chosen in a round of a simultaneous turn (in seat order), then the turn's
+    /// `resolve`.
+    Round {
+        turn: usize,
+        moves: Box<[(Player, M)]>,
+    },
 }
+
+/// A round of a simultaneous turn being chosen: its players (in seat order), each one's
+/// menu, and what each has chosen so far, which nobody else is told until the round closes.
+#[derive(Clone, Debug, PartialEq)]
+struct RoundState<M> {
+    turn: usize,
+    players: Vec<u32>,
+    menus: Vec<Vec<Choice<M>>>,
+    chosen: Vec<Option<u32>>,
+}
+
+impl<M> RoundState<M> {
+    /// The first player yet to choose, by position.
+    fn next(&self) -> Option<usize> {
+        self.chosen.iter().position(Option::is_none)
+    }
+
+    fn public(&self) -> Round {
+        Round { players: self.players.clone(), chosen: self.chosen.iter().map(Option::is_some).collect() }
+    }
+}
+
+/// How another seat (or a spectator) reads a choice made in a round.
+pub const SECRET_CHOICE: &str = "a secret choice";
 
 /// A run stopped at an input or a chance event: the world before it started and the
 /// answers so far.
@@ -701,6 +746,8 @@ pub struct Engine<R: Rules> {
     decisions: u64,
     /// Kept when the game was started to be observed ([`Start::record`]).
     observed: Option<Box<Observed>>,
+    /// A round of a simultaneous turn being chosen.
+    round: Option<Box<RoundState<R::Move>>>,
 }
 
 impl<R: Rules> Clone for Engine<R> {
@@ -713,6 +760,7 @@ impl<R: Rules> Clone for Engine<R> {
             error: self.error.clone(),
             decisions: self.decisions,
             observed: self.observed.clone(),
+            round: self.round.clone(),
         }
     }
 
@@ -726,6 +774,7 @@ impl<R: Rules> Clone for Engine<R> {
         self.error.clone_from(&source.error);
         self.decisions = source.decisions;
         self.observed.clone_from(&source.observed);
+        self.round.clone_from(&source.round);
     }
 }
 
@@ -760,12 +809,12 @@ impl<R: Rules> Engine<R> {
     fn run_setup(&mut self) {
         if R::SETUP_MAY_ASK || self.explicit() {
             let base = Some(self.world.clone());
-            let result = self.run(Origin::Setup);
+            let result = self.run(&Origin::Setup);
             self.settle(result, Origin::Setup, base, Vec::new());
         } else {
             // No copy to replay from: not even an empty one is moved about (a playout's
             // every game starts here).
-            let result = self.run(Origin::Setup);
+            let result = self.run(&Origin::Setup);
             self.options.clear();
             self.pending = None;
             match result {
@@ -787,7 +836,7 @@ impl<R: Rules> Engine<R> {
 
     /// Runs (or re-runs) a move or the setup from the current world.
     #[inline]
-    fn run(&mut self, origin: Origin<R::Move>) -> Flow<()> {
+    fn run(&mut self, origin: &Origin<R::Move>) -> Flow<()> {
         let core = self.world.core_mut();
         core.steps_left = core.step_limit;
         core.depth = 0;
@@ -795,9 +844,182 @@ impl<R: Rules> Engine<R> {
         crate::limits::take_refused_growth();
         let result = match origin {
             Origin::Setup => self.world.setup(),
-            Origin::Move(mv) => self.world.play(mv),
+            Origin::Move(mv) => self.world.play(*mv),
+            Origin::Round { turn, moves } => self.run_round(*turn, moves),
         };
         with_refused_growth::<R>(result)
+    }
+
+    /// The moves of a round, in seat order, each with its player active; then, with the
+    /// active player as before the round, the turn's `resolve`.
+    fn run_round(&mut self, turn: usize, moves: &[(Player, R::Move)]) -> Flow<()> {
+        let active = self.world.core().active;
+        for &(player, mv) in moves {
+            self.world.core_mut().active = player;
+            if let Err(stop) = self.world.play(mv) {
+                return Err(self.asked_in_round(stop));
+            }
+        }
+        self.world.core_mut().active = active;
+        self.world.resolve_round(turn)
+    }
+
+    /// A move of a round that asks an input before `resolve` would have its player answer
+    /// knowing what the others chose: a rule error at the turn. Other stops pass.
+    #[cold]
+    fn asked_in_round(&mut self, stop: Stop) -> Stop {
+        let Some(question) = self.world.core_mut().replay.question.take() else { return stop };
+        Stop::error(RuleError::new(
+            self.world.turn_location(),
+            format!(
+                "a move chosen in a simultaneous round asks an input as it takes effect ({}): its \
+                 player would answer knowing what the others chose; ask it with the menu (an \
+                 input of an object, before the effect) or in the turn's `resolve`",
+                question.prompt
+            ),
+        ))
+    }
+
+    /// When the active turn is simultaneous, puts a round: each of its players' menu, the
+    /// first of them to choose. Whether it did (or failed the game trying).
+    #[cold]
+    fn start_round(&mut self) -> bool {
+        crate::limits::take_refused_growth();
+        let chosen = self.world.round_players();
+        let chosen = match crate::limits::take_refused_growth() {
+            Some((len, limit)) => refused::<R>(len, limit).map(|()| None),
+            None => chosen,
+        };
+        let players = match chosen {
+            Ok(None) => return false,
+            Ok(Some(players)) => players,
+            Err(stop) => {
+                self.no_menu(Err(stop));
+                return true;
+            }
+        };
+        let count = self.world.core().players;
+        let mut players: Vec<u32> = players.iter().map(|p| p.0).filter(|&p| p < count).collect();
+        players.sort_unstable();
+        players.dedup();
+        if players.is_empty() {
+            self.fail(RuleError::new(
+                self.world.turn_location(),
+                "the `simultaneous` block of the active turn named no player: nobody can choose",
+            ));
+            return true;
+        }
+        let active = self.world.core().active;
+        let mut menus = Vec::with_capacity(players.len());
+        for &p in &players {
+            self.world.core_mut().active = Player(p);
+            let mut menu = Vec::new();
+            crate::limits::take_refused_growth();
+            let result = with_refused_growth::<R>(self.world.menu(&mut menu));
+            if result.is_err() || menu.is_empty() {
+                // Reported as this player's empty menu.
+                self.no_menu(result);
+                return true;
+            }
+            menus.push(menu);
+        }
+        self.world.core_mut().active = active;
+        self.options.clone_from(&menus[0]);
+        self.status = Status::Decide(Player(players[0]));
+        let chosen = vec![None; players.len()];
+        self.round = Some(Box::new(RoundState { turn: self.world.core().turn, players, menus, chosen }));
+        true
+    }
+
+    /// `player` chooses option `index` of their menu in the round under way; the round
+    /// closes when everyone has chosen.
+    fn choose_in_round(&mut self, player: u32, index: usize) -> Result<(), ApplyError> {
+        let Some(round) = self.round.as_mut() else { return Err(ApplyError::NotDeciding) };
+        let Some(k) = round.players.iter().position(|&p| p == player).filter(|&k| round.chosen[k].is_none())
+        else {
+            return Err(ApplyError::NotDeciding);
+        };
+        let options = round.menus[k].len();
+        if index >= options {
+            return Err(ApplyError::OutOfRange { index, options });
+        }
+        round.chosen[k] = Some(index as u32);
+        self.decisions += 1;
+        match round.next() {
+            Some(next) => {
+                self.options.clone_from(&round.menus[next]);
+                self.status = Status::Decide(Player(round.players[next]));
+            }
+            None => self.close_round(),
+        }
+        Ok(())
+    }
+
+    /// Every player of the round has chosen: the choices take effect together.
+    fn close_round(&mut self) {
+        let Some(round) = self.round.take() else { return };
+        let mut moves = Vec::with_capacity(round.players.len());
+        for (k, &p) in round.players.iter().enumerate() {
+            let chosen = round.chosen[k].unwrap_or(0);
+            if let Some(observed) = &mut self.observed {
+                observed.decisions.push(chosen);
+            }
+            match round.menus[k].get(chosen as usize) {
+                Some(Choice::Move(mv)) => moves.push((Player(p), *mv)),
+                _ => {
+                    self.fail(RuleError::new(
+                        self.world.turn_location(),
+                        "internal error: a round's menu held no move",
+                    ));
+                    return;
+                }
+            }
+        }
+        let origin = Origin::Round { turn: round.turn, moves: moves.into_boxed_slice() };
+        let base = Some(self.world.clone());
+        let result = self.run(&origin);
+        self.settle(result, origin, base, Vec::new());
+    }
+
+    /// The round under way as it was when it began: nobody has chosen (a world drawn for
+    /// a seat, which must not carry what the others chose).
+    fn forget_round_choices(&mut self) {
+        if let Some(round) = self.round.as_mut() {
+            round.chosen.fill(None);
+            self.options.clone_from(&round.menus[0]);
+            self.status = Status::Decide(Player(round.players[0]));
+        }
+    }
+
+    /// The players of the round under way who have chosen, but `player`.
+    fn chosen_by_others(&self, player: u32) -> Vec<u32> {
+        let Some(round) = &self.round else { return Vec::new() };
+        round
+            .players
+            .iter()
+            .zip(&round.chosen)
+            .filter(|(p, c)| c.is_some() && **p != player)
+            .map(|(p, _)| *p)
+            .collect()
+    }
+
+    /// The labels of a round player's menu as `viewer` reads them: another seat and
+    /// spectators read every option as a secret.
+    fn round_labels(&self, k: usize, viewer: Viewer) -> Option<Vec<String>> {
+        let round = self.round.as_ref()?;
+        let menu = round.menus.get(k)?;
+        let own = match viewer {
+            Viewer::All => true,
+            Viewer::Seat(s) => s == round.players[k],
+            Viewer::Public => false,
+        };
+        if !own {
+            return Some(vec![SECRET_CHOICE.to_string(); menu.len()]);
+        }
+        let seen = self.seen_by(viewer);
+        let mut labels: Vec<String> = menu.iter().map(|c| self.base_label(c, &seen)).collect();
+        distinguish(&mut labels, |i, label| self.qualified(&menu[i], label, &seen), true);
+        Some(labels)
     }
 
     /// Puts the next decision after a run: the turn menu when it finished, else what
@@ -857,6 +1079,9 @@ impl<R: Rules> Engine<R> {
     /// Builds the active player's menu into `self.options` (empty before the call).
     #[inline]
     fn build_menu(&mut self) {
+        if R::SIMULTANEOUS && self.start_round() {
+            return;
+        }
         crate::limits::take_refused_growth();
         let result = self.world.menu(&mut self.options);
         self.menu_built(with_refused_growth::<R>(result));
@@ -865,6 +1090,10 @@ impl<R: Rules> Engine<R> {
     /// Brings `self.options`, the menu before a move that asked nothing, up to date after it.
     #[inline]
     fn update_menu(&mut self) {
+        if R::SIMULTANEOUS {
+            self.options.clear();
+            return self.build_menu();
+        }
         // No refusal is pending: the run before this took any.
         let result = with_refused_growth::<R>(self.world.update_menu(&mut self.options));
         // Tests run unoptimised builds: there, every kept menu is checked against a full build.
@@ -943,7 +1172,7 @@ impl<R: Rules> Engine<R> {
         let replay = &mut self.world.core_mut().replay;
         replay.answers.clone_from(&answers);
         replay.cursor = 0;
-        let result = self.run(origin);
+        let result = self.run(&origin);
         // Forget the answers but keep the question the run may have stopped at:
         // `settle` puts it (a move can ask several inputs).
         let replay = &mut self.world.core_mut().replay;
@@ -1002,6 +1231,7 @@ impl<R: Rules> Engine<R> {
     }
 
     fn fail(&mut self, e: RuleError) {
+        self.round = None;
         self.options.clear();
         self.error = Some(e);
         self.status = Status::Failed;
@@ -1099,6 +1329,9 @@ impl<R: Rules> Engine<R> {
                 None => game.world.core_mut().rng = GameRng::new(fresh.into()),
                 Some(pending) => pending.base.core_mut().replay.fresh = Some((pending.answers.len(), fresh)),
             }
+            // Everything else is in plain view; what the others chose in a round is not.
+            game.forget_round_choices();
+            crate::information::choose_blindly(&mut game, &self.chosen_by_others(player), rng).ok()?;
             return Some(game);
         }
         match game.pending.take() {
@@ -1106,7 +1339,9 @@ impl<R: Rules> Engine<R> {
                 hidden::redistribute(&mut game.world, player, rng)?;
                 game.world.core_mut().rng = GameRng::new(fresh.into());
                 game.options.clear();
+                game.round = None;
                 game.build_menu();
+                crate::information::choose_blindly(&mut game, &self.chosen_by_others(player), rng).ok()?;
             }
             // Chance drawn earlier in this move is ruled out (`pool_applies`): the move
             // replays from a redistributed world with the same answers.
@@ -1169,6 +1404,7 @@ impl<R: Rules> Game for Engine<R> {
             error: None,
             decisions: 0,
             observed: start.record.then(Box::default),
+            round: None,
         };
         engine.run_setup();
         engine.note_seen();
@@ -1179,6 +1415,7 @@ impl<R: Rules> Game for Engine<R> {
         check_players::<R>(players)?;
         self.world.restart(players, seed.into());
         self.pending = None;
+        self.round = None;
         self.status = Status::Over;
         self.error = None;
         self.decisions = 0;
@@ -1203,6 +1440,12 @@ impl<R: Rules> Game for Engine<R> {
         if !matches!(self.status, Status::Decide(_) | Status::Chance) {
             return Err(ApplyError::NotDeciding);
         }
+        if R::SIMULTANEOUS && self.round.is_some() {
+            let Status::Decide(p) = self.status else { return Err(ApplyError::NotDeciding) };
+            self.choose_in_round(p.0, index)?;
+            self.note_seen();
+            return Ok(());
+        }
         let Some(&choice) = self.options.get(index) else {
             return Err(ApplyError::OutOfRange { index, options: self.options.len() });
         };
@@ -1218,7 +1461,7 @@ impl<R: Rules> Game for Engine<R> {
             // of the world and no replay state (no input is pending while moves are offered).
             Choice::Move(mv) if !R::may_ask(&mv) && !self.explicit() => {
                 debug_assert!(self.pending.is_none());
-                let result = self.run(Origin::Move(mv));
+                let result = self.run(&Origin::Move(mv));
                 match result {
                     Ok(()) => self.update_menu(),
                     Err(stop) => {
@@ -1229,7 +1472,7 @@ impl<R: Rules> Game for Engine<R> {
             }
             Choice::Move(mv) => {
                 let base = Some(self.world.clone());
-                let result = self.run(Origin::Move(mv));
+                let result = self.run(&Origin::Move(mv));
                 self.settle(result, Origin::Move(mv), base, Vec::new());
             }
             Choice::Pick(pick) => self.answer(Answer::Pick(pick))?,
@@ -1255,6 +1498,10 @@ impl<R: Rules> Game for Engine<R> {
     }
 
     fn labels_for(&self, viewer: Viewer) -> Vec<String> {
+        if let (Some(round), Status::Decide(p)) = (&self.round, self.status) {
+            let k = round.players.iter().position(|&q| q == p.0).unwrap_or(0);
+            return self.round_labels(k, viewer).unwrap_or_default();
+        }
         let seen = self.seen_by(viewer);
         let mut labels: Vec<String> = self.options.iter().map(|c| self.base_label(c, &seen)).collect();
         // Twins are numbered only for whoever picks among them: another seat reading the
@@ -1293,11 +1540,61 @@ impl<R: Rules> Game for Engine<R> {
     }
 
     fn observation(&self, viewer: Viewer) -> Observation {
-        self.observe_with(viewer, &self.world.census())
+        let mut observation = self.observe_with(viewer, &self.world.census());
+        observation.round = self.round.as_ref().map(|r| r.public());
+        observation
     }
 
+    /// Objects and secrets that can be hidden, or choices made in a round that the others
+    /// are not told of until it closes.
     fn has_hidden_information() -> bool {
-        R::HIDDEN
+        R::HIDDEN || R::SIMULTANEOUS
+    }
+
+    fn has_simultaneous_turns() -> bool {
+        R::SIMULTANEOUS
+    }
+
+    fn round(&self) -> Option<Round> {
+        self.round.as_ref().map(|r| r.public())
+    }
+
+    fn options_of(&self, player: u32) -> &[Choice<R::Move>] {
+        if let Some(round) = &self.round {
+            return match round.players.iter().position(|&p| p == player) {
+                Some(k) if round.chosen[k].is_none() => &round.menus[k],
+                _ => &[],
+            };
+        }
+        match self.status {
+            Status::Decide(p) if p.0 == player => &self.options,
+            _ => &[],
+        }
+    }
+
+    fn labels_of(&self, player: u32, viewer: Viewer) -> Vec<String> {
+        if let Some(round) = &self.round {
+            return match round.players.iter().position(|&p| p == player) {
+                Some(k) if round.chosen[k].is_none() => self.round_labels(k, viewer).unwrap_or_default(),
+                _ => Vec::new(),
+            };
+        }
+        match self.status {
+            Status::Decide(p) if p.0 == player => self.labels_for(viewer),
+            _ => Vec::new(),
+        }
+    }
+
+    fn apply_for(&mut self, player: u32, index: usize) -> Result<(), ApplyError> {
+        if self.round.is_some() {
+            self.choose_in_round(player, index)?;
+            self.note_seen();
+            return Ok(());
+        }
+        match self.status {
+            Status::Decide(p) if p.0 == player => self.apply(index),
+            _ => Err(ApplyError::NotDeciding),
+        }
     }
 
     fn log_for(&self, viewer: Viewer) -> Vec<String> {
@@ -1320,7 +1617,8 @@ impl<R: Rules> Game for Engine<R> {
     /// fast path of [`Game::pool_sample`] where it applies, and otherwise a world drawn from
     /// the player's information state ([`crate::information`]).
     fn determinize(&self, player: u32, rng: &mut Rng) -> Result<Self, DeterminizeError> {
-        if self.status != Status::Decide(Player(player)) {
+        let in_round = self.round.as_ref().is_some_and(|r| r.public().waits_for(player));
+        if self.status != Status::Decide(Player(player)) && !in_round {
             return Err(DeterminizeError::NotDeciding);
         }
         if let Some(game) = self.pool_sample(player, rng) {
@@ -1331,7 +1629,8 @@ impl<R: Rules> Game for Engine<R> {
     }
 
     fn determinize_into(&self, player: u32, rng: &mut Rng, into: &mut Self) -> Result<(), DeterminizeError> {
-        if R::HIDDEN || self.pending.is_some() || !matches!(self.status, Status::Decide(_)) {
+        if R::HIDDEN || R::SIMULTANEOUS || self.pending.is_some() || !matches!(self.status, Status::Decide(_))
+        {
             *into = self.determinize(player, rng)?;
             return Ok(());
         }
@@ -1362,6 +1661,18 @@ impl<R: Rules> Game for Engine<R> {
         self.answer(Answer::Unit(bits))?;
         self.note_seen();
         Ok(())
+    }
+
+    fn chance_label_for(&self, event: &ChanceEvent, outcome: u32, viewer: Viewer) -> String {
+        match event {
+            ChanceEvent::Deal { tag, objects } => match objects.get(outcome as usize) {
+                Some(&o) => {
+                    format!("deals {}", self.world.pick_label(&Pick::Object(*tag, o), &self.seen_by(viewer)))
+                }
+                None => String::new(),
+            },
+            event => crate::chance::plain_label(event, outcome, viewer == Viewer::All || !R::HIDDEN),
+        }
     }
 
     fn record(&self) -> Option<Record> {

@@ -23,6 +23,27 @@ pub struct GameInfo {
     pub params: &'static [crate::params::ParamSpec],
 }
 
+/// A round of a simultaneous turn being chosen: the players who choose together, in seat
+/// order, and which of them have chosen. Public: everyone may know who has chosen, nobody
+/// what.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Round {
+    pub players: Vec<u32>,
+    pub chosen: Vec<bool>,
+}
+
+impl Round {
+    /// Whether `player` is in the round and has yet to choose.
+    pub fn waits_for(&self, player: u32) -> bool {
+        self.players.iter().zip(&self.chosen).any(|(&p, &c)| p == player && !c)
+    }
+
+    /// Whether nobody has chosen yet.
+    pub fn is_fresh(&self) -> bool {
+        !self.chosen.contains(&true)
+    }
+}
+
 /// Where a game stands.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Status {
@@ -370,6 +391,48 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// chance event waiting, at [`Status::Chance`]).
     fn apply(&mut self, index: usize) -> Result<(), ApplyError>;
 
+    /// Whether the game has simultaneous turns: rounds where players choose together
+    /// ([`Game::round`]).
+    fn has_simultaneous_turns() -> bool {
+        false
+    }
+
+    /// The round of simultaneous choices under way, if any (`turn T { simultaneous { ... } }`).
+    /// A round is also put as decisions one after another, in seat order
+    /// ([`Status::Decide`] names the first player yet to choose), so that code that knows
+    /// nothing of rounds plays them; what a player chose is hidden from the others until
+    /// the round closes.
+    fn round(&self) -> Option<Round> {
+        None
+    }
+
+    /// The options of `player` now: at its decision, or in a round it has yet to choose in
+    /// (empty otherwise).
+    fn options_of(&self, player: u32) -> &[Choice<Self::Move>] {
+        match self.status() {
+            Status::Decide(p) if p.0 == player => self.options(),
+            _ => &[],
+        }
+    }
+
+    /// The labels of [`Game::options_of`]`(player)` as `viewer` may read them: another seat
+    /// reads a choice of a round as a secret.
+    fn labels_of(&self, player: u32, viewer: Viewer) -> Vec<String> {
+        match self.status() {
+            Status::Decide(p) if p.0 == player => self.labels_for(viewer),
+            _ => Vec::new(),
+        }
+    }
+
+    /// Chooses `options_of(player)[index]` for `player`: in a round, any player yet to
+    /// choose, in any order (the round closes when the last has chosen).
+    fn apply_for(&mut self, player: u32, index: usize) -> Result<(), ApplyError> {
+        match self.status() {
+            Status::Decide(p) if p.0 == player => self.apply(index),
+            _ => Err(ApplyError::NotDeciding),
+        }
+    }
+
     /// At [`Status::Chance`]: the event, which says what each option is.
     fn chance_event(&self) -> Option<crate::chance::ChanceEvent> {
         None
@@ -451,13 +514,27 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// What `viewer` may see (docs/hidden-information.md): what players and agents are given. A game with
     /// nothing hidden shows its whole view and log.
     fn observation(&self, viewer: Viewer) -> Observation {
-        Observation { viewer, view: self.view(), hands: Vec::new(), log: self.log().to_vec() }
+        Observation {
+            viewer,
+            view: self.view(),
+            hands: Vec::new(),
+            log: self.log().to_vec(),
+            round: self.round(),
+        }
     }
 
     /// Whether anything in this game can be hidden from a player: with nothing hidden,
     /// people sharing a terminal need not take turns at a cleared screen.
     fn has_hidden_information() -> bool {
         false
+    }
+
+    /// How `viewer` reads outcome `outcome` of a chance event met earlier in this game, as
+    /// the game stands now: a dealt object as the viewer sees it now (named only when the
+    /// viewer sees it), a roll's face only when nothing in this game can be hidden (where
+    /// something can, a face may have gone into a hand). The designer reads every outcome.
+    fn chance_label_for(&self, event: &crate::chance::ChanceEvent, outcome: u32, viewer: Viewer) -> String {
+        crate::chance::plain_label(event, outcome, viewer == Viewer::All || !Self::has_hidden_information())
     }
 
     /// The lines of the log `viewer` may read: the public ones, and those `tell`s

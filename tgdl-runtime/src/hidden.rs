@@ -148,6 +148,10 @@ pub struct Observation {
     pub view: View,
     pub hands: Vec<Hand>,
     pub log: Vec<String>,
+    /// A round of simultaneous choices under way: who chooses, and who has chosen (not
+    /// what).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub round: Option<crate::game::Round>,
 }
 
 /// One player's hand as a viewer sees it.
@@ -236,7 +240,7 @@ impl Observation {
                 view.sections.push(Section::Attributes { title: "hands".to_string(), items: others });
             }
         }
-        Observation { viewer, view, hands, log }
+        Observation { viewer, view, hands, log, round: None }
     }
 }
 

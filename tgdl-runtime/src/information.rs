@@ -57,6 +57,9 @@ pub struct InfoState {
     pub events: Vec<Event>,
     /// The menu the seat decides from now, as it reads it.
     pub menu: u64,
+    /// In a round of simultaneous choices under way, the others who have chosen in it
+    /// (that they have is public; what they chose is not).
+    pub chosen: Vec<u32>,
 }
 
 /// FNV-1a, 64 bits: a fingerprint of what a seat sees.
@@ -80,15 +83,36 @@ fn labels_print(labels: &[String]) -> u64 {
     fingerprint(labels.join("\u{1f}").as_bytes())
 }
 
-/// A seat's menu as it reads it, as a fingerprint.
+/// A seat's menu as it reads it, as a fingerprint (in a round, its own menu whoever the
+/// round asks first).
 fn menu_of<G: Game>(game: &G, seat: u32) -> u64 {
-    labels_print(&game.labels_for(Viewer::Seat(seat)))
+    labels_print(&game.labels_of(seat, Viewer::Seat(seat)))
+}
+
+/// Whether `game` stands at the start of a round that `seat` chooses in: where a seat's
+/// information state ends while the round is under way (what the others chose in it is
+/// not the seat's to know, nor whether they chose first).
+fn at_round_start<G: Game>(game: &G, seat: u32) -> bool {
+    game.round().is_some_and(|r| r.is_fresh() && r.waits_for(seat))
 }
 
 /// How option `option` reads to `seat`, as a fingerprint.
 fn label_of<G: Game>(game: &G, seat: u32, option: usize) -> u64 {
     let labels = game.labels_for(Viewer::Seat(seat));
     labels.get(option).map_or(0, |l| fingerprint(l.as_bytes()))
+}
+
+/// Has each of `players` make a choice in the round under way, uniformly at random: what
+/// they chose is hidden from whoever the world is drawn for.
+pub fn choose_blindly<G: Game>(game: &mut G, players: &[u32], rng: &mut Rng) -> Result<(), ApplyError> {
+    for &p in players {
+        let n = game.options_of(p).len() as u64;
+        if n == 0 {
+            return Err(ApplyError::NotDeciding);
+        }
+        game.apply_for(p, rng.below(n) as usize)?;
+    }
+    Ok(())
 }
 
 /// A fresh game of `players` players with every chance event a decision of its own,
@@ -99,7 +123,7 @@ fn explicit<G: Game>(players: u32, params: &crate::params::Params, record: bool)
 }
 
 /// Applies the chance outcome a record names, at an explicit game's chance event.
-fn apply_recorded<G: Game>(game: &mut G, recorded: u64) -> Result<(), SampleError> {
+pub fn apply_recorded<G: Game>(game: &mut G, recorded: u64) -> Result<(), SampleError> {
     let Some(event) = game.chance_event() else {
         return Err(SampleError::Replay("a chance event without its description".into()));
     };
@@ -115,9 +139,10 @@ fn apply_recorded<G: Game>(game: &mut G, recorded: u64) -> Result<(), SampleErro
 
 impl InfoState {
     /// The information state of `seat` in `game`, which must keep its record and wait for
-    /// the seat's decision.
+    /// the seat's decision (or its choice in a round under way).
     pub fn of<G: Game>(game: &G, seat: u32) -> Result<InfoState, SampleError> {
-        if game.status() != Status::Decide(crate::value::Player(seat)) {
+        let in_round = game.round().is_some_and(|r| r.waits_for(seat));
+        if game.status() != Status::Decide(crate::value::Player(seat)) && !in_round {
             return Err(SampleError::NotDeciding);
         }
         let record = game.record().ok_or(SampleError::NoRecord)?;
@@ -159,14 +184,25 @@ impl InfoState {
                 }
             }
         }
-        if replay.status() != game.status() || chance.next().is_some() {
+        // A round's choices are recorded when it closes: the replay stands at its start.
+        let there = if in_round {
+            at_round_start(&replay, seat)
+                && replay.round().map(|r| r.players) == game.round().map(|r| r.players)
+        } else {
+            replay.status() == game.status()
+        };
+        if !there || chance.next().is_some() {
             return Err(SampleError::Replay("the replayed game is not where the real one is".into()));
         }
         let menu = menu_of(&replay, seat);
         if menu != menu_of(game, seat) {
             return Err(SampleError::Replay("the replayed menu differs from the real one".into()));
         }
-        Ok(InfoState { seat, players: record.players, params: record.params, first, events, menu })
+        let chosen = game
+            .round()
+            .map(|r| r.players.iter().zip(&r.chosen).filter(|(_, c)| **c).map(|(&p, _)| p).collect())
+            .unwrap_or_default();
+        Ok(InfoState { seat, players: record.players, params: record.params, first, events, menu, chosen })
     }
 }
 
@@ -290,6 +326,16 @@ impl Sampler {
         let events = &self.info.events;
         loop {
             let game = &mut place.game;
+            if place.next == events.len() && at_round_start(game, seat) {
+                if menu_of(game, seat) != self.info.menu {
+                    return Advance::Strayed;
+                }
+                // Those who chose already chose something: anything, as far as the seat knows.
+                return match choose_blindly(game, &self.info.chosen, rng) {
+                    Ok(()) => Advance::Arrived(place.game),
+                    Err(_) => Advance::Strayed,
+                };
+            }
             match game.status() {
                 Status::Chance => {
                     let expected = match events.get(place.next) {

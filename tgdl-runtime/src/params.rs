@@ -10,7 +10,7 @@ use std::sync::Arc;
 pub struct ParamSpec {
     pub name: &'static str,
     pub kind: ParamKind,
-    /// The default (a bool's is 0 or 1).
+    /// The default (a bool's is 0 or 1; a text's, its index among the options).
     pub default: f64,
 }
 
@@ -22,6 +22,10 @@ pub enum ParamKind {
         max: f64,
     },
     Bool,
+    /// One of these texts; the value is its index.
+    Choice {
+        options: &'static [&'static str],
+    },
 }
 
 impl ParamSpec {
@@ -30,6 +34,9 @@ impl ParamSpec {
         match self.kind {
             ParamKind::Number { min, max } => value.is_finite() && value >= min && value <= max,
             ParamKind::Bool => value == 0.0 || value == 1.0,
+            ParamKind::Choice { options } => {
+                value.fract() == 0.0 && value >= 0.0 && value < options.len() as f64
+            }
         }
     }
 
@@ -38,6 +45,9 @@ impl ParamSpec {
         match self.kind {
             ParamKind::Bool => (value != 0.0).to_string(),
             ParamKind::Number { .. } => crate::value::fmt_number(value),
+            ParamKind::Choice { options } => {
+                options.get(value as usize).copied().unwrap_or_default().to_string()
+            }
         }
     }
 
@@ -45,6 +55,7 @@ impl ParamSpec {
     pub fn domain(&self) -> String {
         match self.kind {
             ParamKind::Bool => "true or false".to_string(),
+            ParamKind::Choice { options } => format!("one of {}", options.join(", ")),
             ParamKind::Number { min, max } if min.is_finite() && max.is_finite() => {
                 format!("a number in {}..{}", crate::value::fmt_number(min), crate::value::fmt_number(max))
             }
@@ -139,6 +150,7 @@ impl Params {
                 (ParamKind::Bool, "false") => Some(0.0),
                 (ParamKind::Bool, _) => None,
                 (ParamKind::Number { .. }, t) => t.parse::<f64>().ok().filter(|v| v.is_finite()),
+                (ParamKind::Choice { options }, t) => options.iter().position(|o| *o == t).map(|i| i as f64),
             };
             match value {
                 Some(v) if spec.fits(v) => values[i] = v,

@@ -54,17 +54,22 @@ const GAMES = {
   connect_four: { seats: ["human", "human"], board: true },
   // A seed whose match lasts long enough to search the views for many hidden cards.
   courtiers: { seats: ["human", "human", "random"], board: true, hands: true, seed: 4 },
-  crazy_eights: { seats: ["human", "human", "mcts:200"], board: true, hands: true },
-  dice_race: { seats: ["human", "human"] },
+  // `chance`: the history lists what chance did (cards dealt, dice rolled).
+  crazy_eights: { seats: ["human", "human", "mcts:200"], board: true, hands: true, chance: true },
+  dice_race: { seats: ["human", "human"], chance: true },
   harvest: { seats: ["human", "human"], board: true },
+  // Simultaneous rounds, played here one seat after the other.
+  goofspiel: { seats: ["human", "human"], params: { num_cards: 5, points_order: "descending" } },
   hex: { seats: ["human", "human"], board: true },
-  kuhn_poker: { seats: ["human", "human"] },
+  kuhn_poker: { seats: ["human", "human"], chance: true },
   leduc_poker: { seats: ["human", "human"] },
   // Two dice each (`param number dice`), chosen in the lobby.
   liars_dice: { seats: ["human", "human"], params: { dice: 2 } },
   pilgrims: { seats: ["human", "human", "random"], board: true },
   reversi: { seats: ["human", "human"], board: true },
+  rock_paper_scissors: { seats: ["human", "human"] },
   skirmish: { seats: ["human", "human"], board: true },
+  sushi_draft: { seats: ["human", "human", "random"] },
   tic_tac_toe: { seats: ["human", "human"], board: true },
   tug_of_war: { seats: ["human", "human", "random", "human"] },
   whist: { seats: ["human", "human", "human", "human"], board: true, hands: true },
@@ -315,8 +320,11 @@ async function playFullMatch(name, spec) {
       continue;
     }
     const page = pages[seat];
+    // In a round of simultaneous choices, everyone in it who has yet to choose has options.
+    const round = state.observation.round;
+    const waits = (p) => round && round.players.some((q, i) => q === p && !round.chosen[i]);
     for (const other of humanSeats) {
-      if (other !== seat && await decisionsOf(pages[other]) === n) {
+      if (other !== seat && !waits(other) && await decisionsOf(pages[other]) === n) {
         assert.equal((await pages[other].$$("#options button.option")).length, 0, "only the deciding seat has options");
       }
     }
@@ -340,6 +348,15 @@ async function playFullMatch(name, spec) {
     assert.equal(await decisionsOf(p), final.decisions);
   }
   if (spec.board) assert.ok(boardClicks > 0, name + ": decisions made on the board");
+  if (spec.chance) {
+    // Every page lists the chance outcomes its viewer may read, among the decisions.
+    assert.ok(final.chance && final.chance.length > 0, name + ": chance outcomes in the history");
+    for (const seat of humanSeats) {
+      const mine = await api(base, "GET", "/api/matches/" + id + "?token=" + tokens[seat]);
+      const shown = await pages[seat].$$eval("#history li.chance", (li) => li.map((l) => l.textContent));
+      assert.deepEqual(shown, mine.chance.map((c) => "chance: " + c.label), `${name}: seat ${seat}'s chance steps`);
+    }
+  }
   if (spec.hands) assert.ok(searched > 10, name + ": hidden cards were searched for (" + searched + ")");
   await pages[humanSeats[0]].screenshot({ path: join(shots, name + ".png"), fullPage: true });
   for (const p of everyPage) await p.context().close();
@@ -445,6 +462,47 @@ try {
     await waitDecisions(page, 0);
     assert.equal(await page.$$eval("svg circle.node", (c) => c.length), 41, "the track's squares");
     assert.ok(await page.$$eval("svg line.edge", (c) => c.length) >= 40, "the track's links");
+  });
+
+  if (!only.length || only.includes("rock_paper_scissors")) await check("two people choose at the same time, in either order", async () => {
+    const base = await serve("rock_paper_scissors");
+    for (const first of [1, 0]) {
+      const created = await api(base, "POST", "/api/matches", { players: 2, seats: ["human", "human"], seed: 3 });
+      const pages = [];
+      for (const seat of [0, 1]) {
+        const page = await (await person()).newPage();
+        await page.goto(base + "/m/" + created.id + "?token=" + created.seats[seat].token);
+        await waitDecisions(page, 0);
+        pages[seat] = page;
+      }
+      // Both have options at once; the second seat chooses first when `first` is 1.
+      for (const page of pages) assert.equal((await page.$$("#options button.option")).length, 3, "both choose now");
+      const choice = ["rock", "scissors"];  // player 0, player 1
+      const second = 1 - first;
+      const pick = async (seat) => {
+        const labels = await pages[seat].$$eval("#options button.option", (bs) => bs.map((b) => b.textContent));
+        await makeChoice(pages[seat], labels.indexOf(choice[seat]), 0);
+      };
+      await pick(first);
+      await waitDecisions(pages[second], 1);
+      // The other page says that `first` has chosen, never what.
+      const status = await pages[second].textContent("#status");
+      assert.ok(status.includes("player " + first + " chosen") && status.includes("you choosing"), status);
+      const history = await pages[second].textContent("#history");
+      assert.ok(history.includes("a secret choice") && !history.includes(choice[first]), history);
+      assert.equal((await pages[second].$$("#options button.option")).length, 3, "still choosing");
+      assert.equal((await pages[first].$$("#options button.option")).length, 0, "chosen: nothing more to choose");
+      await pick(second);
+      // The reveal reaches both pages.
+      for (const page of pages) {
+        await page.waitForSelector("#banner:not([hidden])");
+        assert.equal(await page.textContent("#banner"), "Game over: player 0 wins; payoffs 1, -1");
+        const log = await page.textContent("#log");
+        assert.ok(log.includes("player 0 shows rock, player 1 shows scissors"), log);
+      }
+      if (first === 1) await pages[0].screenshot({ path: join(shots, "rock_paper_scissors_round.png"), fullPage: true });
+      for (const page of pages) await page.context().close();
+    }
   });
 
   if (!only.length) await check("names, labels and log lines that are markup show as text", async () => {

@@ -403,6 +403,12 @@ fn param_json(spec: &ParamSpec) -> serde_json::Value {
         ParamKind::Bool => {
             serde_json::json!({ "name": spec.name, "kind": "bool", "default": spec.default != 0.0 })
         }
+        ParamKind::Choice { options } => serde_json::json!({
+            "name": spec.name,
+            "kind": "choice",
+            "default": spec.text(spec.default),
+            "options": options,
+        }),
         ParamKind::Number { min, max } => serde_json::json!({
             "name": spec.name,
             "kind": "number",
@@ -536,6 +542,7 @@ async fn create<G: Game>(AxState(app): AxState<Arc<App<G>>>, body: Body) -> Resu
         seats: seats.iter().map(|s| s.name.clone()).collect(),
         tokens: seats.iter().map(|s| s.token.clone()).collect(),
         decisions: Vec::new(),
+        deciders: Vec::new(),
         params: params.named(info.params),
     };
     // What is stored must be what was accepted: the match is built from the stored form
@@ -705,7 +712,7 @@ async fn decide<G: Game>(
     .map_err(ApiError::internal)?
     .map_err(|e| ApiError::new(StatusCode::CONFLICT, e))?;
     let finished = next.result().is_some();
-    persist(&app, &id, n, option, finished).await.map_err(ApiError::internal)?;
+    persist(&app, &id, n, seat, option, finished).await.map_err(ApiError::internal)?;
     *e.state.lock().await = next;
     e.updates.send_modify(|v| *v += 1);
     drop(turn);
@@ -713,18 +720,19 @@ async fn decide<G: Game>(
     state_response(&state)
 }
 
-/// Stores decision `n` of match `id` (and whether it finished the match): committed when
-/// this returns.
+/// Stores decision `n` of match `id`, taken by `seat` (and whether it finished the match):
+/// committed when this returns.
 async fn persist<G: Game>(
     app: &Arc<App<G>>,
     id: &str,
     n: usize,
+    seat: u32,
     option: usize,
     finished: bool,
 ) -> Result<(), String> {
     let store = app.store.clone();
     let id = id.to_string();
-    blocking(move || store.insert_decision(&id, n, option, finished))
+    blocking(move || store.insert_decision(&id, n, seat, option, finished))
         .await?
         .map_err(|e| format!("the decision could not be stored: {e}"))
 }
@@ -811,7 +819,7 @@ async fn drive<G: Game>(app: &Arc<App<G>>, e: &Arc<Entry<G>>) {
             continue;
         }
         let finished = decided.next.result().is_some();
-        match persist(app, &id, decided.n, decided.option, finished).await {
+        match persist(app, &id, decided.n, decided.seat, decided.option, finished).await {
             Ok(()) => {
                 if failing.take().is_some() {
                     eprintln!("match {id}: the agents' decisions are stored again");

@@ -8,6 +8,7 @@
 
 use serde::Serialize;
 use tgdl_play::agent::{Agent, AgentError, RandomAgent, seat_seed};
+use tgdl_play::chances::{ChanceFollower, Drawn};
 use tgdl_play::driver::{DEFAULT_MAX_DECISIONS, SeatKind};
 use tgdl_play::mcts::{Budget, MctsAgent};
 use tgdl_runtime::game::{Game, Start, Status};
@@ -123,6 +124,10 @@ pub struct Match<G> {
     pub seats: Vec<Seat>,
     pub game: G,
     pub made: Vec<Made>,
+    /// What chance did, outcome by outcome, and what follows the match to tell it
+    /// (`None` once following failed: the history then says no more of chance).
+    pub drawn: Vec<Drawn>,
+    chance: Option<ChanceFollower<G>>,
     /// Why play stopped before the game ended (an agent refused, a stored decision no
     /// longer fits the game).
     pub stopped: Option<String>,
@@ -142,7 +147,11 @@ impl<G: Game> Match<G> {
         if seats.len() != players as usize {
             return Err(format!("{} seats for {players} players", seats.len()));
         }
-        Ok(Match { id, players, seed, params, seats, game, made: Vec::new(), stopped: None })
+        let (chance, drawn) = match ChanceFollower::new(&start) {
+            Ok((follower, drawn)) => (Some(follower), drawn),
+            Err(_) => (None, Vec::new()),
+        };
+        Ok(Match { id, players, seed, params, seats, game, made: Vec::new(), drawn, chance, stopped: None })
     }
 
     /// Rebuilds a stored match by replaying its decisions. A decision that no longer fits
@@ -158,8 +167,10 @@ impl<G: Game> Match<G> {
             Params::from_named(G::info().params, &named).map_err(|e| format!("its parameters: {e}"))?;
         let mut m = Match::<G>::start(stored.id.clone(), stored.players, stored.seed, params, seats)?;
         for (n, &option) in stored.decisions.iter().enumerate() {
-            let player = match m.game.status() {
-                Status::Decide(p) => p.0,
+            // Rows stored before simultaneous turns name no player: the one whose turn it was.
+            let player = match (stored.deciders.get(n).copied().flatten(), m.game.status()) {
+                (Some(p), Status::Decide(_)) => p,
+                (None, Status::Decide(p)) => p.0,
                 _ => {
                     m.stopped = Some(format!("stored decision {} comes after the end of the game", n + 1));
                     break;
@@ -183,6 +194,7 @@ impl<G: Game> Match<G> {
             seats: self.seats.iter().map(|s| s.name.clone()).collect(),
             tokens: self.seats.iter().map(|s| s.token.clone()).collect(),
             decisions: self.made.iter().map(|m| m.option).collect(),
+            deciders: self.made.iter().map(|m| Some(m.player)).collect(),
             // Every value, defaults included: the match keeps its variant if the game's
             // defaults change.
             params: self.params.named(G::info().params),
@@ -204,11 +216,28 @@ impl<G: Game> Match<G> {
         }
     }
 
-    /// The agent seat that decides now, with what it needs to choose.
+    /// Whether `seat` may choose now: at its decision, or in a round of simultaneous
+    /// choices it has yet to choose in.
+    pub fn can_choose(&self, seat: u32) -> bool {
+        self.decides().is_some() && !self.game.options_of(seat).is_empty()
+    }
+
+    /// How many decisions the match had when the round under way began (the count now
+    /// when there is none): a page that saw any count since then saw the round as it is,
+    /// since the choices made in it are hidden.
+    fn round_began(&self) -> usize {
+        let chosen = self.game.round().map_or(0, |r| r.chosen.iter().filter(|c| **c).count());
+        self.made.len().saturating_sub(chosen)
+    }
+
+    /// The agent seat that decides now (the first of them in a round), with what it needs
+    /// to choose.
     pub fn agent_to_move(&self) -> Option<(u32, SeatKind)> {
-        let p = self.decides()?;
-        let seat = self.seats.get(p as usize)?;
-        (seat.kind != SeatKind::Human).then_some((p, seat.kind))
+        self.decides()?;
+        (0..self.players).find_map(|p| {
+            let seat = self.seats.get(p as usize)?;
+            (seat.kind != SeatKind::Human && self.can_choose(p)).then_some((p, seat.kind))
+        })
     }
 
     /// How the match ended, as the terminal's `result:` line says it; `None` while it goes on.
@@ -220,33 +249,42 @@ impl<G: Game> Match<G> {
     /// decisions, if it sent one.
     pub fn check(&self, seat: u32, option: usize, expected: Option<u64>) -> Result<(), Refused> {
         let Some(decides) = self.decides() else { return Err(Refused::Over) };
-        if expected.is_some_and(|n| n != self.made.len() as u64) {
+        let seen = self.round_began() as u64..=self.made.len() as u64;
+        if expected.is_some_and(|n| !seen.contains(&n)) {
             return Err(Refused::Stale { decisions: self.made.len() });
         }
-        if decides != seat {
+        if !self.can_choose(seat) {
             return Err(Refused::NotYourTurn { decides });
         }
-        let options = self.game.options().len();
+        let options = self.game.options_of(seat).len();
         if option >= options {
             return Err(Refused::NoOption { option, options });
         }
         Ok(())
     }
 
-    /// Applies `option` for `player` (who must decide now) and records the decision.
+    /// Applies `option` for `player` (who must be able to choose now) and records the
+    /// decision.
     pub fn apply(&mut self, player: u32, option: usize) -> Result<(), String> {
-        let options = self.game.options().len();
+        let options = self.game.options_of(player).len();
         if option >= options {
             return Err(format!("option {option} does not exist (there are {options})"));
         }
-        let label = self.game.label(option);
+        let label = self.game.labels_of(player, Viewer::All).swap_remove(option);
         // Each seat and spectators read the decision as the menu stood, objects hidden from
-        // them in their hidden form.
-        let seen =
-            (0..self.players).map(|q| self.game.labels_for(Viewer::Seat(q)).swap_remove(option)).collect();
-        let public = self.game.labels_for(Viewer::Public).swap_remove(option);
-        self.game.apply(option).map_err(|e| e.to_string())?;
+        // them in their hidden form (a choice in a round, as a secret).
+        let seen = (0..self.players)
+            .map(|q| self.game.labels_of(player, Viewer::Seat(q)).swap_remove(option))
+            .collect();
+        let public = self.game.labels_of(player, Viewer::Public).swap_remove(option);
+        self.game.apply_for(player, option).map_err(|e| e.to_string())?;
         self.made.push(Made { player, option, label, seen, public });
+        if let Some(follower) = &mut self.chance {
+            match follower.decided(option) {
+                Ok(drawn) => self.drawn.extend(drawn),
+                Err(_) => self.chance = None,
+            }
+        }
         Ok(())
     }
 
@@ -267,12 +305,10 @@ impl<G: Game> Match<G> {
     pub fn state(&self, viewer: Viewer) -> State {
         let mut state = state_of(self, &self.game, self.made.len(), viewer, self.result());
         if let Viewer::Seat(p) = viewer {
-            if self.decides() == Some(p)
-                && self.seats.get(p as usize).is_some_and(|s| s.kind == SeatKind::Human)
-            {
+            if self.can_choose(p) && self.seats.get(p as usize).is_some_and(|s| s.kind == SeatKind::Human) {
                 state.prompt = Some(self.game.prompt());
                 state.options =
-                    self.game.labels_for(viewer).into_iter().map(|label| OptionView { label }).collect();
+                    self.game.labels_of(p, viewer).into_iter().map(|label| OptionView { label }).collect();
             }
         }
         state
@@ -341,6 +377,12 @@ fn state_of<G: Game>(m: &Match<G>, game: &G, n: usize, viewer: Viewer, result: O
             .iter()
             .map(|d| HistoryEntry { player: d.player, label: d.label_for(viewer).to_string() })
             .collect(),
+        chance: m
+            .drawn
+            .iter()
+            .take_while(|d| d.after <= n)
+            .map(|d| ChanceEntry { after: d.after, label: d.label_for(viewer).to_string() })
+            .collect(),
         observation,
         options: Vec::new(),
         finished: result.is_some(),
@@ -374,6 +416,11 @@ pub struct State {
     pub log: Vec<String>,
     /// Every decision so far: who took it and its label as the viewer may read it.
     pub history: Vec<HistoryEntry>,
+    /// What chance did (dice rolled, cards dealt), as the viewer may read it: a card dealt
+    /// where the viewer cannot see it is `deals a hidden Card`. Absent in a game without
+    /// chance.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub chance: Vec<ChanceEntry>,
     /// `null` while the match goes on; `player 0 wins`, `draw`, a ranking, ...
     pub result: Option<String>,
     pub finished: bool,
@@ -400,6 +447,13 @@ pub struct HistoryEntry {
     pub label: String,
 }
 
+/// A chance outcome: after how many decisions (0: during the setup), and its label.
+#[derive(Clone, Debug, Serialize)]
+pub struct ChanceEntry {
+    pub after: usize,
+    pub label: String,
+}
+
 /// An agent's choice for `seat` at decision number `n` of a match: seeded from the
 /// match's seed, the seat and `n`, so the same match plays the same way.
 pub fn agent_choice<G: Game>(
@@ -412,8 +466,8 @@ pub fn agent_choice<G: Game>(
     let seed = Rng::derive_seed(seat_seed(seed, seat), n as u64);
     match kind {
         SeatKind::Human => Err(AgentError::NoOptions),
-        SeatKind::Random => RandomAgent::new(seed).choose_in(game),
-        SeatKind::Mcts(budget) => MctsAgent::new(budget, seed).choose_in(game),
+        SeatKind::Random => RandomAgent::new(seed).choose_for(game, seat),
+        SeatKind::Mcts(budget) => MctsAgent::new(budget, seed).choose_for(game, seat),
     }
 }
 

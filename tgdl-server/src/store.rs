@@ -30,6 +30,10 @@ pub struct StoredMatch {
     pub tokens: Vec<Option<String>>,
     /// The option chosen at each decision, in order.
     pub decisions: Vec<usize>,
+    /// Who took each decision (in a round of simultaneous choices, any of its players may
+    /// choose first). `None` for rows stored before the store recorded it: the player
+    /// whose turn it was.
+    pub deciders: Vec<Option<u32>>,
     /// The values of the game's parameters it was created with, by name (none: defaults).
     pub params: BTreeMap<String, String>,
 }
@@ -119,6 +123,7 @@ pub fn decode(id: &str, game: &str, row: Row) -> Result<StoredMatch, String> {
         seats,
         tokens,
         decisions: Vec::new(),
+        deciders: Vec::new(),
         params,
     })
 }
@@ -128,7 +133,7 @@ impl StoredMatch {
     pub fn round_trip(&self) -> Result<StoredMatch, String> {
         let row = encode(self).map_err(|e| e.to_string())?;
         let back = decode(&self.id, &self.game, row)?;
-        Ok(StoredMatch { decisions: self.decisions.clone(), ..back })
+        Ok(StoredMatch { decisions: self.decisions.clone(), deciders: self.deciders.clone(), ..back })
     }
 }
 
@@ -159,6 +164,7 @@ CREATE TABLE IF NOT EXISTS decisions (
     match_id TEXT NOT NULL REFERENCES matches(id),
     n INTEGER NOT NULL,
     option INTEGER NOT NULL,
+    player INTEGER,
     PRIMARY KEY (match_id, n)
 );
 ";
@@ -205,6 +211,14 @@ impl Store {
         // Nor do those written before games had parameters: they played the defaults.
         if !columns.iter().any(|c| c == "params") {
             conn.execute_batch("ALTER TABLE matches ADD COLUMN params TEXT")?;
+        }
+        // Nor those written before simultaneous turns who took each decision.
+        let decision_columns: Vec<String> = conn
+            .prepare("SELECT name FROM pragma_table_info('decisions')")?
+            .query_map([], |r| r.get(0))?
+            .collect::<Result<_, _>>()?;
+        if !decision_columns.iter().any(|c| c == "player") {
+            conn.execute_batch("ALTER TABLE decisions ADD COLUMN player INTEGER")?;
         }
         Ok(Store {
             conn: Mutex::new(Some(conn)),
@@ -272,9 +286,10 @@ impl Store {
                 params![m.id, m.game, players, seed, seats, tokens, now, match_params],
             )?;
             for (n, option) in m.decisions.iter().enumerate() {
+                let player = m.deciders.get(n).copied().flatten().map(i64::from);
                 tx.execute(
-                    "INSERT INTO decisions (match_id, n, option) VALUES (?1, ?2, ?3)",
-                    params![m.id, n as i64, *option as i64],
+                    "INSERT INTO decisions (match_id, n, option, player) VALUES (?1, ?2, ?3, ?4)",
+                    params![m.id, n as i64, *option as i64, player],
                 )?;
             }
             tx.commit()?;
@@ -282,12 +297,13 @@ impl Store {
         })
     }
 
-    /// Stores decision number `n` (0-based) of a match, and whether the match finished
-    /// with it: committed when this returns.
+    /// Stores decision number `n` (0-based) of a match, taken by `player`, and whether the
+    /// match finished with it: committed when this returns.
     pub fn insert_decision(
         &self,
         id: &str,
         n: usize,
+        player: u32,
         option: usize,
         finished: bool,
     ) -> Result<(), StoreError> {
@@ -295,8 +311,8 @@ impl Store {
         self.write(|conn| {
             let tx = conn.unchecked_transaction()?;
             tx.execute(
-                "INSERT INTO decisions (match_id, n, option) VALUES (?1, ?2, ?3)",
-                params![id, n as i64, option as i64],
+                "INSERT INTO decisions (match_id, n, option, player) VALUES (?1, ?2, ?3, ?4)",
+                params![id, n as i64, option as i64, i64::from(player)],
             )?;
             tx.execute(
                 "UPDATE matches SET updated = ?2, finished = CASE WHEN ?3 THEN ?2 ELSE finished END WHERE id = ?1",
@@ -409,17 +425,24 @@ impl Store {
                 matches.push(Loaded { id, stored, finished });
             }
             drop(stmt);
-            let mut stmt = conn.prepare("SELECT n, option FROM decisions WHERE match_id = ?1 ORDER BY n")?;
+            let mut stmt =
+                conn.prepare("SELECT n, option, player FROM decisions WHERE match_id = ?1 ORDER BY n")?;
             for m in &mut matches {
                 let Ok(stored) = &mut m.stored else { continue };
-                let rows = stmt.query_map([&m.id], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, i64>(1)?)))?;
+                let rows = stmt.query_map([&m.id], |r| {
+                    Ok((r.get::<_, i64>(0)?, r.get::<_, i64>(1)?, r.get::<_, Option<i64>>(2)?))
+                })?;
                 for row in rows {
-                    let (n, option) = row?;
-                    if n != stored.decisions.len() as i64 || option < 0 {
+                    let (n, option, player) = row?;
+                    let player = player.map(u32::try_from).transpose();
+                    let Some(player) =
+                        player.ok().filter(|_| n == stored.decisions.len() as i64 && option >= 0)
+                    else {
                         m.stored = Err(format!("decision {n} is stored out of order or damaged"));
                         break;
-                    }
+                    };
                     stored.decisions.push(option as usize);
+                    stored.deciders.push(player);
                 }
             }
             Ok(matches)
@@ -440,6 +463,7 @@ mod tests {
             seats: vec!["human".into(), "mcts:50".into()],
             tokens: vec![Some("t0".into()), None],
             decisions: vec![],
+            deciders: vec![],
             params: BTreeMap::from([("cards".to_string(), "5".to_string())]),
         }
     }
@@ -450,12 +474,12 @@ mod tests {
         let m = sample("abc");
         assert_eq!(m.round_trip().unwrap(), m);
         store.insert_match(&m).unwrap();
-        store.insert_decision("abc", 0, 4, false).unwrap();
-        store.insert_decision("abc", 1, 0, false).unwrap();
-        assert!(store.insert_decision("abc", 1, 2, false).is_err(), "a decision is stored once");
-        assert!(store.insert_decision("nope", 0, 2, false).is_err(), "decisions belong to a match");
+        store.insert_decision("abc", 0, 0, 4, false).unwrap();
+        store.insert_decision("abc", 1, 1, 0, false).unwrap();
+        assert!(store.insert_decision("abc", 1, 0, 2, false).is_err(), "a decision is stored once");
+        assert!(store.insert_decision("nope", 0, 0, 2, false).is_err(), "decisions belong to a match");
         let loaded = store.load_all().unwrap();
-        let want = StoredMatch { decisions: vec![4, 0], ..m };
+        let want = StoredMatch { decisions: vec![4, 0], deciders: vec![Some(0), Some(1)], ..m };
         assert_eq!(loaded, vec![Loaded { id: "abc".into(), stored: Ok(want), finished: false }]);
         assert_eq!(store.count().unwrap(), 1);
         assert!(store.exists("abc").unwrap());
@@ -474,7 +498,7 @@ mod tests {
         for id in ["b", "a", "c", "d"] {
             store.insert_match(&sample(id)).unwrap();
         }
-        store.insert_decision("a", 0, 1, true).unwrap();
+        store.insert_decision("a", 0, 0, 1, true).unwrap();
         store.mark_finished("b").unwrap();
         let now = now_ms();
         // Nothing is old enough yet.
@@ -505,11 +529,11 @@ mod tests {
         let store = Store::in_memory().unwrap();
         store.insert_match(&sample("m")).unwrap();
         store.fail_writes(Some("database or disk is full"));
-        let e = store.insert_decision("m", 0, 1, false).unwrap_err();
+        let e = store.insert_decision("m", 0, 0, 1, false).unwrap_err();
         assert_eq!(e.to_string(), "database or disk is full");
         assert_eq!(store.write_failures(), 1);
         store.fail_writes(None);
-        store.insert_decision("m", 0, 1, false).unwrap();
+        store.insert_decision("m", 0, 0, 1, false).unwrap();
         assert_eq!(store.load_all().unwrap()[0].stored.as_ref().unwrap().decisions, vec![1]);
     }
 }

@@ -399,3 +399,47 @@ fn a_match_plays_the_variant_it_was_created_with() {
     assert_eq!(state["params"], json!({"dice": "1"}));
     assert_eq!(state["options"].as_array().unwrap().len(), 12, "{state}");
 }
+
+/// What chance did is in the history: each seat reads the cards dealt into its own hand,
+/// the others' as hidden cards, and a step of the history lists only what came before it.
+#[test]
+fn chance_outcomes_are_in_the_history_as_each_viewer_may_read_them() {
+    let server = TestServer::in_memory::<crazy_eights::Game>();
+    let c = server.client();
+    let (id, tokens) = c.create(&json!({ "players": 2, "seats": ["human", "human"], "seed": 5 }));
+    let read = |token: Option<&str>| -> Vec<String> {
+        let s = c.state(&id, token);
+        s["chance"].as_array().unwrap().iter().map(|d| d["label"].as_str().unwrap().to_string()).collect()
+    };
+    let s0 = c.state(&id, tokens[0].as_deref());
+    let hand: Vec<String> = hand_of(&s0, 0);
+    let (seat0, seat1, spectator) = (read(tokens[0].as_deref()), read(tokens[1].as_deref()), read(None));
+    assert!(s0["chance"].as_array().unwrap().iter().all(|d| d["after"] == 0), "the deal is in the setup");
+    // Seat 0 reads its own cards dealt; nobody else does.
+    for card in &hand {
+        let dealt = format!("deals {card}");
+        assert!(seat0.contains(&dealt), "seat 0 reads {dealt}: {seat0:?}");
+        assert!(
+            !seat1.iter().chain(&spectator).any(|l| l.contains(card.as_str())),
+            "{card} named to another"
+        );
+    }
+    assert!(seat1.iter().filter(|l| *l == "deals a hidden Card").count() >= hand.len(), "{seat1:?}");
+    assert_eq!(seat0.len(), seat1.len(), "every viewer reads every outcome, named or not");
+    // Play on: a step of the history lists the outcomes up to it.
+    for _ in 0..6 {
+        let s = c.state(&id, None);
+        let p = s["decides"].as_u64().unwrap() as usize;
+        let r = c.decide(&id, tokens[p].as_deref().unwrap(), 0);
+        assert_eq!(r.status, 200, "{}", r.body);
+    }
+    let now = c.state(&id, None);
+    let total = now["decisions"].as_u64().unwrap();
+    for n in 0..=total {
+        let step = c.get(&format!("/api/matches/{id}/history/{n}")).json();
+        let chance = step["chance"].as_array().cloned().unwrap_or_default();
+        assert!(chance.iter().all(|d| d["after"].as_u64().unwrap() <= n), "step {n}: {chance:?}");
+        let all = now["chance"].as_array().unwrap();
+        assert_eq!(chance.len(), all.iter().filter(|d| d["after"].as_u64().unwrap() <= n).count());
+    }
+}

@@ -11,17 +11,23 @@ use std::io::{BufRead, BufReader};
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
-use tgdl_tests::crazy_eights;
+use tgdl_tests::{crazy_eights, goofspiel};
 
 const CHILD_DB: &str = "TGDL_SERVER_TEST_CHILD_DB";
+/// `goofspiel` to serve Goofspiel (simultaneous bids) instead of crazy eights.
+const CHILD_GAME: &str = "TGDL_SERVER_TEST_CHILD_GAME";
 
-/// Not a test of its own: the server process the durability test starts (it runs only
+/// Not a test of its own: the server process the durability tests start (it runs only
 /// when the variable names a database, and then serves until killed).
 #[test]
 fn child_server() {
     let Some(db) = std::env::var_os(CHILD_DB) else { return };
     let args = ["game", "serve", "--port", "0", "--db"].iter().map(Into::into).chain([db]).collect();
-    std::process::exit(tgdl_server::run_cli::<crazy_eights::Game>(args).into());
+    let code = match std::env::var(CHILD_GAME).as_deref() {
+        Ok("goofspiel") => tgdl_server::run_cli::<goofspiel::Game>(args),
+        _ => tgdl_server::run_cli::<crazy_eights::Game>(args),
+    };
+    std::process::exit(code.into());
 }
 
 /// The server process, and where it listens. Killed when dropped (a failed test leaves
@@ -47,10 +53,15 @@ impl Drop for Process {
 }
 
 fn spawn(db: &Path) -> Process {
+    spawn_game(db, "crazy_eights")
+}
+
+fn spawn_game(db: &Path, game: &str) -> Process {
     let exe = std::env::current_exe().expect("the test binary");
     let mut child = Command::new(exe)
         .args(["child_server", "--exact", "--nocapture", "--test-threads=1"])
         .env(CHILD_DB, db)
+        .env(CHILD_GAME, game)
         .stdout(Stdio::piped())
         .stderr(Stdio::inherit())
         .spawn()
@@ -166,4 +177,64 @@ fn a_killed_server_resumes_every_match() {
         );
     }
     second.kill();
+}
+
+/// Two players of a round of simultaneous bids submit at the same moment; the server is
+/// killed and started again: both bids are kept, and the round was resolved once.
+#[test]
+fn simultaneous_bids_survive_a_kill_and_resolve_once() {
+    let db = db_path("rounds");
+    let mut first = spawn_game(&db, "goofspiel");
+    let c = Client { addr: first.addr };
+    let (id, tokens) = c.create(&json!({
+        "players": 2, "seats": ["human", "human"], "seed": 9,
+        "params": { "num_cards": 4, "points_order": "descending" },
+    }));
+    let tokens: Vec<String> = tokens.into_iter().map(|t| t.expect("two people")).collect();
+    // Each bids at once, having seen the round open (decision 0): player 0 its card 1
+    // (option 0), player 1 its card 3 (option 2).
+    let bids = std::thread::scope(|s| {
+        let handles: Vec<_> = [(0usize, 0usize), (1, 2)]
+            .into_iter()
+            .map(|(seat, option)| {
+                let (c, id, token) = (&c, &id, &tokens[seat]);
+                s.spawn(move || {
+                    c.post(
+                        &format!("/api/matches/{id}/decisions"),
+                        &json!({ "token": token, "option": option, "decisions": 0 }),
+                    )
+                })
+            })
+            .collect();
+        handles.into_iter().map(|h| h.join().expect("a submission")).collect::<Vec<_>>()
+    });
+    for r in &bids {
+        assert_eq!(r.status, 200, "{}", r.body);
+    }
+    let before = c.state(&id, None);
+    assert_eq!(before["decisions"], 2, "{before}");
+    let resolved = |s: &Value| {
+        s["log"].as_array().unwrap().iter().filter(|l| l.as_str().unwrap().starts_with("prize 4:")).count()
+    };
+    assert_eq!(resolved(&before), 1, "the round is resolved once: {before}");
+    assert!(before["log"].to_string().contains("prize 4: player 0 bids 1, player 1 bids 3"), "{before}");
+    first.kill();
+
+    let second = spawn_game(&db, "goofspiel");
+    let c = Client { addr: second.addr };
+    let after = c.state(&id, None);
+    assert_eq!(comparable(after.clone()), comparable(before), "the match after the restart");
+    assert_eq!(resolved(&after), 1);
+    // The next round, the other way round: player 1 first. Player 0 reads its bid as a
+    // secret until the round closes.
+    let r = c.decide(&id, &tokens[1], 0);
+    assert_eq!(r.status, 200, "{}", r.body);
+    let mine = c.state(&id, Some(&tokens[0]));
+    assert_eq!(mine["observation"]["round"], json!({ "players": [0, 1], "chosen": [false, true] }));
+    assert_eq!(mine["history"][2]["label"], "a secret choice", "{mine}");
+    assert_eq!(mine["options"].as_array().unwrap().len(), 3, "player 0 still bids: {mine}");
+    let r = c.decide(&id, &tokens[0], 0);
+    assert_eq!(r.status, 200, "{}", r.body);
+    let s = c.state(&id, None);
+    assert!(s["log"].to_string().contains("prize 3: player 0 bids 2, player 1 bids 1"), "{s}");
 }

@@ -54,6 +54,7 @@ fn human_match(id: &str, players: u32) -> StoredMatch {
         seats: vec!["human".into(); players as usize],
         tokens: (0..players).map(|i| Some(format!("token{i}"))).collect(),
         decisions: vec![],
+        deciders: vec![],
         params: Default::default(),
     }
 }

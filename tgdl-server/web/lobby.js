@@ -44,6 +44,10 @@ function drawParams() {
     if (param.kind === "bool") {
       input = el("input", { id, name: param.name, type: "checkbox", "data-kind": "bool" });
       input.checked = param.default;
+    } else if (param.kind === "choice") {
+      input = el("select", { id, name: param.name, "data-kind": "choice" });
+      for (const option of param.options) input.append(el("option", { value: option }, option));
+      input.value = param.default;
     } else {
       input = el("input", { id, name: param.name, type: "number", step: "any", "data-kind": "number" });
       if (param.min !== null) input.min = param.min;
@@ -58,8 +62,9 @@ function drawParams() {
 // The values of the parameters as the form holds them.
 function paramValues() {
   const values = {};
-  for (const input of document.querySelectorAll("#params input")) {
-    values[input.name] = input.dataset.kind === "bool" ? input.checked : Number(input.value);
+  for (const input of document.querySelectorAll("#params input, #params select")) {
+    const kind = input.dataset.kind;
+    values[input.name] = kind === "bool" ? input.checked : kind === "choice" ? input.value : Number(input.value);
   }
   return values;
 }

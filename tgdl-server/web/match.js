@@ -157,6 +157,14 @@ function cancelSelection() {
   if (first) first.focus();
 }
 
+// `Players 0 and 1 choose at the same time: player 0 has chosen, player 1 is choosing.`
+function roundStatus(round, you, mine) {
+  const name = (p) => (p === you ? "you" : "player " + p);
+  const each = round.players.map((p, i) => name(p) + (round.chosen[i] ? " chosen" : " choosing"));
+  const lead = mine ? "Your choice, at the same time as the others: " : "Choosing at the same time: ";
+  return lead + each.join(", ") + ".";
+}
+
 function render(state) {
   const you = state.you;
   document.title = state.game + " — " + (you === null ? "spectator" : "player " + you);
@@ -174,9 +182,12 @@ function render(state) {
     banner.hidden = true;
   }
 
+  // A round of simultaneous choices: who has chosen (never what).
+  const round = state.result ? null : state.observation.round;
   let status;
   if (step !== null) status = "Showing the match after " + state.decisions + " decisions.";
   else if (state.result) status = "The match is over.";
+  else if (round) status = roundStatus(round, you, state.options.length > 0);
   else if (state.decides === you) status = "Your decision.";
   else status = "Waiting for player " + state.decides + " (" + (state.seats[state.decides] || {}).kind + ").";
   if (state.observation.view.phase) status += " Phase: " + state.observation.view.phase + ".";
@@ -210,7 +221,17 @@ function render(state) {
   }
 
   const history = $("history");
-  history.replaceChildren(...state.history.map((h) => htmlEl("li", {}, "player " + h.player + ": " + h.label)));
+  // Each decision, then what chance did after it (chance during the setup comes first).
+  const chance = state.chance || [];
+  const entries = [];
+  const chanceAfter = (n) => chance.filter((c) => c.after === n)
+    .map((c) => htmlEl("li", { class: "chance" }, "chance: " + c.label));
+  entries.push(...chanceAfter(0));
+  state.history.forEach((h, i) => {
+    entries.push(htmlEl("li", {}, "player " + h.player + ": " + h.label));
+    entries.push(...chanceAfter(i + 1));
+  });
+  history.replaceChildren(...entries);
   history.scrollTop = history.scrollHeight;
   const log = $("log");
   log.replaceChildren(...state.log.map((line) => htmlEl("li", {}, line)));

@@ -456,6 +456,13 @@ impl<'a> Checker<'a> {
             let keyword = self.keyword_before(block.span, "default");
             self.cx.ret_origin = Some((keyword, "a turn's `default` returns the next `player`".into()));
         }
+        if func.kind == FuncKind::TurnSimultaneous {
+            let keyword = self.keyword_before(block.span, "simultaneous");
+            self.cx.ret_origin = Some((
+                keyword,
+                "a turn's `simultaneous` returns the players who choose: a `List<player>`".into(),
+            ));
+        }
         let body = self.block(block);
         if func.kind == FuncKind::TurnDefault && !always_returns(&body) {
             self.error(
@@ -466,6 +473,17 @@ impl<'a> Checker<'a> {
                 .code(codes::RETURN)
                 .label("a path reaches the end of the block here")
                 .help("end every path with `return <player>;`, e.g. `return turn.active() + 1;`"),
+            );
+        }
+        if func.kind == FuncKind::TurnSimultaneous && !always_returns(&body) {
+            self.error(
+                Diagnostic::error(
+                    Span { start: block.span.end.saturating_sub(1), ..block.span },
+                    "a turn's `simultaneous` must return the players who choose",
+                )
+                .code(codes::RETURN)
+                .label("a path reaches the end of the block here")
+                .help("end every path with `return <List<player>>;`, e.g. `return player.all();`"),
             );
         }
         self.warn_unused_scope();

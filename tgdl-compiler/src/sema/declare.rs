@@ -154,7 +154,63 @@ impl<'a> Checker<'a> {
                 .label(label.to_string())
                 .help(help.to_string())
         };
+        if p.kind != ast::ParamKind::String {
+            if let Some((_, span)) = &p.choices {
+                self.error(bad(
+                    *span,
+                    format!("the parameter `{name}` lists texts, but it is not a `string`"),
+                    "a list of texts is for a string parameter",
+                    "declare it `param string`, or give a number range (`in 1..13`)",
+                ));
+            }
+            if p.default_text.is_some() {
+                self.error(bad(
+                    p.default_span,
+                    format!("the parameter `{name}` has a text as its default"),
+                    "not a number or bool",
+                    "declare it `param string ... in {\"a\", \"b\"}`, or give a number",
+                ));
+            }
+        }
+        let mut choices = Vec::new();
+        let mut default = p.default;
         let (ty, range) = match p.kind {
+            ast::ParamKind::String => {
+                match &p.choices {
+                    Some((texts, _)) => choices.clone_from(texts),
+                    None => self.error(bad(
+                        p.span,
+                        format!("the string parameter `{name}` does not list its texts"),
+                        "which texts may it take?",
+                        "list them after `in`: `param string order = \"random\" in {\"random\", \"descending\"};`",
+                    )),
+                }
+                if let Some((_, _, span)) = p.range {
+                    self.error(bad(
+                        span,
+                        format!("the string parameter `{name}` has a number range"),
+                        "a range is for numbers",
+                        "list the texts it takes: `in {\"a\", \"b\"}`",
+                    ));
+                }
+                match (&p.default_text, choices.iter().position(|c| Some(c) == p.default_text.as_ref())) {
+                    (Some(_), Some(i)) => default = i as f64,
+                    (Some(text), None) if !choices.is_empty() => self.error(bad(
+                        p.default_span,
+                        format!("the default {text:?} of `{name}` is not one of its texts"),
+                        "not listed",
+                        "choose a default from the list, or add it to the list",
+                    )),
+                    (Some(_), None) => {}
+                    (None, _) => self.error(bad(
+                        p.default_span,
+                        format!("the string parameter `{name}` has no text as its default"),
+                        "not a text",
+                        "write one of its texts in quotes",
+                    )),
+                }
+                (Ty::String, None)
+            }
             ast::ParamKind::Bool => {
                 if let Some((_, _, span)) = p.range {
                     self.error(bad(
@@ -210,7 +266,7 @@ impl<'a> Checker<'a> {
                 }
             }
         };
-        self.prog.params.push(hir::Param { name: name.clone(), ty, default: p.default, range, span: p.span });
+        self.prog.params.push(hir::Param { name: name.clone(), ty, default, range, choices, span: p.span });
     }
 
     /// Gives every top-level definition an id, reporting duplicates.
@@ -236,6 +292,8 @@ impl<'a> Checker<'a> {
                         self.prog.turns.push(hir::Turn {
                             name: c.name.name.clone(),
                             default: None,
+                            simultaneous: None,
+                            resolve: None,
                             span: c.head_span,
                         });
                         self.turns.insert(c.name.name.clone(), id);
@@ -398,7 +456,13 @@ impl<'a> Checker<'a> {
         }
         if self.prog.turns.is_empty() {
             // A game without turns still has a turn order: the implicit `turn.active() + 1`.
-            self.prog.turns.push(hir::Turn { name: "Turn".into(), default: None, span: Span::default() });
+            self.prog.turns.push(hir::Turn {
+                name: "Turn".into(),
+                default: None,
+                simultaneous: None,
+                resolve: None,
+                span: Span::default(),
+            });
         }
         decls
     }

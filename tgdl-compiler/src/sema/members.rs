@@ -123,11 +123,46 @@ impl<'a> Checker<'a> {
                         self.prog.turns[tid.0 as usize].default = Some(f);
                         decls.defaults.push((f, block));
                     }
-                    other => {
-                        self.misplaced_member(other, "a turn", "a turn holds only a `default { ... }` block")
+                    ast::Member::Simultaneous(keyword, block) | ast::Member::Resolve(keyword, block) => {
+                        let simultaneous = matches!(member, ast::Member::Simultaneous(..));
+                        let turn = &self.prog.turns[tid.0 as usize];
+                        let (word, taken) =
+                            if simultaneous { ("simultaneous", turn.simultaneous) } else { ("resolve", turn.resolve) };
+                        if taken.is_some() {
+                            self.error(
+                                Diagnostic::error(*keyword, format!("a turn has one `{word}` block"))
+                                    .code(codes::SIMULTANEOUS)
+                                    .help("merge the two blocks"),
+                            );
+                            continue;
+                        }
+                        let f = self.add_func(Func {
+                            name: format!("{}_{word}", c.name.name),
+                            kind: if simultaneous { FuncKind::TurnSimultaneous } else { FuncKind::TurnResolve },
+                            owner: None,
+                            inputs: Vec::new(),
+                            ret: if simultaneous { Ty::List(Box::new(Ty::Player)) } else { Ty::Void },
+                            locals: Locals::default(),
+                            body: hir::Block::default(),
+                            overrides: None,
+                            span: block.span,
+                        });
+                        let turn = &mut self.prog.turns[tid.0 as usize];
+                        if simultaneous {
+                            turn.simultaneous = Some(f);
+                        } else {
+                            turn.resolve = Some(f);
+                        }
+                        decls.defaults.push((f, block));
                     }
+                    other => self.misplaced_member(
+                        other,
+                        "a turn",
+                        "a turn holds only `default { ... }`, `simultaneous { ... }` and `resolve { ... }` blocks",
+                    ),
                 }
             }
+            self.check_simultaneous_turn(tid, c);
         }
         // Top-level functions only: methods got their signature with their class.
         for (fid, f) in decls.funcs.clone() {
@@ -323,6 +358,56 @@ impl<'a> Checker<'a> {
                 }
                 self.declare_group(id, g, decls);
             }
+            ast::Member::Simultaneous(k, _) | ast::Member::Resolve(k, _) => {
+                let word =
+                    if matches!(member, ast::Member::Simultaneous(..)) { "simultaneous" } else { "resolve" };
+                self.error(
+                    Diagnostic::error(*k, format!("a {} has no `{word}` block", kind_word(kind)))
+                        .code(codes::MISPLACED)
+                        .help("`simultaneous { ... }` and `resolve { ... }` belong to turns: `turn Bidding { simultaneous { return player.all(); } }`"),
+                );
+            }
+        }
+    }
+
+    /// A simultaneous turn has no `default`; a `resolve` needs a `simultaneous` block.
+    fn check_simultaneous_turn(&mut self, tid: hir::TurnId, c: &ast::ClassDecl) {
+        let (default, simultaneous_fn) = {
+            let turn = &self.prog.turns[tid.0 as usize];
+            (turn.default, turn.simultaneous)
+        };
+        let keyword_of = |wanted: fn(&ast::Member) -> Option<Span>| c.members.iter().find_map(wanted);
+        let simultaneous = keyword_of(|m| match m {
+            ast::Member::Simultaneous(k, _) => Some(*k),
+            _ => None,
+        });
+        if let (Some(_), Some(at)) = (default, simultaneous) {
+            let default = keyword_of(|m| match m {
+                ast::Member::Default(b) => Some(b.span),
+                _ => None,
+            });
+            let mut d = Diagnostic::error(
+                default.map_or(at, |b| self.keyword_before(b, "default")),
+                format!("the simultaneous turn `{}` has a `default` block", c.name.name),
+            )
+            .code(codes::SIMULTANEOUS)
+            .label("nobody passes the turn to one player here")
+            .secondary(at, "the players this block returns choose together");
+            d = d.help("leave `default` out: the round ends when every choice has taken effect, and `resolve { ... }` says what follows");
+            self.error(d);
+        }
+        if simultaneous_fn.is_none() {
+            if let Some(at) = keyword_of(|m| match m {
+                ast::Member::Resolve(k, _) => Some(*k),
+                _ => None,
+            }) {
+                self.error(
+                    Diagnostic::error(at, format!("`resolve` in the turn `{}`, which is not simultaneous", c.name.name))
+                        .code(codes::SIMULTANEOUS)
+                        .label("runs after a round of simultaneous choices")
+                        .help("add `simultaneous { return player.all(); }` (the players who choose together), or do this in an action's effect"),
+                );
+            }
         }
     }
 
@@ -334,6 +419,7 @@ impl<'a> Checker<'a> {
             ast::Member::Returns(_, s) => *s,
             ast::Member::Default(b) => b.span,
             ast::Member::Group(g) => g.name.span,
+            ast::Member::Simultaneous(k, _) | ast::Member::Resolve(k, _) => *k,
         };
         self.error(
             Diagnostic::error(span, format!("not allowed in {place}")).code(codes::MISPLACED).help(help),

@@ -61,6 +61,9 @@ impl<'a> Checker<'a> {
             })
         };
         for f in &self.prog.funcs {
+            if f.kind == crate::hir::FuncKind::TurnSimultaneous {
+                roots.push((f.body.clone(), "simultaneous", Vec::new()));
+            }
             for i in &f.inputs {
                 for fl in &i.filters {
                     roots.push((fl.body.clone(), "filter", Vec::new()));
@@ -93,10 +96,11 @@ impl<'a> Checker<'a> {
                 for (site, name) in &imp.chain {
                     d = d.secondary(*site, format!("called here, through `{name}`"));
                 }
-                let subject = if what == DOMAIN { what.to_string() } else { format!("a {what}") };
-                d = d.help(format!(
-                    "{subject} is evaluated speculatively while menus are built: it may only read the state and return a value"
-                ));
+                d = d.help(match what {
+                    DOMAIN => format!("{what} is evaluated speculatively while menus are built: it may only read the state and return a value"),
+                    "simultaneous" => "a turn's `simultaneous` block is evaluated to build the round's menus: it may only read the state and return the players".to_string(),
+                    _ => format!("a {what} is evaluated speculatively while menus are built: it may only read the state and return a value"),
+                });
                 self.error(d);
             }
         }

@@ -86,6 +86,10 @@ pub struct ParamDecl {
     pub default_bool: bool,
     pub default_span: Span,
     pub range: Option<(f64, f64, Span)>,
+    /// A text default (`= "random"`).
+    pub default_text: Option<String>,
+    /// The texts a string parameter takes (`in {"random", "descending"}`).
+    pub choices: Option<(Vec<String>, Span)>,
     pub span: Span,
 }
 
@@ -93,6 +97,8 @@ pub struct ParamDecl {
 pub enum ParamKind {
     Number,
     Bool,
+    /// One of a list of texts (`param string order = "random" in {"random", "descending"};`).
+    String,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -158,6 +164,10 @@ pub enum Member {
     Default(Block),
     /// A board's `group G { ... }`.
     Group(GroupDecl),
+    /// A turn's `simultaneous { ... }`: the players who choose together (the keyword's span).
+    Simultaneous(Span, Block),
+    /// A simultaneous turn's `resolve { ... }`: what follows once every choice took effect.
+    Resolve(Span, Block),
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -65,8 +65,19 @@ pub const RESERVED_WORDS: &[&str] = &[
 /// Words with a meaning only where the grammar expects them, and names everywhere else:
 /// `players` in `game X players 2;`, `in` in `for (T x in xs)`, `open` and `secret` before
 /// a declaration, and the tags of attribute and group blocks.
-pub const CONTEXTUAL_WORDS: &[&str] =
-    &["players", "in", "open", "secret", "geometry", "orientation", "grid", "value", "param"];
+pub const CONTEXTUAL_WORDS: &[&str] = &[
+    "players",
+    "in",
+    "open",
+    "secret",
+    "geometry",
+    "orientation",
+    "grid",
+    "value",
+    "param",
+    "simultaneous",
+    "resolve",
+];
 /// The file as role-tagged tokens, for the formatter.
 pub(crate) mod token {
     pub(crate) use super::parser::tokens::{ColonKind, Delim, SemiKind, Token, TokenKind, tokens};

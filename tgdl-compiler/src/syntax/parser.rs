@@ -238,6 +238,7 @@ impl<'t> Builder<'t> {
         let mut it = children(pair).skip(1); // `param`
         let kind = match it.next().expect("grammar: param type").as_rule() {
             Rule::kw_bool => ParamKind::Bool,
+            Rule::kw_string => ParamKind::String,
             _ => ParamKind::Number,
         };
         let name = self.ident(it.next().expect("grammar: param name"));
@@ -245,16 +246,27 @@ impl<'t> Builder<'t> {
         let default_span = self.span(&value);
         let default_bool =
             value.clone().into_inner().any(|p| matches!(p.as_rule(), Rule::kw_true | Rule::kw_false));
-        let default = self.signed_numbers(value)?[0];
-        let range = match it.next() {
-            Some(r) if r.as_rule() == Rule::param_range => {
-                let range_span = self.span(&r);
-                let bounds = self.signed_numbers(r)?;
-                Some((bounds[0], bounds[1], range_span))
+        let default_text =
+            value.clone().into_inner().find(|p| p.as_rule() == Rule::string).map(|s| self.string(s).value);
+        let default = self.signed_numbers(value)?.first().copied().unwrap_or(0.0);
+        let (mut range, mut choices) = (None, None);
+        if let Some(r) = it.next().filter(|r| r.as_rule() == Rule::param_range) {
+            let range_span = self.span(&r);
+            match r.clone().into_inner().find(|p| p.as_rule() == Rule::param_choices) {
+                Some(list) => {
+                    let texts = list
+                        .into_inner()
+                        .filter(|p| p.as_rule() == Rule::string)
+                        .map(|s| self.string(s).value);
+                    choices = Some((texts.collect(), range_span));
+                }
+                None => {
+                    let bounds = self.signed_numbers(r)?;
+                    range = Some((bounds[0], bounds[1], range_span));
+                }
             }
-            _ => None,
-        };
-        Ok(ParamDecl { name, kind, default, default_bool, default_span, range, span })
+        }
+        Ok(ParamDecl { name, kind, default, default_bool, default_span, range, default_text, choices, span })
     }
 
     /// The numbers of a rule in order, each negated by a `-` before it; `true` is 1 and
@@ -341,6 +353,14 @@ impl<'t> Builder<'t> {
                 Member::Returns(ty, span)
             }
             Rule::default_block => Member::Default(self.default_block(inner)?),
+            Rule::simultaneous_block => {
+                let keyword = self.span(&children(inner.clone()).next().expect("grammar: `simultaneous`"));
+                Member::Simultaneous(keyword, self.default_block(inner)?)
+            }
+            Rule::resolve_block => {
+                let keyword = self.span(&children(inner.clone()).next().expect("grammar: `resolve`"));
+                Member::Resolve(keyword, self.default_block(inner)?)
+            }
             Rule::group_decl => Member::Group(self.group_decl(inner)?),
             Rule::stray_semi => {
                 self.stray.push(span);

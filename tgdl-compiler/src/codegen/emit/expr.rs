@@ -147,9 +147,14 @@ impl<'g, 'p> BodyGen<'g, 'p> {
                 Code { ts: quote!(#c), null: false }
             }
             ExprKind::Param(i) => {
+                let choices = &prog.params[*i].choices;
                 let i = proc_macro2::Literal::usize_unsuffixed(*i);
                 let ts = if e.ty == Ty::Bool {
                     quote!(self.core.param_bool(#i))
+                } else if e.ty == Ty::String {
+                    // The value is the index of the text, checked when the game started.
+                    let arms = choices.iter().enumerate().map(|(k, c)| quote!(#k => #c,));
+                    quote!(rt::Str::from(match self.core.param(#i) as usize { #(#arms)* _ => "" }))
                 } else {
                     quote!(self.core.param(#i))
                 };

@@ -167,6 +167,22 @@ impl<'p> Gen<'p> {
                 quote!(this: rt::Id<Group>),
                 " Builds a graph group (its `default` block).".to_string(),
             ),
+            crate::hir::FuncKind::TurnSimultaneous => (
+                This::None,
+                quote!(),
+                format!(
+                    " The players who choose together in the turn `{}` (its `simultaneous` block).",
+                    f.name.trim_end_matches("_simultaneous")
+                ),
+            ),
+            crate::hir::FuncKind::TurnResolve => (
+                This::None,
+                quote!(),
+                format!(
+                    " What follows a round of the turn `{}` (its `resolve` block).",
+                    f.name.trim_end_matches("_resolve")
+                ),
+            ),
             _ => (
                 This::None,
                 quote!(),

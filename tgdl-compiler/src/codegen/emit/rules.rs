@@ -107,8 +107,10 @@ impl<'p> Gen<'p> {
             .map(|p| {
                 let name = &p.name;
                 let default = super::tokens::number_lit(p.default);
+                let choices = &p.choices;
                 let kind = match (&p.ty, p.range) {
                     (Ty::Bool, _) => quote!(rt::ParamKind::Bool),
+                    (Ty::String, _) => quote!(rt::ParamKind::Choice { options: &[#(#choices),*] }),
                     (_, Some((lo, hi))) => {
                         let (lo, hi) = (super::tokens::number_lit(lo), super::tokens::number_lit(hi));
                         quote!(rt::ParamKind::Number { min: #lo, max: #hi })
@@ -166,6 +168,7 @@ impl<'p> Gen<'p> {
             names_used |=
                 matches!(e.kind, crate::hir::ExprKind::Builtin { op: crate::hir::Builtin::TurnCurrent, .. })
         });
+        let rounds = self.rounds();
         let turn_names = if names_used {
             quote! {
                 /// Names of the `turn` definitions, in declaration order.
@@ -202,6 +205,7 @@ impl<'p> Gen<'p> {
                 const HIDDEN: bool = #hidden;
                 #pools
                 #keeps_menu
+                #rounds
 
                 fn info() -> rt::GameInfo {
                     rt::GameInfo {
@@ -285,7 +289,62 @@ impl<'p> Gen<'p> {
 
     /// Whether building the menu may create collections (in the triggers, requires and
     /// filters of menu actions, or the functions they call): they are then dropped after.
+    /// A game with simultaneous turns: who chooses together under the active turn (its
+    /// `simultaneous` block, whose list is dropped once read), and each turn's `resolve`.
+    fn rounds(&self) -> TokenStream {
+        let prog = self.prog;
+        if !prog.turns.iter().any(|t| t.simultaneous.is_some()) {
+            return quote!();
+        }
+        let list = Ty::List(Box::new(Ty::Player));
+        let arena = self.collection_arena(&list);
+        let players = if self.null.elem(prog, &list) {
+            quote!(self.#arena[list].items.iter().flatten().copied().collect())
+        } else {
+            quote!(self.#arena[list].items.clone())
+        };
+        let (mut choose, mut resolve) = (Vec::new(), Vec::new());
+        for (i, t) in prog.turns.iter().enumerate() {
+            if let Some(f) = t.simultaneous {
+                let n = &self.func_name[&f];
+                choose.push(quote!(if self.core.turn == #i { self.#n()? } else));
+            }
+            if let Some(f) = t.resolve {
+                let n = &self.func_name[&f];
+                resolve.push(quote!(if turn == #i { self.#n()?; }));
+            }
+        }
+        // Without `resolve` blocks the trait's (doing nothing) serves.
+        let resolve = if resolve.is_empty() {
+            quote!()
+        } else {
+            quote! {
+                fn resolve_round(&mut self, turn: usize) -> rt::Flow<()> {
+                    #(#resolve)*
+                    Ok(())
+                }
+            }
+        };
+        quote! {
+            const SIMULTANEOUS: bool = true;
+
+            fn round_players(&mut self) -> rt::Flow<Option<Vec<rt::Player>>> {
+                let marks = self.marks();
+                let list = #(#choose)* { return Ok(None) };
+                let players: Vec<rt::Player> = #players;
+                self.truncate_to(marks);
+                Ok(Some(players))
+            }
+
+            #resolve
+        }
+    }
+
     pub(super) fn menu_allocates(&self) -> bool {
+        // The players of a simultaneous turn are a list made to be read once.
+        if self.prog.turns.iter().any(|t| t.simultaneous.is_some()) {
+            return true;
+        }
         use crate::hir::{Builtin, ExprKind};
         let allocates = |e: &crate::hir::Expr| match &e.kind {
             ExprKind::ListLit(_) | ExprKind::StackLit(_) | ExprKind::TableLit(_) => true,

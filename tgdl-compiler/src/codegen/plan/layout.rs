@@ -243,6 +243,12 @@ impl<'p> Layout<'p> {
                 (_, crate::hir::FuncKind::TurnDefault) => {
                     format!("next_player_{}", snake(&f.name.replace("_default", "")))
                 }
+                (_, crate::hir::FuncKind::TurnSimultaneous) => {
+                    format!("round_players_{}", snake(f.name.trim_end_matches("_simultaneous")))
+                }
+                (_, crate::hir::FuncKind::TurnResolve) => {
+                    format!("resolve_round_{}", snake(f.name.trim_end_matches("_resolve")))
+                }
                 (Some(c), crate::hir::FuncKind::GroupDefault) => {
                     let _ = c;
                     format!("build_group_{}", snake(&f.name.replace("_default", "")))

@@ -121,7 +121,7 @@ fn kind(rule: Rule, parent: Rule) -> TokenKind {
     use TokenKind as K;
     let delim = || match parent {
         Rule::grid => Delim::Grid,
-        Rule::brace_lit => Delim::List,
+        Rule::brace_lit | Rule::param_choices => Delim::List,
         Rule::new_inits => Delim::Inits,
         Rule::call | Rule::new_expr => Delim::Call,
         Rule::index => Delim::Index,
