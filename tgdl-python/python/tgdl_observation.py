@@ -118,7 +118,9 @@ def observations_of_random_games(module, players: int, games: int, seed: int = 0
                 break
             n = len(state.legal_actions())
             try:
-                state.apply_action(agents[state.current_player()].pick(n))
+                # The seat `apply_action` chooses for (a round's players one by one).
+                seat = state.deciding_player() if hasattr(state, "deciding_player") else state.current_player()
+                state.apply_action(agents[seat].pick(n))
             except module.RuleError:
                 break
             decisions += 1

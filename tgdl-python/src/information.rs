@@ -6,7 +6,13 @@
 //! each chance outcome that changed what it sees, each of its own decisions (the option and
 //! the menu it read) and each decision of another player as it read it, each with what it
 //! saw after. Everything is read through the seat's own eyes (`Game::observation` and
-//! `Game::labels_for` with the seat's viewer), never from the world.
+//! `Game::labels_of` with the seat's viewer), never from the world.
+//!
+//! A round of simultaneous choices is noted when it closes, as the runtime's records do:
+//! each choice of the round, in seat order, then what each seat saw after the round. While
+//! a round is under way, a seat's information state ends at the round's start, so a seat
+//! deciding in it has the same information state whoever chose before it, and whatever
+//! they chose (`tgdl_runtime::information`).
 
 use std::fmt::Write as _;
 use std::sync::Arc;
@@ -92,16 +98,21 @@ struct Trail {
 
 /// How each seat read a decision about to be applied: the label of the option, and the
 /// digest of the menu for the seat that decides.
+#[derive(Clone, Debug)]
 pub struct Reading {
     player: u32,
     option: u32,
     labels: Vec<(String, u128)>,
+    /// A choice in a round of simultaneous choices: noted when the round closes.
+    in_round: bool,
 }
 
 /// Every seat's sights since the start of a game with explicit chance.
 #[derive(Clone, Debug)]
 pub struct Sights {
     seats: Vec<Trail>,
+    /// The choices made in the round under way, in the order they were made.
+    round: Vec<Reading>,
 }
 
 impl Sights {
@@ -122,32 +133,83 @@ impl Sights {
                 Trail { last: Arc::new(Link { sight, prev: None }), len: 1 }
             })
             .collect();
-        Sights { seats }
+        Sights { seats, round: Vec::new() }
     }
 
-    /// How each seat reads option `option` of `game`, about to be applied: `None` at a
-    /// chance event (no seat reads chance's outcome as such, only what it then sees).
-    pub fn read<G: Game>(game: &G, option: usize) -> Option<Reading> {
-        let Status::Decide(p) = game.status() else { return None };
+    /// How each seat reads option `option` of `player`'s menu in `game`, about to be
+    /// applied: `None` at a chance event (no seat reads chance's outcome as such, only what
+    /// it then sees) or when `player` has no menu.
+    pub fn read<G: Game>(game: &G, player: u32, option: usize) -> Option<Reading> {
+        if game.status() == Status::Chance || game.options_of(player).is_empty() {
+            return None;
+        }
         let labels = (0..game.players())
             .map(|seat| {
-                let labels = game.labels_for(Viewer::Seat(seat));
+                let labels = game.labels_of(player, Viewer::Seat(seat));
                 let label = labels.get(option).cloned().unwrap_or_default();
-                let menu = if seat == p.0 { menu_digest(&labels) } else { 0 };
+                let menu = if seat == player { menu_digest(&labels) } else { 0 };
                 (label, menu)
             })
             .collect();
-        Some(Reading { player: p.0, option: option as u32, labels })
+        let in_round = game.round().is_some_and(|r| r.waits_for(player));
+        Some(Reading { player, option: option as u32, labels, in_round })
     }
 
     /// Notes what each seat sees of `game` after a step: a decision read as `reading`, or
-    /// a chance outcome (`None`), which a seat notes only when it changed what it sees.
+    /// a chance outcome (`None`), which a seat notes only when it changed what it sees. A
+    /// choice in a round waits for the round to close; then the round's choices are
+    /// noted together.
     pub fn note<G: Game>(&mut self, game: &G, reading: Option<Reading>) {
+        let Some(reading) = reading else {
+            self.note_each(game, None);
+            return;
+        };
+        if !reading.in_round {
+            self.note_each(game, Some(&reading));
+            return;
+        }
+        self.round.push(reading);
+        // Under way while some of its players have chosen and others not; a round that
+        // closed is gone, or the next round has opened with nobody chosen.
+        if game.round().is_some_and(|r| !r.is_fresh()) {
+            return;
+        }
+        let mut round = std::mem::take(&mut self.round);
+        // In seat order (the order the choices take effect), whatever order they came in.
+        round.sort_by_key(|r| r.player);
+        let last = round.pop();
+        for r in &round {
+            self.note_unseen(r);
+        }
+        self.note_each(game, last.as_ref());
+    }
+
+    /// Notes a decision of a round that closed, before the last: what the seats saw is
+    /// noted with the last.
+    fn note_unseen(&mut self, r: &Reading) {
+        for (seat, trail) in self.seats.iter_mut().enumerate() {
+            let (label, menu) = r.labels[seat].clone();
+            let own = r.player == seat as u32;
+            let sight = Sight {
+                kind: if own { Kind::Own } else { Kind::Other },
+                player: r.player,
+                option: if own { r.option } else { 0 },
+                menu,
+                label,
+                observation: trail.last.sight.observation.clone(),
+                saw: trail.last.sight.saw,
+            };
+            trail.last = Arc::new(Link { sight, prev: Some(trail.last.clone()) });
+            trail.len += 1;
+        }
+    }
+
+    fn note_each<G: Game>(&mut self, game: &G, reading: Option<&Reading>) {
         for (seat, trail) in self.seats.iter_mut().enumerate() {
             let seat = seat as u32;
             let observation = observation_json(game, seat);
             let saw = digest(observation.as_bytes());
-            let sight = match &reading {
+            let sight = match reading {
                 None if saw == trail.last.sight.saw => continue,
                 None => Sight {
                     kind: Kind::Chance,
@@ -201,9 +263,11 @@ impl Sights {
     }
 
     /// Seat `seat`'s information state in `game` as text: one line per sight (digests of
-    /// what it saw, the labels of decisions as it read them), the menu it decides from now,
-    /// and what it sees now in full. Two histories give the same text exactly when the seat
-    /// observed the same things in the same order and made the same decisions.
+    /// what it saw, the labels of decisions as it read them), its own choice in the round
+    /// under way, the menu it decides from now (in a round, its own menu, whoever the round
+    /// asks first), and what it saw last in full. Two histories give the same text exactly
+    /// when the seat observed the same things in the same order and made the same
+    /// decisions.
     pub fn information_state<G: Game>(&self, game: &G, seat: u32) -> String {
         let sights = self.of(seat);
         let mut out = format!("seat {seat}\n");
@@ -219,8 +283,19 @@ impl Sights {
                 Kind::Other => writeln!(out, "player {} chose {:?}: saw {:032x}", s.player, s.label, s.saw),
             };
         }
-        if game.status() == Status::Decide(tgdl_runtime::value::Player(seat)) {
-            let _ = writeln!(out, "deciding from {:032x}", menu_digest(&game.labels_for(Viewer::Seat(seat))));
+        // Its own choice in the round under way: only its own (the others' are noted when
+        // the round closes).
+        for r in self.round.iter().filter(|r| r.player == seat) {
+            let (label, menu) = &r.labels[seat as usize];
+            let _ = writeln!(
+                out,
+                "player {seat} (this seat) chose {} {label:?} from {menu:032x} in the round under way",
+                r.option
+            );
+        }
+        if game.status() != Status::Chance && !game.options_of(seat).is_empty() {
+            let menu = menu_digest(&game.labels_of(seat, Viewer::Seat(seat)));
+            let _ = writeln!(out, "deciding from {menu:032x}");
         }
         if let Some(last) = sights.last() {
             out.push_str("sees ");

@@ -12,10 +12,12 @@
 //!
 //! The module holds `Game(players=None)`, `State`, `VectorEnv` ([`vector`]), `RuleError`, `simulate`,
 //! `simulate_range`, `merge_tallies`, `explore` and the constants `NAME`, `SOURCE`,
-//! `MIN_PLAYERS`, `MAX_PLAYERS`, `TERMINAL`, `CHANCE` (docs/python.md). A state started
-//! with `Game.new_initial_state()` meets chance as decisions of its own (OpenSpiel's
-//! convention) and keeps each seat's information state ([`information`]);
-//! `Game.new_state(seed)` draws chance from the seed.
+//! `MIN_PLAYERS`, `MAX_PLAYERS`, `TERMINAL`, `CHANCE`, `SIMULTANEOUS` (docs/python.md). A
+//! state started with `Game.new_initial_state()` meets chance as decisions of its own
+//! (OpenSpiel's convention) and keeps each seat's information state ([`information`]);
+//! `Game.new_state(seed)` draws chance from the seed. A round of simultaneous choices is a
+//! simultaneous node, as OpenSpiel has them (`apply_actions`), and also decisions one
+//! after another in seat order (`apply_action`).
 
 use pyo3::exceptions::{PyException, PyIndexError, PyValueError};
 use pyo3::prelude::*;
@@ -42,6 +44,15 @@ pub const TERMINAL: i64 = -1;
 
 /// `current_player()` at a chance event of a game started with explicit chance.
 pub const CHANCE: i64 = -2;
+
+/// `current_player()` at the start of a round of simultaneous choices: OpenSpiel's
+/// `PlayerId.SIMULTANEOUS`. The same number as [`CHANCE`]: `is_chance_node()` and
+/// `is_simultaneous_node()` tell the two apart.
+pub const SIMULTANEOUS: i64 = -2;
+
+/// What a player not choosing at a simultaneous node passes to `apply_actions`: OpenSpiel
+/// asks for 0, and its flat joint actions give `kInvalidAction` (-1); both are taken.
+const NOT_CHOOSING: [i64; 2] = [0, -1];
 
 pyo3::create_exception!(
     tgdl,
@@ -196,7 +207,15 @@ impl<G: Game> Core<G> {
         }
     }
 
+    /// The seat that decides now, [`SIMULTANEOUS`] at a round's start, [`CHANCE`] or
+    /// [`TERMINAL`].
     pub fn current_player(&self) -> i64 {
+        if self.is_simultaneous_node() { SIMULTANEOUS } else { self.deciding_player() }
+    }
+
+    /// The seat whose choice `apply_action` takes: in a round, the first player yet to
+    /// choose (seat order); [`CHANCE`] or [`TERMINAL`] where those.
+    pub fn deciding_player(&self) -> i64 {
         match self.game.status() {
             Status::Decide(p) => i64::from(p.0),
             Status::Chance => CHANCE,
@@ -208,12 +227,42 @@ impl<G: Game> Core<G> {
         self.game.status() == Status::Chance
     }
 
+    /// Whether a round of simultaneous choices starts here: it is under way and nobody in
+    /// it has chosen.
+    pub fn is_simultaneous_node(&self) -> bool {
+        matches!(self.game.status(), Status::Decide(_)) && self.game.round().is_some_and(|r| r.is_fresh())
+    }
+
+    /// The round under way: its players (seat order) and whether each has chosen.
+    pub fn round(&self) -> Option<(Vec<u32>, Vec<bool>)> {
+        self.game.round().map(|r| (r.players, r.chosen))
+    }
+
     /// The options of the current decision, or the outcomes of the chance event.
     pub fn legal_actions(&self) -> PyResult<Vec<usize>> {
         if self.is_chance_node() && self.game.options().is_empty() {
             return Err(unlisted());
         }
         Ok((0..self.game.options().len()).collect())
+    }
+
+    /// Seat `player`'s options now: in a round, its menu while it has yet to choose; at a
+    /// decision, the decider's; empty for everyone else, at a chance node and at the end.
+    pub fn legal_actions_of(&self, player: i64) -> PyResult<Vec<usize>> {
+        let seat = self.seat(player)?;
+        if matches!(self.game.status(), Status::Chance | Status::Over | Status::Failed) {
+            return Ok(Vec::new());
+        }
+        Ok((0..self.game.options_of(seat).len()).collect())
+    }
+
+    /// The labels of seat `player`'s options ([`Core::legal_actions_of`]) as it reads them.
+    pub fn action_labels_of(&self, player: i64) -> PyResult<Vec<String>> {
+        let seat = self.seat(player)?;
+        if matches!(self.game.status(), Status::Chance | Status::Over | Status::Failed) {
+            return Ok(Vec::new());
+        }
+        Ok(self.game.labels_of(seat, Viewer::Seat(seat)))
     }
 
     /// At a chance event: each outcome with its probability. `ValueError` elsewhere, and
@@ -256,13 +305,83 @@ impl<G: Game> Core<G> {
         if action >= n {
             return Err(PyIndexError::new_err(format!("action {action} does not exist (there are {n})")));
         }
-        let reading = self.sights.as_ref().and_then(|_| Sights::read(&self.game, action));
+        let reading = match (&self.sights, self.game.status()) {
+            (Some(_), Status::Decide(p)) => Sights::read(&self.game, p.0, action),
+            _ => None,
+        };
         self.game.apply(action).map_err(|e| PyValueError::new_err(e.to_string()))?;
         self.actions.push(action);
         if let Some(sights) = &mut self.sights {
             sights.note(&self.game, reading);
         }
         self.check(py)
+    }
+
+    /// Applies one action per player, in seat order: each player with options now
+    /// ([`Core::legal_actions_of`]) gives one of them, the others 0 (or -1); OpenSpiel's
+    /// `apply_actions`. In a round, the choices are made in seat order, as `apply_action`
+    /// makes them one by one; at a decision, only the decider's action is applied. Every
+    /// action is checked before any is applied: a bad one raises `ValueError` and nothing
+    /// moves.
+    pub fn apply_actions(&mut self, py: Python<'_>, actions: &[i64]) -> PyResult<()> {
+        match self.game.status() {
+            Status::Decide(_) => {}
+            Status::Chance => {
+                return Err(PyValueError::new_err(
+                    "chance decides here, not the players: apply_action(outcome) applies chance's outcome",
+                ));
+            }
+            Status::Over | Status::Failed => {
+                return Err(PyValueError::new_err("the game is over: no action can be applied"));
+            }
+        }
+        let players = self.players as usize;
+        if actions.len() != players {
+            return Err(PyValueError::new_err(format!(
+                "apply_actions takes one action per player: {players} for {players} players, not {}",
+                actions.len()
+            )));
+        }
+        let mut chosen = Vec::new();
+        for (p, &a) in actions.iter().enumerate() {
+            let n = self.game.options_of(p as u32).len();
+            if n == 0 {
+                if !NOT_CHOOSING.contains(&a) {
+                    return Err(PyValueError::new_err(format!(
+                        "player {p} does not choose here: its action must be 0 (or -1), not {a}"
+                    )));
+                }
+            } else if a < 0 || a as u64 >= n as u64 {
+                return Err(PyValueError::new_err(format!(
+                    "player {p}'s action {a} is not one of its {n} options (0 to {})",
+                    n - 1
+                )));
+            } else {
+                chosen.push((p as u32, a as usize));
+            }
+        }
+        for (p, a) in chosen {
+            // A rule error raised by an earlier choice ends the game: the rest are not made.
+            self.apply_for(p, a)?;
+            self.check(py)?;
+        }
+        Ok(())
+    }
+
+    /// Applies option `action` of seat `player`'s menu ([`Game::apply_for`]), recorded
+    /// for replays as the choice `apply_action` would make: only in the order the game
+    /// asks (seat order in a round), so that replaying the actions one by one plays it.
+    fn apply_for(&mut self, player: u32, action: usize) -> PyResult<()> {
+        if self.game.status() != Status::Decide(tgdl_runtime::value::Player(player)) {
+            return Err(PyValueError::new_err(format!("player {player} is not the next to choose")));
+        }
+        let reading = self.sights.as_ref().and_then(|_| Sights::read(&self.game, player, action));
+        self.game.apply_for(player, action).map_err(|e| PyValueError::new_err(e.to_string()))?;
+        self.actions.push(action);
+        if let Some(sights) = &mut self.sights {
+            sights.note(&self.game, reading);
+        }
+        Ok(())
     }
 
     pub fn is_terminal(&self) -> bool {
@@ -727,15 +846,35 @@ macro_rules! python_game {
 
             #[pymethods(crate = "tgdl_python::pyo3")]
             impl State {
-                /// The seat that decides now, `CHANCE` (-2) at a chance node, or `TERMINAL`
-                /// (-1) once the game ended.
+                /// The seat that decides now; `SIMULTANEOUS` (-2, OpenSpiel's) at the start of a
+                /// round of simultaneous choices, `CHANCE` (-2) at a chance node (the same
+                /// number: `is_simultaneous_node()` and `is_chance_node()` tell them apart), or
+                /// `TERMINAL` (-1) once the game ended.
                 fn current_player(&self) -> i64 {
                     self.core.current_player()
+                }
+
+                /// The seat whose choice `apply_action` takes: the one that decides now, in a
+                /// round the first player yet to choose (seat order); `CHANCE` or `TERMINAL`.
+                fn deciding_player(&self) -> i64 {
+                    self.core.deciding_player()
                 }
 
                 /// Whether chance decides now (only in a game with explicit chance).
                 fn is_chance_node(&self) -> bool {
                     self.core.is_chance_node()
+                }
+
+                /// Whether a round of simultaneous choices starts here (nobody in it has
+                /// chosen): each of its players chooses with `apply_actions`.
+                fn is_simultaneous_node(&self) -> bool {
+                    self.core.is_simultaneous_node()
+                }
+
+                /// The round of simultaneous choices under way: `(players, chosen)`, its
+                /// players in seat order and whether each has chosen; `None` outside rounds.
+                fn round(&self) -> Option<(Vec<u32>, Vec<bool>)> {
+                    self.core.round()
                 }
 
                 /// At a chance node: `(action, probability)` for each outcome.
@@ -744,14 +883,25 @@ macro_rules! python_game {
                 }
 
                 /// The indices of the options of the current decision (`0..len(options)`),
-                /// or of the outcomes at a chance node.
-                fn legal_actions(&self) -> PyResult<Vec<usize>> {
-                    self.core.legal_actions()
+                /// or of the outcomes at a chance node. With `player`: that seat's options
+                /// now (in a round, its menu while it has yet to choose; at a decision, the
+                /// decider's; empty for the others, at a chance node and at the end).
+                #[pyo3(signature = (player = None))]
+                fn legal_actions(&self, player: Option<i64>) -> PyResult<Vec<usize>> {
+                    match player {
+                        None => self.core.legal_actions(),
+                        Some(p) => self.core.legal_actions_of(p),
+                    }
                 }
 
-                /// The labels of the options, in the order of `legal_actions()`.
-                fn action_labels(&self) -> PyResult<Vec<String>> {
-                    self.core.action_labels()
+                /// The labels of the options, in the order of `legal_actions()`; with
+                /// `player`, of that seat's options, as it reads them.
+                #[pyo3(signature = (player = None))]
+                fn action_labels(&self, player: Option<i64>) -> PyResult<Vec<String>> {
+                    match player {
+                        None => self.core.action_labels(),
+                        Some(p) => self.core.action_labels_of(p),
+                    }
                 }
 
                 /// The label of one option.
@@ -772,6 +922,15 @@ macro_rules! python_game {
                 /// `message`) and ends the game.
                 fn apply_action(&mut self, py: Python<'_>, action: usize) -> PyResult<()> {
                     self.core.apply(py, action)
+                }
+
+                /// One action per player, in seat order (OpenSpiel's `apply_actions`): each
+                /// player with options (`legal_actions(p)`) gives one of them, the others 0
+                /// (or -1). The round's choices are made in seat order; at a decision, only
+                /// the decider's. `ValueError` for a bad list (nothing is applied);
+                /// `RuleError` when a rule fails.
+                fn apply_actions(&mut self, py: Python<'_>, actions: Vec<i64>) -> PyResult<()> {
+                    self.core.apply_actions(py, &actions)
                 }
 
                 /// An independent copy of this state.
@@ -1201,6 +1360,8 @@ macro_rules! python_game {
                 m.add("PARAMETERS", $crate::params_dict::<G>(m.py(), &$crate::__Params::defaults())?)?;
                 m.add("TERMINAL", $crate::TERMINAL)?;
                 m.add("CHANCE", $crate::CHANCE)?;
+                m.add("SIMULTANEOUS", $crate::SIMULTANEOUS)?;
+                m.add("HAS_SIMULTANEOUS_TURNS", <G as $crate::__Game>::has_simultaneous_turns())?;
                 m.add("HAS_HIDDEN_INFORMATION", <G as $crate::__Game>::has_hidden_information())?;
                 Ok(())
             }
