@@ -41,6 +41,14 @@ and the game says so (`TgdlGame.exploration()["complete"]` is false). The parame
 - Information states (perfect recall) and observations are the seat's own
   (`State.information_state_string(p)`, `State.observation(p)`), tensors their encodings
   (`tgdl_observation.ObservationEncoder`): nothing given to a seat is read from the world.
+- `dynamics`: simultaneous when the game has simultaneous turns
+  (`HAS_SIMULTANEOUS_TURNS`), else sequential. A round's start is a simultaneous node
+  (`current_player()` is `PlayerId.SIMULTANEOUS`): `legal_actions(p)` is each player's
+  menu (empty for a player not in the round), `apply_actions` takes one action per player
+  (0 for those not in the round), and `legal_actions()` and `apply_action` take OpenSpiel's
+  flat joint actions. Elsewhere the game is sequential: one player decides, or chance.
+  `max_game_length` counts each player's choice in a round (the walk's decisions), so it
+  bounds the joint decisions OpenSpiel counts from above.
 """
 
 from __future__ import annotations
@@ -83,16 +91,23 @@ def _parameters(module) -> Dict[str, Any]:
     return params
 
 
+def _simultaneous(module) -> bool:
+    """Whether the game has rounds of simultaneous choices (modules built before they
+    existed have no `HAS_SIMULTANEOUS_TURNS`)."""
+    return bool(getattr(module, "HAS_SIMULTANEOUS_TURNS", False))
+
+
 def _game_type(module, chance_mode, utility) -> "pyspiel.GameType":
     information = (
         pyspiel.GameType.Information.IMPERFECT_INFORMATION
         if module.HAS_HIDDEN_INFORMATION
         else pyspiel.GameType.Information.PERFECT_INFORMATION
     )
+    dynamics = pyspiel.GameType.Dynamics.SIMULTANEOUS if _simultaneous(module) else pyspiel.GameType.Dynamics.SEQUENTIAL
     return pyspiel.GameType(
         short_name=openspiel_name(module),
         long_name=f"TGDL {module.NAME}",
-        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        dynamics=dynamics,
         chance_mode=chance_mode,
         information=information,
         utility=utility,
@@ -259,15 +274,19 @@ class TgdlState(pyspiel.State):
         super().__init__(game)
         self.tgdl_state = tgdl_state
         self._max_actions = game.num_distinct_actions()
+        self._players = game.num_players()
 
     def current_player(self):
-        p = self.tgdl_state.current_player()
+        s = self.tgdl_state
+        p = s.current_player()
         if p >= 0:
             return p
-        return pyspiel.PlayerId.CHANCE if self.tgdl_state.is_chance_node() else pyspiel.PlayerId.TERMINAL
+        if s.is_terminal():
+            return pyspiel.PlayerId.TERMINAL
+        # The module's CHANCE and SIMULTANEOUS are both -2.
+        return pyspiel.PlayerId.CHANCE if s.is_chance_node() else pyspiel.PlayerId.SIMULTANEOUS
 
-    def _legal_actions(self, player):
-        actions = self.tgdl_state.legal_actions()
+    def _checked(self, actions):
         if len(actions) > self._max_actions:
             raise ValueError(
                 f"this decision has {len(actions)} options, more than the game's num_distinct_actions "
@@ -275,16 +294,58 @@ class TgdlState(pyspiel.State):
             )
         return actions
 
+    def _menus(self):
+        """Each player's options at a simultaneous node (empty for those not in the round)."""
+        return [self._checked(self.tgdl_state.legal_actions(p)) for p in range(self._players)]
+
+    def _legal_actions(self, player):
+        if player == pyspiel.PlayerId.SIMULTANEOUS:
+            # `legal_actions()` at a simultaneous node: OpenSpiel's flat joint actions.
+            count = 1
+            for menu in self._menus():
+                count *= len(menu) or 1
+            return list(range(count))
+        return self._checked(self.tgdl_state.legal_actions(player))
+
+    def _joint(self, flat):
+        """The actions of flat joint action `flat`, as OpenSpiel numbers them: player 0's
+        option is the least significant digit; a player without options passes 0."""
+        actions = []
+        for menu in self._menus():
+            if menu:
+                actions.append(menu[flat % len(menu)])
+                flat //= len(menu)
+            else:
+                actions.append(0)
+        return actions
+
     def chance_outcomes(self):
         return self.tgdl_state.chance_outcomes()
 
     def _apply_action(self, action):
-        self.tgdl_state.apply_action(action)
+        if self.tgdl_state.is_simultaneous_node():
+            self.tgdl_state.apply_actions(self._joint(action))
+        else:
+            self.tgdl_state.apply_action(action)
+
+    def _apply_actions(self, actions):
+        self.tgdl_state.apply_actions([int(a) for a in actions])
 
     def _action_to_string(self, player, action):
         # Actions are indices into this state's options: their labels as the player who
-        # decides reads them (at a chance node, the outcome).
-        labels = self.tgdl_state.action_labels()
+        # decides reads them (at a chance node, the outcome; at a simultaneous node, each
+        # player's choice of a flat joint action).
+        s = self.tgdl_state
+        if player == pyspiel.PlayerId.SIMULTANEOUS:
+            joint = self._joint(action)
+            return "(" + ", ".join(self._label(p, a) for p, a in enumerate(joint) if s.legal_actions(p)) + ")"
+        if player == pyspiel.PlayerId.CHANCE or player < 0:
+            labels = s.action_labels()
+            return labels[action] if 0 <= action < len(labels) else f"action {action}"
+        return self._label(player, action)
+
+    def _label(self, player, action):
+        labels = self.tgdl_state.action_labels(player)
         if 0 <= action < len(labels):
             return labels[action]
         return f"action {action}"
