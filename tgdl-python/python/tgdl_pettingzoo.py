@@ -1,4 +1,6 @@
-"""A PettingZoo AEC environment over any game module built by `tgdlc build --python`.
+"""PettingZoo environments over any game module built by `tgdlc build --python`: an AEC
+environment (`TgdlEnv`, one agent acts at a time) and a Parallel one (`TgdlParallelEnv`,
+every player of a round of simultaneous choices acts in one step).
 
     import connect_four
     env = connect_four.env()            # or tgdl_pettingzoo.TgdlEnv(connect_four, players=2)
@@ -28,8 +30,26 @@ The same observation as data or text: `env.observation_dict(agent)`,
 options of the agent to move (the other agents' infos do not). Rewards come when the game
 ends: `state.returns()` (1 for first place, 0 for last, evenly between, 0.5 each in a
 draw). A rule error ends the game with zero rewards and `infos[agent]["error"] =
-(location, message)`. `max_decisions` truncates long games. `render()` draws what a
-spectator sees (`reveal=True`: the whole world, for the designer).
+(location, message)`. `max_decisions` truncates long games (each player's choice counts
+once). `render()` draws what a spectator sees (`reveal=True`: the whole world, for the
+designer). `params` holds values for the game's parameters (`params={"num_cards": 4}`).
+
+In a round of simultaneous choices, the AEC environment asks its players one after
+another in seat order (`state.deciding_player()`); each reads what the others chose as a
+secret until the round closes. The Parallel environment asks them together:
+
+    import goofspiel
+    env = goofspiel.parallel_env(params={"num_cards": 4})   # TgdlParallelEnv(goofspiel, ...)
+    observations, infos = env.reset(seed=42)
+    while env.agents:
+        actions = {a: env.action_space(a).sample(observations[a]["action_mask"]) for a in env.agents}
+        observations, rewards, terminations, truncations, infos = env.step(actions)
+
+Each step applies the choices of the agents that act now (`env.acting_agents()`: the
+players of the round yet to choose, or the one player who decides) with
+`state.apply_actions`; the actions given for the others are ignored, and their masks are
+all zeros. Observations, rewards, terminations and truncations are given for every live
+agent; once the game ends, `env.agents` is empty.
 """
 
 from __future__ import annotations
@@ -39,16 +59,23 @@ from typing import Any, Callable, Dict, Optional
 
 import numpy as np
 from gymnasium import spaces
-from pettingzoo import AECEnv
+from pettingzoo import AECEnv, ParallelEnv
 
 from tgdl_observation import ObservationEncoder
 
-__all__ = ["TgdlEnv", "env", "probe_max_actions"]
+__all__ = ["TgdlEnv", "TgdlParallelEnv", "env", "parallel_env", "probe_max_actions"]
 
 
-def probe_max_actions(module, players: int, games: int = 50, seed: int = 0) -> int:
+def _deciding(state) -> int:
+    """The seat `apply_action` chooses for (in a round, the first yet to choose); modules
+    built before rounds existed have no `deciding_player`."""
+    deciding = getattr(state, "deciding_player", None)
+    return deciding() if deciding is not None else state.current_player()
+
+
+def probe_max_actions(module, players: int, games: int = 50, seed: int = 0, params: Optional[dict] = None) -> int:
     """The largest number of options met in `games` seeded random games."""
-    game = module.Game(players)
+    game = module.Game(players, **(params or {}))
     best = 1
     for i in range(games):
         state = game.new_state(module.derive_seed(seed, i))
@@ -58,47 +85,42 @@ def probe_max_actions(module, players: int, games: int = 50, seed: int = 0) -> i
             n = len(state.legal_actions())
             best = max(best, n)
             try:
-                state.apply_action(agents[state.current_player()].pick(n))
+                state.apply_action(agents[_deciding(state)].pick(n))
             except module.RuleError:
                 break
             steps += 1
     return best
 
 
-class TgdlEnv(AECEnv):
-    """A TGDL game as a PettingZoo AEC environment (see the module's documentation)."""
+class _TgdlAgents:
+    """What both environments share: the game, the agents, the spaces, the encodings."""
 
-    def __init__(
+    def _setup(
         self,
         module,
-        players: Optional[int] = None,
-        encoding: Any = "tensor",
-        observation_size: int = 4096,
-        observation_shape: Optional[tuple] = None,
-        low: float = 0,
-        high: float = 255,
-        max_actions: Optional[int] = None,
-        max_decisions: int = 10_000,
-        render_mode: Optional[str] = None,
-        encoder: Optional[ObservationEncoder] = None,
-        reveal: bool = False,
+        players: Optional[int],
+        params: Optional[dict],
+        encoding: Any,
+        observation_size: int,
+        observation_shape: Optional[tuple],
+        low: float,
+        high: float,
+        max_actions: Optional[int],
+        max_decisions: int,
+        render_mode: Optional[str],
+        encoder: Optional[ObservationEncoder],
+        reveal: bool,
     ):
-        super().__init__()
         self.module = module
-        self.game = module.Game(players)
+        self.game = module.Game(players, **(params or {}))
         self.players = self.game.players
-        self.metadata = {
-            "render_modes": ["human", "ansi"],
-            "name": f"tgdl_{module.__name__}_v0",
-            "is_parallelizable": False,
-        }
         self.render_mode = render_mode
         self.reveal = reveal
         self.encoder: Optional[ObservationEncoder] = None
         self.max_decisions = max_decisions
         self.possible_agents = [f"player_{p}" for p in range(self.players)]
         self.agent_name_mapping = {a: p for p, a in enumerate(self.possible_agents)}
-        self.max_actions = max_actions or probe_max_actions(module, self.players)
+        self.max_actions = max_actions or probe_max_actions(module, self.players, params=params)
 
         probe = self.game.new_state(0)
         if encoding == "tensor":
@@ -144,14 +166,19 @@ class TgdlEnv(AECEnv):
         out[: len(data)] = np.frombuffer(data, dtype=np.uint8)
         return out
 
+    def _options(self, seat: int) -> int:
+        """How many options seat `seat` chooses from now (0 when it does not choose)."""
+        state = self.state_obj
+        if state is None or state.is_terminal():
+            return 0
+        n = len(self._legal_actions(seat))
+        if n > self.max_actions:
+            raise ValueError(f"{n} options, more than max_actions={self.max_actions}")
+        return n
+
     def _mask(self, seat: int) -> np.ndarray:
         mask = np.zeros(self.max_actions, dtype=np.int8)
-        state = self.state_obj
-        if state is not None and not state.is_terminal() and state.current_player() == seat:
-            n = len(state.legal_actions())
-            if n > self.max_actions:
-                raise ValueError(f"{n} options, more than max_actions={self.max_actions}")
-            mask[:n] = 1
+        mask[: self._options(seat)] = 1
         return mask
 
     def observation_dict(self, agent) -> Dict[str, Any]:
@@ -168,10 +195,71 @@ class TgdlEnv(AECEnv):
         encoded = np.asarray(self._encode(observation), dtype=self._observation_spaces[agent]["observation"].dtype)
         return {"observation": encoded, "action_mask": self._mask(seat)}
 
-    def reset(self, seed: Optional[int] = None, options: Optional[dict] = None):
+    def _new_game(self, seed: Optional[int]):
         if seed is None:
             seed = int(np.random.SeedSequence().generate_state(2, dtype=np.uint32).view(np.uint64)[0])
         self.state_obj = self.game.new_state(int(seed) & (2**64 - 1))
+
+    def render(self):
+        if self.render_mode is None:
+            return None
+        text = str(self.state_obj) if self.reveal else self.state_obj.observation_text(None)
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self):
+        pass
+
+
+class TgdlEnv(_TgdlAgents, AECEnv):
+    """A TGDL game as a PettingZoo AEC environment (see the module's documentation)."""
+
+    def __init__(
+        self,
+        module,
+        players: Optional[int] = None,
+        encoding: Any = "tensor",
+        observation_size: int = 4096,
+        observation_shape: Optional[tuple] = None,
+        low: float = 0,
+        high: float = 255,
+        max_actions: Optional[int] = None,
+        max_decisions: int = 10_000,
+        render_mode: Optional[str] = None,
+        encoder: Optional[ObservationEncoder] = None,
+        reveal: bool = False,
+        params: Optional[dict] = None,
+    ):
+        AECEnv.__init__(self)
+        self.metadata = {
+            "render_modes": ["human", "ansi"],
+            "name": f"tgdl_{module.__name__}_v0",
+            "is_parallelizable": False,
+        }
+        self._setup(
+            module,
+            players,
+            params,
+            encoding,
+            observation_size,
+            observation_shape,
+            low,
+            high,
+            max_actions,
+            max_decisions,
+            render_mode,
+            encoder,
+            reveal,
+        )
+
+    def _legal_actions(self, seat: int):
+        # One agent at a time: in a round, its players in seat order.
+        return self.state_obj.legal_actions() if _deciding(self.state_obj) == seat else []
+
+    def reset(self, seed: Optional[int] = None, options: Optional[dict] = None):
+        self._new_game(seed)
         self.agents = self.possible_agents[:]
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
@@ -186,12 +274,12 @@ class TgdlEnv(AECEnv):
         """The agent to move finds the labels of its options in its info; no one else."""
         for a in self.agents:
             self.infos[a].pop("action_labels", None)
-        p = self.state_obj.current_player()
+        p = _deciding(self.state_obj)
         if p >= 0 and self.possible_agents[p] in self.infos:
             self.infos[self.possible_agents[p]]["action_labels"] = self.state_obj.action_labels()
 
     def _select(self):
-        p = self.state_obj.current_player()
+        p = _deciding(self.state_obj)
         if p >= 0:
             self.agent_selection = self.possible_agents[p]
         elif not hasattr(self, "agent_selection") or self.agent_selection not in self.agents:
@@ -230,19 +318,117 @@ class TgdlEnv(AECEnv):
         if self.render_mode == "human":
             self.render()
 
-    def render(self):
-        if self.render_mode is None:
-            return None
-        text = str(self.state_obj) if self.reveal else self.state_obj.observation_text(None)
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
 
-    def close(self):
-        pass
+class TgdlParallelEnv(_TgdlAgents, ParallelEnv):
+    """A TGDL game as a PettingZoo Parallel environment: every player of a round of
+    simultaneous choices acts in one step, a player who decides alone acts alone (see the
+    module's documentation)."""
+
+    def __init__(
+        self,
+        module,
+        players: Optional[int] = None,
+        encoding: Any = "tensor",
+        observation_size: int = 4096,
+        observation_shape: Optional[tuple] = None,
+        low: float = 0,
+        high: float = 255,
+        max_actions: Optional[int] = None,
+        max_decisions: int = 10_000,
+        render_mode: Optional[str] = None,
+        encoder: Optional[ObservationEncoder] = None,
+        reveal: bool = False,
+        params: Optional[dict] = None,
+    ):
+        self.metadata = {"render_modes": ["human", "ansi"], "name": f"tgdl_{module.__name__}_parallel_v0"}
+        self._setup(
+            module,
+            players,
+            params,
+            encoding,
+            observation_size,
+            observation_shape,
+            low,
+            high,
+            max_actions,
+            max_decisions,
+            render_mode,
+            encoder,
+            reveal,
+        )
+        self.agents = []
+
+    def _legal_actions(self, seat: int):
+        return self.state_obj.legal_actions(seat)
+
+    def acting_agents(self):
+        """The agents whose actions the next step applies: the players of the round under
+        way yet to choose, or the one player who decides; none once the game is over."""
+        state = self.state_obj
+        if state is None or state.is_terminal():
+            return []
+        return [a for a in self.agents if state.legal_actions(self.agent_name_mapping[a])]
+
+    def _infos(self):
+        infos = {a: {} for a in self.agents}
+        for a in self.acting_agents():
+            infos[a]["action_labels"] = self.state_obj.action_labels(self.agent_name_mapping[a])
+        return infos
+
+    def reset(self, seed: Optional[int] = None, options: Optional[dict] = None):
+        self._new_game(seed)
+        self.agents = self.possible_agents[:]
+        self.decisions = 0
+        observations = {a: self.observe(a) for a in self.agents}
+        return observations, self._infos()
+
+    def step(self, actions):
+        if not self.agents:
+            raise ValueError("the game is over: reset the environment to play again")
+        acting = self.acting_agents()
+        joint = [0] * self.players
+        for agent in acting:
+            seat = self.agent_name_mapping[agent]
+            action = actions.get(agent)
+            n = len(self.state_obj.legal_actions(seat))
+            if action is None:
+                raise ValueError(f"{agent} acts in this step: give it an action (one of its {n} options)")
+            if not 0 <= int(action) < n:
+                raise ValueError(f"{agent} chose {action!r}, which is not one of its {n} options")
+            joint[seat] = int(action)
+        error = None
+        try:
+            self.state_obj.apply_actions(joint)
+        except self.module.RuleError as e:
+            error = (e.location, e.message)
+        self.decisions += len(acting)
+        rewards = {a: 0.0 for a in self.agents}
+        terminations = {a: False for a in self.agents}
+        truncations = {a: False for a in self.agents}
+        if self.state_obj.is_terminal():
+            returns = self.state_obj.returns()
+            for a in self.agents:
+                rewards[a] = float(returns[self.agent_name_mapping[a]])
+                terminations[a] = True
+        elif self.decisions >= self.max_decisions:
+            truncations = {a: True for a in self.agents}
+        observations = {a: self.observe(a) for a in self.agents}
+        infos = self._infos()
+        if error is not None:
+            for a in self.agents:
+                infos[a]["error"] = error
+        if self.state_obj.is_terminal() or self.decisions >= self.max_decisions:
+            self.agents = []
+        if self.render_mode == "human":
+            self.render()
+        return observations, rewards, terminations, truncations, infos
 
 
 def env(module, **kwargs) -> TgdlEnv:
     """`TgdlEnv(module, **kwargs)` (PettingZoo's naming)."""
     return TgdlEnv(module, **kwargs)
+
+
+def parallel_env(module, **kwargs) -> TgdlParallelEnv:
+    """`TgdlParallelEnv(module, **kwargs)` (PettingZoo's naming)."""
+    return TgdlParallelEnv(module, **kwargs)
