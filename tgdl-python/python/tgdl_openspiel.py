@@ -283,7 +283,7 @@ class TgdlState(pyspiel.State):
             return p
         if s.is_terminal():
             return pyspiel.PlayerId.TERMINAL
-        # The module's CHANCE and SIMULTANEOUS are both -2.
+        # The module numbers its own (CHANCE -2, SIMULTANEOUS -3): OpenSpiel's ids here.
         return pyspiel.PlayerId.CHANCE if s.is_chance_node() else pyspiel.PlayerId.SIMULTANEOUS
 
     def _checked(self, actions):

@@ -45,10 +45,10 @@ pub const TERMINAL: i64 = -1;
 /// `current_player()` at a chance event of a game started with explicit chance.
 pub const CHANCE: i64 = -2;
 
-/// `current_player()` at the start of a round of simultaneous choices: OpenSpiel's
-/// `PlayerId.SIMULTANEOUS`. The same number as [`CHANCE`]: `is_chance_node()` and
-/// `is_simultaneous_node()` tell the two apart.
-pub const SIMULTANEOUS: i64 = -2;
+/// `current_player()` at the start of a round of simultaneous choices. The module numbers
+/// its own (its `CHANCE` is -2): a number of its own, so that no state is read as both.
+/// The OpenSpiel games give OpenSpiel's `PlayerId.SIMULTANEOUS`.
+pub const SIMULTANEOUS: i64 = -3;
 
 /// What a player not choosing at a simultaneous node passes to `apply_actions`: OpenSpiel
 /// asks for 0, and its flat joint actions give `kInvalidAction` (-1); both are taken.
@@ -846,10 +846,9 @@ macro_rules! python_game {
 
             #[pymethods(crate = "tgdl_python::pyo3")]
             impl State {
-                /// The seat that decides now; `SIMULTANEOUS` (-2, OpenSpiel's) at the start of a
-                /// round of simultaneous choices, `CHANCE` (-2) at a chance node (the same
-                /// number: `is_simultaneous_node()` and `is_chance_node()` tell them apart), or
-                /// `TERMINAL` (-1) once the game ended.
+                /// The seat that decides now; `SIMULTANEOUS` (-3) at the start of a round of
+                /// simultaneous choices, `CHANCE` (-2) at a chance node, or `TERMINAL` (-1)
+                /// once the game ended.
                 fn current_player(&self) -> i64 {
                     self.core.current_player()
                 }

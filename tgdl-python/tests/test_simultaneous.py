@@ -30,7 +30,7 @@ DESCENDING = {"points_order": "descending"}
 
 
 def test_a_round_start_is_a_simultaneous_node():
-    assert rps.SIMULTANEOUS == SIMULTANEOUS == -2
+    assert rps.SIMULTANEOUS == -3 and rps.CHANCE == -2, "the module numbers its own"
     assert rps.HAS_SIMULTANEOUS_TURNS and goofspiel.HAS_SIMULTANEOUS_TURNS and rounds.HAS_SIMULTANEOUS_TURNS
     assert not tic_tac_toe.HAS_SIMULTANEOUS_TURNS
     for state in (rps.Game().new_state(3), rps.Game().new_initial_state()):
