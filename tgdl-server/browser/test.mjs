@@ -185,7 +185,12 @@ async function createInLobby(base, seats, seed, params) {
   for (let i = 0; i < seats.length; i++) await lobby.selectOption("#seat-" + i, seats[i]);
   await lobby.fill("#seed", String(seed));
   // The lobby offers the game's parameters with their defaults; the spec may set some.
-  for (const [name, value] of Object.entries(params || {})) await lobby.fill("#param-" + name, String(value));
+  for (const [name, value] of Object.entries(params || {})) {
+    // A text parameter is a list to pick from, a number a field to type in.
+    const tag = await lobby.$eval("#param-" + name, (e) => e.tagName);
+    if (tag === "SELECT") await lobby.selectOption("#param-" + name, String(value));
+    else await lobby.fill("#param-" + name, String(value));
+  }
   await lobby.click("#create-button");
   await lobby.waitForSelector("#created:not([hidden])");
   const links = await lobby.$$eval("#links input", (inputs) => inputs.map((i) => i.value));
