@@ -328,7 +328,8 @@ impl<G: Game> Match<G> {
         let mut game =
             G::start_with(&Start::seeded(self.players, self.seed).with_params(self.params.clone())).ok()?;
         for made in &self.made[..n] {
-            game.apply(made.option).ok()?;
+            // In a round, whoever submitted first is stored first.
+            game.apply_for(made.player, made.option).ok()?;
         }
         let result = result_of(&game, n, None);
         let mut s = state_of(self, &game, n, viewer, result);

@@ -237,4 +237,9 @@ fn simultaneous_bids_survive_a_kill_and_resolve_once() {
     assert_eq!(r.status, 200, "{}", r.body);
     let s = c.state(&id, None);
     assert!(s["log"].to_string().contains("prize 3: player 0 bids 2, player 1 bids 1"), "{s}");
+    // The history steps through the rounds as they were submitted.
+    let step = c.get(&format!("/api/matches/{id}/history/3?token={}", tokens[0])).json();
+    assert_eq!(step["observation"]["round"], json!({ "players": [0, 1], "chosen": [false, true] }), "{step}");
+    let step = c.get(&format!("/api/matches/{id}/history/4")).json();
+    assert_eq!(step["log"], s["log"], "{step}");
 }
