@@ -553,7 +553,11 @@ choice; then the chosen moves take effect in seat order and the turn's `resolve 
 block runs. Such a turn has no `default` (nobody passes to anyone: the round ends when
 every choice has taken effect), a `resolve` belongs only to a simultaneous turn, and a
 turn has at most one of each block. The `simultaneous` block, like a filter, only reads
-the game (it is evaluated to build the menus).
+the game (it is evaluated to build the menus). And a move chosen in a round may not ask
+an input as it takes effect (a number from an `in` list, an `input` statement): its
+player would answer knowing the others' choices. When every turn of the game is
+simultaneous, the checker reports such an input; otherwise the engine stops with a
+located rule error when a round's move asks one.
 
 Example:
 

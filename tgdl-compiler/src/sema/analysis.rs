@@ -7,7 +7,7 @@ use super::Checker;
 use super::purity::Impurity;
 use crate::codes;
 use crate::diagnostics::Diagnostic;
-use crate::hir::{Block, Builtin, ClassId, ClassKind, Expr, ExprKind, FuncId, Visibility};
+use crate::hir::{Block, Builtin, ClassId, ClassKind, Expr, ExprKind, FuncId, StmtKind, Visibility};
 use crate::source::Span;
 use std::collections::{HashMap, HashSet};
 
@@ -23,6 +23,7 @@ impl<'a> Checker<'a> {
         self.check_purity();
         self.check_secrets();
         self.check_turn_defaults();
+        self.check_round_inputs();
         self.check_creation_cycles();
         self.order_globals();
     }
@@ -112,6 +113,53 @@ impl<'a> Checker<'a> {
             path.pop();
         }
         false
+    }
+
+    /// In a game whose every turn is simultaneous, every action of the menu is chosen in a
+    /// round, and takes effect once everyone has chosen: an input it asks then (one not
+    /// asked with the menu, or an `input` statement of its effect) would be answered
+    /// knowing the others' choices. (Where some turn is not simultaneous, the engine
+    /// reports such an input when a round's move asks it.)
+    fn check_round_inputs(&mut self) {
+        let turns = &self.prog.turns;
+        let Some(round) = turns.iter().find_map(|t| t.simultaneous) else { return };
+        if turns.iter().any(|t| t.simultaneous.is_none()) {
+            return;
+        }
+        let round_at = self.keyword_before(self.prog.func(round).span, "simultaneous");
+        let choice = self.prog.builtins.player_choice;
+        let mut found: Vec<(Span, String)> = Vec::new();
+        for a in &self.prog.actions {
+            if !a.triggers.iter().any(|t| self.prog.is_subclass(choice, t.event)) {
+                continue;
+            }
+            // The menu asks the leading run of single inputs of the mover; a number (from an
+            // `in` list), a list or another player's input is asked as the move takes effect.
+            let mut leading = true;
+            for i in &a.inputs {
+                leading &= !i.is_list()
+                    && i.ty != crate::hir::Ty::Number
+                    && matches!(i.mode, crate::hir::InputMode::Player { target: None });
+                if !leading {
+                    found.push((i.span, format!("the input `{}` of `{}`", i.name, a.name)));
+                }
+            }
+            a.effect.walk_stmts(&mut |st| {
+                if let StmtKind::Input(i) = &st.kind {
+                    found.push((st.span, format!("the input `{}` in the effect of `{}`", i.name, a.name)));
+                }
+            });
+        }
+        for (span, what) in found {
+            self.error(
+                Diagnostic::error(span, format!("{what} is asked after a simultaneous round's choices"))
+                    .code(codes::SIMULTANEOUS)
+                    .label("asked once every player has chosen")
+                    .secondary(round_at, "every turn of the game is simultaneous: moves take effect when the round closes")
+                    .note("its player would answer knowing what the others chose")
+                    .help("make it an object input at the start of the action (chosen with the menu, in secret), or ask it in the turn's `resolve`"),
+            );
+        }
     }
 
     /// `turn.pass()` runs the active turn's `default` to find the next player, so a
