@@ -834,8 +834,9 @@ impl<R: Rules> Engine<R> {
         self.world.core().chance.mode == ChanceMode::Explicit
     }
 
-    /// Runs (or re-runs) a move or the setup from the current world.
-    #[inline]
+    /// Runs (or re-runs) a move or the setup from the current world. Inlined into every
+    /// caller: a plain move's run is a few stores and the move itself.
+    #[inline(always)]
     fn run(&mut self, origin: &Origin<R::Move>) -> Flow<()> {
         let core = self.world.core_mut();
         core.steps_left = core.step_limit;
@@ -851,7 +852,10 @@ impl<R: Rules> Engine<R> {
     }
 
     /// The moves of a round, in seat order, each with its player active; then, with the
-    /// active player as before the round, the turn's `resolve`.
+    /// active player as before the round, the turn's `resolve`. Out of line: the run of a
+    /// plain move, every playout's path, stays small enough to inline.
+    #[cold]
+    #[inline(never)]
     fn run_round(&mut self, turn: usize, moves: &[(Player, R::Move)]) -> Flow<()> {
         let active = self.world.core().active;
         for &(player, mv) in moves {
