@@ -150,6 +150,9 @@ impl Compilation {
             };
             let (fits, takes) = match (&param.ty, param.range) {
                 (hir::Ty::Bool, _) => (text == "true" || text == "false", "`true` or `false`".to_string()),
+                (hir::Ty::String, _) => {
+                    (param.choices.iter().any(|c| c == text), format!("one of {}", param.choices.join(", ")))
+                }
                 (_, range) => {
                     let value = text.parse::<f64>().ok().filter(|v| v.is_finite());
                     match range {

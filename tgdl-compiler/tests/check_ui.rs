@@ -140,3 +140,31 @@ fn diagnostics_doc_is_current() {
         "docs/diagnostics.md is out of date with tgdl-compiler/src/codes.rs: run `cargo xtask docs`"
     );
 }
+
+/// `tgdlc check GAME --param NAME=VALUE`: a value the parameter does not take is E0027 at
+/// its declaration, saying what it takes; a number out of its range, a text not listed.
+#[test]
+fn parameter_values_are_checked_against_their_declarations() {
+    in_crate_dir();
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/goofspiel.tgdl");
+    let check = |pair: &str| {
+        let mut compilation = tgdl_compiler::check_file(&path);
+        compilation.check_param_values(&[pair.to_string()]).expect("a NAME=VALUE pair");
+        compilation
+            .diagnostics
+            .into_iter()
+            .map(|d| (d.code, d.message, d.primary.message))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(check("points_order=descending"), vec![]);
+    assert_eq!(check("num_cards=5"), vec![]);
+    assert_eq!(
+        check("points_order=shuffled"),
+        vec![(
+            Some("E0027"),
+            "`points_order=shuffled` does not fit the parameter `points_order`".to_string(),
+            "`points_order` takes one of random, descending, ascending".to_string()
+        )]
+    );
+    assert_eq!(check("num_cards=20")[0].2, "`num_cards` takes a number in 1..13");
+}
