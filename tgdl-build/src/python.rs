@@ -576,6 +576,10 @@ class State:
         """(location, message) of the rule error that stopped the game."""
     def outcome(self) -> Optional[List[List[int]]]:
         """The final ranking: places[0] holds the players in first place."""
+    def result(self) -> Optional[str]:
+        """The result as play prints it: "player 0 wins", "the players lose", "draw"."""
+    def team(self) -> Optional[List[int]]:
+        """A team result's winners (all players, or none when they lost together); None for a ranking."""
     def history(self) -> List[int]:
         """The actions applied since the start (chance's outcomes too, with explicit chance)."""
     def information_state_string(self, player: int) -> str:

@@ -485,6 +485,12 @@ pub enum StmtKind {
         ranking: Option<Expr>,
         payoffs: Expr,
     },
+    /// `winners team;` (`winners team payoffs p;`): the players of `team` (`List<player>`)
+    /// win together, the others lose together.
+    Team {
+        team: Expr,
+        payoffs: Option<Expr>,
+    },
     Throw(Expr),
     /// An `input` statement: asks (or computes) a value into `input.local`.
     Input(Input),
@@ -846,6 +852,12 @@ impl Block {
                     r.walk(f);
                 }
                 payoffs.walk(f);
+            }
+            StmtKind::Team { team, payoffs } => {
+                team.walk(f);
+                if let Some(p) = payoffs {
+                    p.walk(f);
+                }
             }
             StmtKind::If { cond, .. } | StmtKind::While { cond, .. } => cond.walk(f),
             StmtKind::For { cond: Some(c), .. } => c.walk(f),

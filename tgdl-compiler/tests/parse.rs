@@ -165,6 +165,7 @@ fn stmt_sexpr(s: &Stmt) -> String {
         StmtKind::Continue => "continue".into(),
         StmtKind::Winner(e) => format!("(winner {})", sexpr(e)),
         StmtKind::Payoffs { ranking, payoffs } => format!("(payoffs {} {})", opt(ranking), sexpr(payoffs)),
+        StmtKind::Winners { team, payoffs } => format!("(winners {} {})", sexpr(team), opt(payoffs)),
         StmtKind::Throw(e) => format!("(throw {})", sexpr(e)),
         StmtKind::Input(i) => format!("(input {} {})", ty(&i.ty), i.name.name),
         StmtKind::Block(b) => format!("{{{}}}", b.stmts.iter().map(stmt_sexpr).collect::<Vec<_>>().join(" ")),
@@ -286,6 +287,11 @@ impl SpanCheck<'_> {
                 ranking.iter().for_each(|e| self.expr(e));
                 self.expr(payoffs);
             }
+            StmtKind::Winners { team, payoffs } => {
+                self.starts(s.span, what, "winners");
+                self.expr(team);
+                payoffs.iter().for_each(|e| self.expr(e));
+            }
             StmtKind::Input(i) => self.input(i),
             StmtKind::Block(b) => {
                 self.block(b);
@@ -302,6 +308,7 @@ impl SpanCheck<'_> {
                 | StmtKind::Continue
                 | StmtKind::Winner(_)
                 | StmtKind::Payoffs { .. }
+                | StmtKind::Winners { .. }
                 | StmtKind::Throw(_)
                 | StmtKind::Empty
         );
@@ -762,6 +769,29 @@ fn simple_statements() {
             "(payoffs p pay)",
             "(throw (new Scored points=2))",
             ";"
+        ]
+    );
+}
+
+#[test]
+fn winners_is_a_statement_only_where_one_starts() {
+    assert_eq!(
+        stmts("winners player.all(); winners {}; winners team payoffs {s, s}; winners winners;"),
+        [
+            "(winners (call (. player all)) _)",
+            "(winners {} _)",
+            "(winners team {s s})",
+            "(winners winners _)"
+        ]
+    );
+    // Elsewhere it is a name: a variable, a call, an assignment.
+    assert_eq!(
+        stmts("List<player> winners = {}; winners(1); winners = {}; winners.push(0);"),
+        [
+            "(decl List<player> winners {})",
+            "(expr (call winners 1))",
+            "(expr (= winners {}))",
+            "(expr (call (. winners push) 0))"
         ]
     );
 }

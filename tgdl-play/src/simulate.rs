@@ -99,13 +99,18 @@ pub struct Report {
     pub seed: u64,
     pub max_decisions: u64,
     pub threads: usize,
-    /// Games each seat won alone.
+    /// Games each seat won alone, or with its team (`winners`).
     pub wins: Vec<u64>,
     /// `places[seat][k]`: games the seat ended in place `k` (0 = first; tied players share
     /// a place). Only games that ended count.
     pub places: Vec<Vec<u64>>,
-    /// Games where every player shared first place.
+    /// Games where every player shared first place (not a team result).
     pub draws: u64,
+    /// Games that ended with a team result (`winners`), those all the players won
+    /// together and those they all lost together.
+    pub team_games: u64,
+    pub team_wins: u64,
+    pub team_losses: u64,
     /// Games that ended normally (not by error or budget).
     pub over: u64,
     pub unfinished: u64,
@@ -153,6 +158,17 @@ struct ReportJson<'a> {
     places: &'a [Vec<u64>],
     draws: u64,
     draws_ci95: (f64, f64),
+    /// Only for a game that ended with a team result.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    team_games: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    team_wins: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    team_wins_ci95: Option<(f64, f64)>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    team_losses: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    team_losses_ci95: Option<(f64, f64)>,
     unfinished: u64,
     errors: &'a [ErrorGroup],
     mean_length: f64,
@@ -221,6 +237,11 @@ impl Report {
             places: &self.places,
             draws: self.draws,
             draws_ci95: wilson(self.draws, self.games),
+            team_games: (self.team_games > 0).then_some(self.team_games),
+            team_wins: (self.team_games > 0).then_some(self.team_wins),
+            team_wins_ci95: (self.team_games > 0).then(|| wilson(self.team_wins, self.games)),
+            team_losses: (self.team_games > 0).then_some(self.team_losses),
+            team_losses_ci95: (self.team_games > 0).then(|| wilson(self.team_losses, self.games)),
             unfinished: self.unfinished,
             errors: &self.errors,
             mean_length: self.mean_length(),
@@ -265,6 +286,11 @@ impl Report {
                 "{:<12}over the {} games that ended with payoffs",
                 "payoffs", self.payoff_games
             );
+        }
+        if self.team_games > 0 {
+            // A co-operative game: how often the players won, and lost, together.
+            let _ = writeln!(out, "{:<12}{}", "team wins", rate(self.team_wins, n));
+            let _ = writeln!(out, "{:<12}{}", "team losses", rate(self.team_losses, n));
         }
         let _ = writeln!(out, "{:<12}{}", "draws", rate(self.draws, n));
         let _ = writeln!(out, "{:<12}{}", "unfinished", rate(self.unfinished, n));
@@ -369,6 +395,13 @@ pub struct Tally {
     wins: Vec<u64>,
     places: Vec<Vec<u64>>,
     draws: u64,
+    /// Games ended by `winners`; of them, those every player won and those none did.
+    #[serde(default)]
+    team_games: u64,
+    #[serde(default)]
+    team_wins: u64,
+    #[serde(default)]
+    team_losses: u64,
     over: u64,
     unfinished: u64,
     /// `lengths[len]`: games that ended normally after `len` decisions.
@@ -392,6 +425,9 @@ impl Tally {
             add(a, b);
         }
         self.draws += other.draws;
+        self.team_games += other.team_games;
+        self.team_wins += other.team_wins;
+        self.team_losses += other.team_losses;
         self.over += other.over;
         self.unfinished += other.unfinished;
         add(&mut self.lengths, &other.lengths);
@@ -424,7 +460,16 @@ impl Tally {
                 if let Some(payoffs) = &outcome.payoffs {
                     self.payoffs.add(payoffs);
                 }
-                if outcome.is_draw() {
+                if let Some(team) = &outcome.team {
+                    self.team_games += 1;
+                    self.team_wins += (team.len() == self.wins.len()) as u64;
+                    self.team_losses += team.is_empty() as u64;
+                    for &w in team {
+                        if let Some(x) = self.wins.get_mut(w as usize) {
+                            *x += 1;
+                        }
+                    }
+                } else if outcome.is_draw() {
                     self.draws += 1;
                 } else if let Some(w) = outcome.sole_winner() {
                     if let Some(x) = self.wins.get_mut(w as usize) {
@@ -711,6 +756,9 @@ impl Report {
             wins: tally.wins,
             places: tally.places,
             draws: tally.draws,
+            team_games: tally.team_games,
+            team_wins: tally.team_wins,
+            team_losses: tally.team_losses,
             over: tally.over,
             unfinished: tally.unfinished,
             errors,

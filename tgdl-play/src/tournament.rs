@@ -41,7 +41,7 @@ pub struct AgentStats {
     /// `mcts:200`, `random`, ...
     pub agent: String,
     pub games: u64,
-    /// Games it won alone.
+    /// Games it won alone, or with its team (`winners`).
     pub wins: u64,
     /// Games every player tied.
     pub draws: u64,
@@ -63,9 +63,17 @@ pub struct TournamentReport {
     pub players: u32,
     pub seed: u64,
     pub agents: Vec<AgentStats>,
-    /// Sole wins by seat, whoever sat there.
+    /// Wins by seat (alone or with a team), whoever sat there.
     pub wins_by_seat: Vec<u64>,
     pub draws: u64,
+    /// Games that ended with a team result (`winners`); of them, those all the players won
+    /// together and those they all lost. Absent from the JSON for other games.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub team_games: u64,
+    #[serde(skip_serializing_if = "is_zero")]
+    pub team_wins: u64,
+    #[serde(skip_serializing_if = "is_zero")]
+    pub team_losses: u64,
     pub unfinished: u64,
     pub errors: u64,
     /// A seat refused to play (a search agent facing a secret it cannot resample): why.
@@ -75,12 +83,19 @@ pub struct TournamentReport {
     pub decisions_per_sec: f64,
 }
 
+fn is_zero(n: &u64) -> bool {
+    *n == 0
+}
+
 /// What one game gave.
 #[derive(Clone, Debug, Default)]
 struct GameTally {
-    /// The sole winner's seat.
-    winner: Option<u32>,
+    /// The seats that won: the sole winner, or a team that won together.
+    winners: Vec<u32>,
     draw: bool,
+    /// A team result: `Some(true)` when every player won, `Some(false)` when none did.
+    team_all: Option<bool>,
+    team: bool,
     unfinished: bool,
     error: bool,
     refused: Option<String>,
@@ -109,8 +124,17 @@ fn play_one<G: Game>(opts: &TournamentOptions, index: u64) -> GameTally {
         match game.status() {
             Status::Over => {
                 if let Some(o) = game.outcome() {
-                    tally.winner = o.sole_winner();
+                    tally.winners = match &o.team {
+                        Some(team) => team.clone(),
+                        None => o.sole_winner().into_iter().collect(),
+                    };
                     tally.draw = o.is_draw();
+                    tally.team = o.team.is_some();
+                    tally.team_all = match &o.team {
+                        Some(team) if team.len() == players as usize => Some(true),
+                        Some(team) if team.is_empty() => Some(false),
+                        _ => None,
+                    };
                     tally.payoffs.clone_from(&o.payoffs);
                 }
                 break;
@@ -205,6 +229,9 @@ pub fn tournament<G: Game>(opts: &TournamentOptions) -> Result<TournamentReport,
         agents: Vec::new(),
         wins_by_seat: vec![0; players as usize],
         draws: 0,
+        team_games: 0,
+        team_wins: 0,
+        team_losses: 0,
         unfinished: 0,
         errors: 0,
         refused: None,
@@ -228,13 +255,16 @@ pub fn tournament<G: Game>(opts: &TournamentOptions) -> Result<TournamentReport,
                 payoffs[(seat + rotation) % players as usize].add(&p[seat..=seat]);
             }
         }
-        if let Some(w) = t.winner {
+        for &w in &t.winners {
             report.wins_by_seat[w as usize] += 1;
             let a = &mut agents[(w as usize + rotation) % players as usize];
             a.wins += 1;
             a.wins_by_seat[w as usize] += 1;
         }
         report.draws += t.draw as u64;
+        report.team_games += t.team as u64;
+        report.team_wins += (t.team_all == Some(true)) as u64;
+        report.team_losses += (t.team_all == Some(false)) as u64;
         report.unfinished += t.unfinished as u64;
         report.errors += t.error as u64;
         if report.refused.is_none() {
@@ -289,6 +319,19 @@ impl TournamentReport {
         }
         let seats: Vec<String> = self.wins_by_seat.iter().map(|w| w.to_string()).collect();
         let _ = writeln!(out, "  wins by seat: {}; draws {}", seats.join(" "), self.draws);
+        if self.team_games > 0 {
+            let (lo, hi) = wilson(self.team_wins, self.games);
+            let _ = writeln!(
+                out,
+                "  the players won together {} of {} ({:.1} %, 95 % {:.1}-{:.1} %), lost together {}",
+                self.team_wins,
+                self.games,
+                100.0 * self.team_wins as f64 / self.games.max(1) as f64,
+                100.0 * lo,
+                100.0 * hi,
+                self.team_losses
+            );
+        }
         let _ = writeln!(
             out,
             "  mean length {:.1} decisions; {:.0} decisions/s; unfinished {}; errors {}",

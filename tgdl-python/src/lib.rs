@@ -467,6 +467,17 @@ impl<G: Game> Core<G> {
         self.game.outcome().map(|o| o.places.clone())
     }
 
+    /// The result as `play` prints it: `player 0 wins`, `the players lose`, `draw`.
+    pub fn result(&self) -> Option<String> {
+        self.game.outcome().map(|o| o.describe())
+    }
+
+    /// A team result's winners (`winners`): every player when they won together, none when
+    /// they lost together; `None` for a ranking or before the end.
+    pub fn team(&self) -> Option<Vec<u32>> {
+        self.game.outcome().and_then(|o| o.team.clone())
+    }
+
     /// The option an agent (`random`, `mcts`, `mcts:ITERATIONS`, `mcts:SECONDSs`) seeded
     /// with `seed` would choose now, searched without the GIL.
     pub fn agent_action(&self, py: Python<'_>, kind: &str, seed: u64) -> PyResult<usize> {
@@ -985,6 +996,19 @@ macro_rules! python_game {
                 /// The final ranking (`places[0]`: the players in first place), once over.
                 fn outcome(&self) -> Option<Vec<Vec<u32>>> {
                     self.core.outcome()
+                }
+
+                /// The result as `play` prints it (`player 0 wins`, `the players lose`,
+                /// `draw`), once over.
+                fn result(&self) -> Option<String> {
+                    self.core.result()
+                }
+
+                /// The players who won together when the game ended with a team result
+                /// (`winners`): all of them, or none when they lost together; `None` for a
+                /// ranking.
+                fn team(&self) -> Option<Vec<u32>> {
+                    self.core.team()
                 }
 
                 /// The option an agent (`random`, `mcts`, `mcts:ITERATIONS`, `mcts:SECONDSs`)

@@ -130,7 +130,7 @@ impl Game for ConnectFour {
             self.outcome = Some(Outcome::winner(Player(p as u32), 2));
             self.option_count = 0;
         } else if self.heights.iter().all(|&h| h as usize == ROWS) {
-            self.outcome = Some(Outcome { places: vec![vec![0, 1]], payoffs: None });
+            self.outcome = Some(Outcome { places: vec![vec![0, 1]], ..Outcome::default() });
             self.option_count = 0;
         } else {
             self.to_move = 1 - p;

@@ -213,7 +213,7 @@ impl Game for Reversi {
                 self.outcome = Some(match a.cmp(&b) {
                     std::cmp::Ordering::Greater => Outcome::winner(Player(0), 2),
                     std::cmp::Ordering::Less => Outcome::winner(Player(1), 2),
-                    std::cmp::Ordering::Equal => Outcome { places: vec![vec![0, 1]], payoffs: None },
+                    std::cmp::Ordering::Equal => Outcome { places: vec![vec![0, 1]], ..Outcome::default() },
                 });
                 self.option_count = 0;
             }

@@ -118,7 +118,7 @@ impl Game for TicTacToe {
             self.outcome = Some(Outcome::winner(Player(p as u32), 2));
             self.option_count = 0;
         } else if self.board.iter().all(Option::is_some) {
-            self.outcome = Some(Outcome { places: vec![vec![0, 1]], payoffs: None });
+            self.outcome = Some(Outcome { places: vec![vec![0, 1]], ..Outcome::default() });
             self.option_count = 0;
         } else {
             self.to_move = 1 - p;

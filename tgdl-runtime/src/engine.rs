@@ -518,10 +518,36 @@ impl Core {
         payoffs: Vec<f64>,
         loc: impl Into<Loc>,
     ) -> Flow<T> {
+        self.check_payoffs(&payoffs, loc.into())?;
+        let outcome = match ranking {
+            Some(r) => Outcome { payoffs: Some(payoffs), ..Outcome::from_ranking(r, self.players) },
+            None => Outcome::from_payoffs(payoffs),
+        };
+        self.outcome = Some(outcome);
+        Err(Stop::signal())
+    }
+
+    /// `winners team;` or `winners team payoffs p;`: a team result (the players of `team`
+    /// won together, the others lost together), with each player's payoff when given.
+    pub fn win_team<T>(
+        &mut self,
+        team: &[Player],
+        payoffs: Option<Vec<f64>>,
+        loc: impl Into<Loc>,
+    ) -> Flow<T> {
+        if let Some(p) = &payoffs {
+            self.check_payoffs(p, loc.into())?;
+        }
+        self.outcome = Some(Outcome { payoffs, ..Outcome::from_team(team, self.players) });
+        Err(Stop::signal())
+    }
+
+    /// Payoffs are one finite number for each player.
+    fn check_payoffs(&self, payoffs: &[f64], loc: Loc) -> Flow<()> {
         if payoffs.len() != self.players as usize {
             let n = payoffs.len();
             return Err(Stop::error(RuleError::new(
-                loc.into(),
+                loc,
                 format!(
                     "`payoffs` gives {n} number{} for {} players",
                     if n == 1 { "" } else { "s" },
@@ -529,15 +555,10 @@ impl Core {
                 ),
             )));
         }
-        if let Some(p) = payoffs.iter().position(|x| !x.is_finite()) {
-            return Err(Stop::error(RuleError::new(loc.into(), format!("player {p}'s payoff is null"))));
+        match payoffs.iter().position(|x| !x.is_finite()) {
+            Some(p) => Err(Stop::error(RuleError::new(loc, format!("player {p}'s payoff is null")))),
+            None => Ok(()),
         }
-        let outcome = match ranking {
-            Some(r) => Outcome { payoffs: Some(payoffs), ..Outcome::from_ranking(r, self.players) },
-            None => Outcome::from_payoffs(payoffs),
-        };
-        self.outcome = Some(outcome);
-        Err(Stop::signal())
     }
 
     /// `winner p;`, the usual end: `p` first, everyone else second, built directly with
@@ -555,7 +576,7 @@ impl Core {
                 places[1].clear();
                 places[1].extend((0..self.players).filter(|&q| q != p.0));
             }
-            Outcome { places, payoffs: None }
+            Outcome { places, ..Outcome::default() }
         } else {
             Outcome::from_ranking(&[vec![p]], self.players)
         };

@@ -62,12 +62,16 @@ pub enum Status {
 
 /// The final ranking: `places[0]` holds the players in first place (several when tied).
 /// Every player appears exactly once. A game that ends with `payoffs` also says what each
-/// player gets (chips, points), in seat order: the players' returns.
-#[derive(Clone, Debug, Serialize, Deserialize)]
+/// player gets (chips, points), in seat order: the players' returns. A game that ends with
+/// `winners` is a team result: `team` holds the players who won together (all of them:
+/// the players won; none: the players lost), everyone else lost together.
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
 pub struct Outcome {
     pub places: Vec<Vec<u32>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub payoffs: Option<Vec<f64>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub team: Option<Vec<u32>>,
 }
 
 // Payoffs are finite numbers (the engine refuses others), compared by their bits so that an
@@ -76,7 +80,7 @@ impl PartialEq for Outcome {
     fn eq(&self, other: &Outcome) -> bool {
         let bits =
             |p: &Option<Vec<f64>>| p.as_ref().map(|v| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>());
-        self.places == other.places && bits(&self.payoffs) == bits(&other.payoffs)
+        self.places == other.places && bits(&self.payoffs) == bits(&other.payoffs) && self.team == other.team
     }
 }
 
@@ -90,6 +94,7 @@ impl std::hash::Hash for Outcome {
                 x.to_bits().hash(state);
             }
         }
+        self.team.hash(state);
     }
 }
 
@@ -118,7 +123,18 @@ impl Outcome {
         if !rest.is_empty() {
             places.push(rest);
         }
-        Outcome { places, payoffs: None }
+        Outcome { places, ..Outcome::default() }
+    }
+
+    /// A team result (`winners`): the players of `team` won together, the others lost
+    /// together. A player listed twice or out of range counts once or not at all.
+    pub fn from_team(team: &[Player], players: u32) -> Outcome {
+        let mut won: Vec<u32> = team.iter().map(|p| p.0).filter(|&p| p < players).collect();
+        won.sort_unstable();
+        won.dedup();
+        let lost: Vec<u32> = (0..players).filter(|p| won.binary_search(p).is_err()).collect();
+        let places = [won.clone(), lost].into_iter().filter(|place| !place.is_empty()).collect();
+        Outcome { places, payoffs: None, team: Some(won) }
     }
 
     /// The ranking payoffs give: more is better, equal payoffs tie.
@@ -135,11 +151,12 @@ impl Outcome {
             }
             last = Some(x);
         }
-        Outcome { places, payoffs: Some(payoffs) }
+        Outcome { places, payoffs: Some(payoffs), team: None }
     }
 
-    /// Each player's return: the payoffs when the game gives them; else from the ranking,
-    /// 1 for first place, 0 for last, evenly between, ½ each in a draw.
+    /// Each player's return: the payoffs when the game gives them; else, for a team result,
+    /// 1 for the winners and 0 for the others; else from the ranking, 1 for first place, 0
+    /// for last, evenly between, ½ each in a draw.
     pub fn returns(&self, players: u32) -> Vec<f64> {
         match &self.payoffs {
             Some(p) => p.clone(),
@@ -157,6 +174,9 @@ impl Outcome {
     }
 
     fn rank_reward(&self, p: u32) -> f64 {
+        if let Some(team) = &self.team {
+            return if team.contains(&p) { 1.0 } else { 0.0 };
+        }
         let places = self.places.len();
         if places <= 1 {
             0.5
@@ -181,13 +201,28 @@ impl Outcome {
         self.places.iter().position(|g| g.contains(&player)).unwrap_or(self.places.len())
     }
 
-    /// All players share first place.
+    /// All players share first place, and it is not a team result (where all the players
+    /// winning, or all losing, is no draw).
     pub fn is_draw(&self) -> bool {
-        self.places.len() <= 1
+        self.places.len() <= 1 && self.team.is_none()
+    }
+
+    /// Whether `player` won: the single winner, or one of a team that won together.
+    pub fn is_winner(&self, player: u32) -> bool {
+        match &self.team {
+            Some(team) => team.contains(&player),
+            None => self.sole_winner() == Some(player),
+        }
     }
 
     /// The single winner, if there is exactly one player in first place.
     pub fn sole_winner(&self) -> Option<u32> {
+        if let Some(team) = &self.team {
+            return match team[..] {
+                [w] => Some(w),
+                _ => None,
+            };
+        }
         match self.places.first() {
             Some(first) if first.len() == 1 && self.places.len() > 1 => Some(first[0]),
             _ => None,
@@ -204,6 +239,9 @@ impl Outcome {
     }
 
     fn describe_ranking(&self) -> String {
+        if let Some(team) = &self.team {
+            return describe_team(team, self.places.iter().map(Vec::len).sum());
+        }
         if self.is_draw() {
             return "draw".to_string();
         }
@@ -223,6 +261,20 @@ impl Outcome {
             })
             .collect();
         format!("ranking {}", places.join("; "))
+    }
+}
+
+/// `the players win`, `the players lose`, `players 0, 2 win`: a team result's text.
+fn describe_team(team: &[u32], players: usize) -> String {
+    match team {
+        [] if players == 1 => "player 0 loses".to_string(),
+        [] => "the players lose".to_string(),
+        [w] => format!("player {w} wins"),
+        _ if team.len() == players => "the players win".to_string(),
+        _ => {
+            let who: Vec<String> = team.iter().map(u32::to_string).collect();
+            format!("players {} win", who.join(", "))
+        }
     }
 }
 
@@ -608,7 +660,29 @@ impl Pick {
 
 #[cfg(test)]
 mod tests {
-    use super::Pick;
+    use super::{Outcome, Pick};
+    use crate::value::Player;
+
+    #[test]
+    fn a_team_result_is_no_draw() {
+        let all = Outcome::from_team(&[Player(1), Player(0), Player(2)], 3);
+        assert_eq!(all.describe(), "the players win");
+        assert!(!all.is_draw() && all.is_winner(2));
+        assert_eq!(all.returns(3), vec![1.0, 1.0, 1.0]);
+        let none = Outcome::from_team(&[], 3);
+        assert_eq!(none.describe(), "the players lose");
+        assert_eq!(none.returns(3), vec![0.0, 0.0, 0.0]);
+        assert_eq!(none.places, vec![vec![0, 1, 2]]);
+        let some = Outcome::from_team(&[Player(2), Player(0), Player(2), Player(9)], 3);
+        assert_eq!(some.describe(), "players 0, 2 win");
+        assert_eq!(some.places, vec![vec![0, 2], vec![1]]);
+        assert_eq!(some.returns(3), vec![1.0, 0.0, 1.0]);
+        assert_eq!(Outcome::from_team(&[Player(1)], 3).sole_winner(), Some(1));
+        // A draw and all the players winning are different results.
+        assert_ne!(all, Outcome::from_ranking(&[vec![Player(0), Player(1), Player(2)]], 3));
+        assert!(Outcome::from_ranking(&[vec![Player(0), Player(1), Player(2)]], 3).is_draw());
+        assert_eq!(Outcome::from_team(&[], 1).describe(), "player 0 loses");
+    }
 
     #[test]
     fn numbers_are_picked_by_value() {

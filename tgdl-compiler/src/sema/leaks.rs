@@ -290,6 +290,12 @@ impl Scan<'_, '_> {
                 }
                 self.root(payoffs);
             }
+            StmtKind::Team { team, payoffs } => {
+                self.root(team);
+                if let Some(p) = payoffs {
+                    self.root(p);
+                }
+            }
             StmtKind::If { cond, then_branch, else_branch } => {
                 self.root(cond);
                 self.block(then_branch);

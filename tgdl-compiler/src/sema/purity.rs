@@ -125,6 +125,7 @@ impl<'a> Checker<'a> {
         block.walk_stmts(&mut |s| match &s.kind {
             StmtKind::Winner(_) => note(s.span, ("`winner`".into(), "ends the game"), &mut found),
             StmtKind::Payoffs { .. } => note(s.span, ("`payoffs`".into(), "ends the game"), &mut found),
+            StmtKind::Team { .. } => note(s.span, ("`winners`".into(), "ends the game"), &mut found),
             StmtKind::Throw(_) => note(s.span, ("`throw`".into(), "throws an event"), &mut found),
             StmtKind::Input(_) => note(s.span, ("an `input`".into(), "asks a player"), &mut found),
             _ => {}

@@ -33,6 +33,7 @@ impl<'a> Checker<'a> {
                         | StmtKind::Continue
                         | StmtKind::Winner(_)
                         | StmtKind::Payoffs { .. }
+                        | StmtKind::Team { .. }
                 ) {
                     ended = Some(st.span);
                 }
@@ -209,6 +210,9 @@ impl<'a> Checker<'a> {
                 ranking: ranking.as_ref().map(|r| self.ranking(r)),
                 payoffs: self.payoffs(payoffs),
             },
+            ast::StmtKind::Winners { team, payoffs } => {
+                StmtKind::Team { team: self.team(team), payoffs: payoffs.as_ref().map(|p| self.payoffs(p)) }
+            }
             ast::StmtKind::Throw(e) => {
                 let v = self.expr(e, None);
                 match &v.ty {
@@ -384,7 +388,29 @@ impl Checker<'_> {
                     .label(format!("this is a `{found}`"))
                     .help("`winner p;` ends the game with `p` first; `winner {{p}, {q, r}};` ranks the players (places in order, each a list of tied players); `winner {player.all()};` is a draw");
                 if matches!(v.ty, Ty::List(ref e) if **e == Ty::Player) {
-                    d = d.note("a `List<player>` would be ambiguous: wrap it as one place (`{players}`) or list each place");
+                    d = d.note("for players who win together (the others losing), write `winners players;`; for a ranking, list each place (`{players}` is one place: a draw)");
+                }
+                self.error(d);
+                Expr::error(v.span)
+            }
+        }
+    }
+
+    /// The team of `winners`: a `List<player>` (a single player is a team of one).
+    fn team(&mut self, e: &ast::Expr) -> Expr {
+        let players = Ty::List(Box::new(Ty::Player));
+        let v = self.expr(e, Some(&players));
+        match v.ty {
+            Ty::Error => v,
+            ref t if self.convertible(t, &players) => self.coerce(v, &players),
+            _ => {
+                let found = self.ty_name(&v.ty);
+                let mut d = Diagnostic::error(v.span, format!("`winners` takes a `List<player>`, not a `{found}`"))
+                    .code(codes::MISMATCH)
+                    .label(format!("this is a `{found}`"))
+                    .help("`winners player.all();` ends the game with every player winning together; `winners {};` with every player losing together; `winners {0, 2};` with players 0 and 2 winning and the others losing");
+                if matches!(v.ty, Ty::Player | Ty::Number) {
+                    d = d.note("for one player, write `winner p;`, or make the team a list: `winners {p};`");
                 }
                 self.error(d);
                 Expr::error(v.span)
@@ -449,7 +475,7 @@ pub fn always_returns(b: &Block) -> bool {
 
 fn stmt_returns(s: &Stmt) -> bool {
     match &s.kind {
-        StmtKind::Return(_) | StmtKind::Winner(_) | StmtKind::Payoffs { .. } => true,
+        StmtKind::Return(_) | StmtKind::Winner(_) | StmtKind::Payoffs { .. } | StmtKind::Team { .. } => true,
         StmtKind::If { then_branch, else_branch, .. } => {
             always_returns(then_branch) && always_returns(else_branch)
         }

@@ -371,6 +371,12 @@ pub enum StmtKind {
         ranking: Option<Expr>,
         payoffs: Expr,
     },
+    /// `winners team;` or `winners team payoffs e;`: the players of `team` win together,
+    /// the others lose together.
+    Winners {
+        team: Expr,
+        payoffs: Option<Expr>,
+    },
     /// `throw e;`
     Throw(Expr),
     /// An `input` statement inside an effect.

@@ -64,7 +64,8 @@ pub const RESERVED_WORDS: &[&str] = &[
 
 /// Words with a meaning only where the grammar expects them, and names everywhere else:
 /// `players` in `game X players 2;`, `in` in `for (T x in xs)`, `open` and `secret` before
-/// a declaration, and the tags of attribute and group blocks.
+/// a declaration, `winners` opening a statement, and the tags of attribute and group
+/// blocks.
 pub const CONTEXTUAL_WORDS: &[&str] = &[
     "players",
     "in",
@@ -77,6 +78,7 @@ pub const CONTEXTUAL_WORDS: &[&str] = &[
     "param",
     "simultaneous",
     "resolve",
+    "winners",
 ];
 /// The file as role-tagged tokens, for the formatter.
 pub(crate) mod token {

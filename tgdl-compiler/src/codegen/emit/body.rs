@@ -126,6 +126,7 @@ impl<'g, 'p> BodyGen<'g, 'p> {
             StmtKind::Payoffs { ranking, payoffs } => {
                 Some(self.end_with_payoffs(ranking.as_ref(), payoffs, s.span))
             }
+            StmtKind::Team { team, payoffs } => Some(self.win_team(team, payoffs.as_ref(), s.span)),
             StmtKind::Winner(e) => {
                 let ranking = self.ranking(e);
                 Some(if super::tokens::needs_mut(e) {
@@ -378,6 +379,10 @@ impl<'g, 'p> BodyGen<'g, 'p> {
                 let end = self.end_with_payoffs(ranking.as_ref(), payoffs, s.span);
                 quote!(return #end;)
             }
+            StmtKind::Team { team, payoffs } => {
+                let end = self.win_team(team, payoffs.as_ref(), s.span);
+                quote!(return #end;)
+            }
             StmtKind::Winner(e) => {
                 let ranking = self.ranking(e);
                 // The ranking may call functions: compute it before borrowing the core.
@@ -470,7 +475,9 @@ fn block_reads(b: &Block, l: LocalId) -> bool {
 /// Whether a block's last statement returns on every branch (so it can be a tail).
 fn ends_in_return(b: &Block) -> bool {
     match b.stmts.last().map(|s| &s.kind) {
-        Some(StmtKind::Return(_) | StmtKind::Winner(_) | StmtKind::Payoffs { .. }) => true,
+        Some(
+            StmtKind::Return(_) | StmtKind::Winner(_) | StmtKind::Payoffs { .. } | StmtKind::Team { .. },
+        ) => true,
         Some(StmtKind::If { then_branch, else_branch, .. }) => {
             ends_in_return(then_branch) && ends_in_return(else_branch)
         }

@@ -47,6 +47,25 @@ impl<'g, 'p> BodyGen<'g, 'p> {
         }
     }
 
+    /// `winners team;` or `winners team payoffs p;`: the team and the payoffs are computed
+    /// (they may call functions) before the core is borrowed to end the game.
+    pub(super) fn win_team(&mut self, team: &Expr, payoffs: Option<&Expr>, span: Span) -> TokenStream {
+        let team = self.players_vec(team);
+        let l = self.at(span);
+        let payoffs = match payoffs {
+            Some(p) => {
+                let numbers = self.numbers_vec(p);
+                quote!(Some(#numbers))
+            }
+            None => quote!(None),
+        };
+        quote!({
+            let team: Vec<rt::Player> = #team;
+            let payoffs: Option<Vec<f64>> = #payoffs;
+            self.core.win_team(&team, payoffs, #l)
+        })
+    }
+
     /// A `List<number>` expression as a `Vec<f64>`; a null element becomes NaN, which the
     /// engine refuses as a payoff.
     fn numbers_vec(&mut self, e: &Expr) -> TokenStream {
@@ -119,6 +138,9 @@ impl<'g, 'p> BodyGen<'g, 'p> {
     pub(super) fn players_vec(&mut self, e: &Expr) -> TokenStream {
         match &e.kind {
             ExprKind::Builtin { op: crate::hir::Builtin::PlayerAll, .. } => quote!(self.core.all_players()),
+            // An empty place (`winner {{}, {0, 1}};`, `winners {};`) has no element to
+            // infer a type from.
+            ExprKind::ListLit(items) if items.is_empty() => quote!(Vec::<rt::Player>::new()),
             ExprKind::ListLit(items) => {
                 let items: Vec<TokenStream> = items.iter().map(|i| self.repr(i, true)).collect();
                 quote!(vec![#(#items),*].into_iter().flatten().collect::<Vec<rt::Player>>())

@@ -488,6 +488,7 @@ fn stmt_exprs(s: &Stmt) -> Vec<&Expr> {
         | StmtKind::Winner(e)
         | StmtKind::Throw(e) => vec![e],
         StmtKind::Payoffs { ranking, payoffs } => ranking.iter().chain([payoffs]).collect(),
+        StmtKind::Team { team, payoffs } => [team].into_iter().chain(payoffs).collect(),
         StmtKind::If { cond, .. } | StmtKind::While { cond, .. } => vec![cond],
         StmtKind::For { cond: Some(c), .. } => vec![c],
         StmtKind::ForIn { list, .. } => vec![list],

@@ -54,6 +54,7 @@ impl Builder<'_> {
             Rule::break_stmt => Ok(StmtKind::Break),
             Rule::continue_stmt => Ok(StmtKind::Continue),
             Rule::winner_stmt => self.winner(pair),
+            Rule::winners_stmt => self.winners(pair),
             Rule::payoffs_stmt => self
                 .keyword_expr(pair)
                 .map(|e| StmtKind::Payoffs { ranking: None, payoffs: e.expect("grammar: payoffs") }),
@@ -77,6 +78,14 @@ impl Builder<'_> {
             Some(payoffs) => StmtKind::Payoffs { ranking: Some(ranking), payoffs: self.expr(payoffs)? },
             None => StmtKind::Winner(ranking),
         })
+    }
+
+    /// `winners team;`, or `winners team payoffs e;`.
+    fn winners(&mut self, pair: Pair<'_>) -> PResult<StmtKind> {
+        let mut exprs = children(pair).filter(|p| p.as_rule() == Rule::expr);
+        let team = self.expr(exprs.next().expect("grammar: winners"))?;
+        let payoffs = exprs.next().map(|e| self.expr(e)).transpose()?;
+        Ok(StmtKind::Winners { team, payoffs })
     }
 
     /// The expression after a keyword (`return e;`, `winner e;`, `throw e;`).
