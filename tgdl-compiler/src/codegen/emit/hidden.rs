@@ -19,7 +19,7 @@ struct DeckOf<'g> {
 
 impl Gen<'_> {
     /// Whether `class` (or a base) has the built-in attribute `b`.
-    fn has_builtin(&self, class: ClassId, b: BuiltinAttr) -> bool {
+    pub(super) fn has_builtin(&self, class: ClassId, b: BuiltinAttr) -> bool {
         let mut cur = Some(class);
         while let Some(c) = cur {
             if self.prog.class(c).attrs.iter().any(|&a| self.prog.attr(a).builtin == Some(b)) {

@@ -384,7 +384,8 @@ impl<'g, 'p> BodyGen<'g, 'p> {
 
     /// The player who answers an input: its explicit target, else the default of the
     /// class (local: owner; global: active player; group: the active player if a
-    /// member, else a member drawn from the game's generator).
+    /// member, else a member drawn from the game's generator). Tiles, connections and
+    /// events belong to no one: their inputs go to the active player, as a global's.
     pub(super) fn input_target(&mut self, input: &Input) -> TokenStream {
         if let InputMode::Player { target: Some(t) } = &input.mode {
             return self.value(t);
@@ -397,6 +398,9 @@ impl<'g, 'p> BodyGen<'g, 'p> {
                 let arena = &h.arena;
                 let root = g.prog.class(c).root;
                 match g.visibility(c) {
+                    Visibility::Local if !g.has_builtin(root, crate::hir::BuiltinAttr::Owner) => {
+                        quote!(self.core.active)
+                    }
                     Visibility::Local => {
                         let o = g.builtin_field(root, crate::hir::BuiltinAttr::Owner);
                         quote!(match self.#arena[this].#o { Some(owner) => owner, None => return Ok(Default::default()) })
