@@ -142,7 +142,16 @@ impl<'g, 'p> BodyGen<'g, 'p> {
             // infer a type from.
             ExprKind::ListLit(items) if items.is_empty() => quote!(Vec::<rt::Player>::new()),
             ExprKind::ListLit(items) => {
-                let items: Vec<TokenStream> = items.iter().map(|i| self.repr(i, true)).collect();
+                // A `null` literal names no one (`Outcome::from_ranking` drops an empty
+                // place); left out, it cannot leave the vector without an element type.
+                let items: Vec<TokenStream> = items
+                    .iter()
+                    .filter(|i| !matches!(i.kind, ExprKind::Null))
+                    .map(|i| self.repr(i, true))
+                    .collect();
+                if items.is_empty() {
+                    return quote!(Vec::<rt::Player>::new());
+                }
                 quote!(vec![#(#items),*].into_iter().flatten().collect::<Vec<rt::Player>>())
             }
             _ => {
