@@ -177,7 +177,8 @@ r#"A call passes arguments the callee does not take. User functions take named a
 only, matched to their `function input`s: each required input once, no unknown names.
 Inputs asked of a player (`input`, `auto input`) are not arguments. Built-ins (`roll`,
 `push`, `assign`, ...) take positional arguments, and an action called like a function
-takes none.
+takes none. `piece.move_to(t)` needs a tile: `move_to(null)` is refused, since
+`piece.remove_from_board()` is how a piece leaves the board.
 
 Example:
 

@@ -620,6 +620,8 @@ pub enum Builtin {
     Assign,
     // pieces and tiles
     MoveTo,
+    /// `piece.remove_from_board()`: clears `tile`; owner and `face_up` stay as they are.
+    RemoveFromBoard,
     /// `piece.reveal()`: turns it face up (public from then on), wherever it is.
     Reveal,
     Discard,

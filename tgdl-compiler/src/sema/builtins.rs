@@ -310,8 +310,46 @@ impl<'a> Checker<'a> {
                         self.method(obj, Builtin::Reveal, "reveal", args, &[], Ty::Void, span)
                     }
                     (ClassKind::Interactable, "move_to") => {
-                        self.method(obj, Builtin::MoveTo, "move_to", args, &[Ty::Class(tile)], Ty::Void, span)
+                        let piece = match obj.kind {
+                            ExprKind::This => None,
+                            _ => self.short_text(obj.span),
+                        };
+                        let e = self.method(
+                            obj,
+                            Builtin::MoveTo,
+                            "move_to",
+                            args,
+                            &[Ty::Class(tile)],
+                            Ty::Void,
+                            span,
+                        );
+                        // `null` is no tile to stand on: taking a piece off is its own built-in.
+                        if let ExprKind::Builtin { args, .. } = &e.kind
+                            && let Some(to) = args.get(1).filter(|a| matches!(a.kind, ExprKind::Null))
+                        {
+                            let call = match piece {
+                                Some(p) => format!("{p}.remove_from_board()"),
+                                None => "remove_from_board()".to_string(),
+                            };
+                            self.error(
+                                Diagnostic::error(to.span, "`move_to` takes a tile, not `null`")
+                                    .code(codes::ARGUMENTS)
+                                    .label("no tile to move to")
+                                    .help(format!("to take the piece off the board, write `{call}`: it clears `tile` and keeps the owner")),
+                            );
+                            return Expr::error(span);
+                        }
+                        e
                     }
+                    (ClassKind::Interactable, "remove_from_board") => self.method(
+                        obj,
+                        Builtin::RemoveFromBoard,
+                        "remove_from_board",
+                        args,
+                        &[],
+                        Ty::Void,
+                        span,
+                    ),
                     (ClassKind::Interactable, "discard") => {
                         // Any stack of the object's class or one of its bases will do.
                         let pile = match args {
@@ -392,7 +430,9 @@ impl<'a> Checker<'a> {
                     }
                     _ => {
                         let builtins: &[&str] = match class.kind {
-                            ClassKind::Interactable => &["assign", "move_to", "discard", "reveal"],
+                            ClassKind::Interactable => {
+                                &["assign", "move_to", "remove_from_board", "discard", "reveal"]
+                            }
                             ClassKind::Class | ClassKind::Deck if class.visibility != Visibility::Global => {
                                 &["assign"]
                             }
@@ -571,6 +611,7 @@ pub(crate) const THIS_METHODS: &[&str] = &[
     "connect",
     "add",
     "at",
+    "remove_from_board",
     "push",
     "push_front",
     "pop",

@@ -167,6 +167,12 @@ impl<'a> Checker<'a> {
         }
     }
 
+    /// The source text of a short, one-line expression (to quote it in a help), if it is one.
+    pub(crate) fn short_text(&self, at: Span) -> Option<String> {
+        let text = self.sources.get(at.file).text.get(at.start as usize..at.end as usize)?;
+        (!text.is_empty() && text.len() <= 40 && !text.contains('\n')).then(|| text.to_string())
+    }
+
     /// `number`, `List<Card>`, `Cell` — how a type is written in TGDL.
     pub(crate) fn ty_name(&self, ty: &Ty) -> String {
         match ty {

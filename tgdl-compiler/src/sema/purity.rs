@@ -240,6 +240,7 @@ impl<'a> Checker<'a> {
                     Tell => ("`tell`", "writes to the game's log"),
                     Assign => ("`assign`", "changes an owner"),
                     MoveTo => ("`move_to`", "moves a piece"),
+                    RemoveFromBoard => ("`remove_from_board`", "moves a piece"),
                     Reveal => ("`reveal`", "turns a piece face up"),
                     Discard => ("`discard`", "discards an object"),
                     GroupAdd => ("`add`", "adds a tile"),

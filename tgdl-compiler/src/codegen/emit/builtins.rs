@@ -350,6 +350,13 @@ impl<'g, 'p> BodyGen<'g, 'p> {
                     self.#oa[#h].#face_up = true;
                 }))
             }
+            RemoveFromBoard => {
+                let c = recv.ty.class().unwrap_or(prog.builtins.event);
+                let oa = &g.hierarchy(c).expect("pieces live in an arena").arena;
+                let tile = g.builtin_field(c, BuiltinAttr::Tile);
+                // It stays face up: everyone saw it on the board (docs/hidden-information.md).
+                unit(quote!(self.#oa[#h].#tile = None))
+            }
             Discard => {
                 let c = recv.ty.class().unwrap_or(prog.builtins.event);
                 let oa = &g.hierarchy(c).expect("pieces live in an arena").arena;
