@@ -724,6 +724,28 @@ in a `secret` attribute, or make the object public first (`card.reveal()`,
 
     effect { tell(player.active(), "you hold a " + card.rank); }
 "#;
+    WRAPPED_NUMBER = "W0006", "player arithmetic kept as a number",
+r#"Arithmetic with a player operand gives a player (docs/reference/types.md): `4 + p` is
+the seat 4 places after `p`, wrapped into `0..P` (P = `player.count()`). Where a number
+is expected — a `number` variable or attribute, a `number` argument or result — that
+player converts back to a number, so the wrapping has already happened: with two
+players, `number gold = 4 + p;` gives 0 or 1, never 4 or 5. It is a warning, since the
+wrapped seat may be what is meant.
+
+Example:
+
+    game Mine players 2;
+    setup {
+        player p = player.active();
+        number gold = 4 + p;
+        log("" + gold);
+    }
+
+Fix: for the sum, convert the player first; for the wrapped seat, say so with `as`:
+
+    number gold = 4 + (p as number);
+    number seat = (4 + p) as number;
+"#;
 }
 
 /// `docs/diagnostics.md`: every code with its title and explanation, generated from [`ALL`]

@@ -131,6 +131,7 @@ impl<'a> Checker<'a> {
 
     /// [`Checker::coerce`] with a secondary label on a mismatch.
     pub(crate) fn coerce_because(&mut self, x: Expr, ty: &Ty, origin: (Span, String)) -> Expr {
+        self.wrapped_number(&x, ty, Some(&origin));
         if x.ty.is_error() || ty.is_error() || self.convertible(&x.ty, ty) {
             return self.coerce(x, ty);
         }

@@ -294,6 +294,8 @@ impl<'a> Checker<'a> {
                 self.error(
                     Diagnostic::error(span, format!("`return;` without a value, but a `{ty}` is expected"))
                         .code(codes::RETURN)
+                    let origin = self.cx.ret_origin.clone();
+                    self.wrapped_number(&e, &ty, origin.as_ref());
                         .label(format!("a `{ty}` is needed here"))
                         .help(format!("return a `{ty}`: `return value;`")),
                 );

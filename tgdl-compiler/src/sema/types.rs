@@ -4,7 +4,8 @@
 use super::Checker;
 use crate::codes;
 use crate::diagnostics::Diagnostic;
-use crate::hir::{ClassId, ClassKind, Expr, ExprKind, Ty};
+use crate::hir::{BinaryOp, ClassId, ClassKind, Expr, ExprKind, Ty};
+use crate::source::Span;
 use crate::syntax::ast;
 
 impl<'a> Checker<'a> {
@@ -115,6 +116,40 @@ impl<'a> Checker<'a> {
         let found = self.ty_name(&e.ty);
         let expected = self.ty_name(to);
         let mut d =
+    /// Warns when the result of player arithmetic (`4 + p` is a player, wrapped into
+    /// `0..P`) is kept as a `number`: stored, passed or returned, it is the wrapped seat,
+    /// which is rarely the sum meant. `(4 + p) as number` says the wrapping is meant.
+    pub(crate) fn wrapped_number(&mut self, e: &Expr, to: &Ty, origin: Option<&(Span, String)>) {
+        if *to != Ty::Number || e.ty != Ty::Player {
+            return;
+        }
+        let ExprKind::Binary { op: BinaryOp::PlayerArith(_), .. } = &e.kind else { return };
+        let text = self.sources.snippet(e.span).to_string();
+        let mut d = Diagnostic::warning(e.span, "this arithmetic gives a player, wrapped into `0..player.count()`, which is then kept as a number")
+            .code(codes::WRAPPED_NUMBER)
+            .label("a player: wraps around the player count");
+        if let Some((at, why)) = origin {
+            d = d.secondary(*at, why.clone());
+        }
+        // The player operands, converted to numbers first, give the plain sum.
+        let mut leaves = Vec::new();
+        player_leaves(e, &mut leaves);
+        let mut number = String::new();
+        let mut from = e.span.start;
+        for leaf in &leaves {
+            number.push_str(self.sources.snippet(Span { start: from, end: leaf.start, ..e.span }));
+            number.push_str(&format!("({} as number)", self.sources.snippet(*leaf)));
+            from = leaf.end;
+        }
+        number.push_str(self.sources.snippet(Span { start: from, ..e.span }));
+        d = if !leaves.is_empty() && number.len() <= 80 && !number.contains('\n') {
+            d.help(format!("for the number, convert the player first: `{number}`; if the wrapped player is meant, write `({text}) as number`"))
+        } else {
+            d.help("for the number, convert each player operand first (`p as number`); if the wrapped player is meant, convert the result with `as number`")
+        };
+        self.diags.push(d);
+    }
+
             Diagnostic::error(e.span, format!("mismatched types: expected `{expected}`, found `{found}`"))
                 .code(codes::MISMATCH)
                 .label(format!("expected `{expected}`"));
@@ -174,5 +209,21 @@ impl<'a> Checker<'a> {
 
     pub(crate) fn is_event_class(&self, c: ClassId) -> bool {
         self.prog.class(c).kind == ClassKind::Event
+    }
+}
+
+/// The operands of nested player arithmetic that are players (the checker made each a
+/// number, `ToNumber`, to compute with), in source order.
+fn player_leaves(e: &Expr, out: &mut Vec<Span>) {
+    match &e.kind {
+        ExprKind::Binary { op: BinaryOp::PlayerArith(_), lhs, rhs } => {
+            player_leaves(lhs, out);
+            player_leaves(rhs, out);
+        }
+        ExprKind::ToNumber(inner) if matches!(inner.kind, ExprKind::Binary { .. }) => {
+            player_leaves(inner, out)
+        }
+        ExprKind::ToNumber(inner) if inner.ty == Ty::Player => out.push(inner.span),
+        _ => {}
     }
 }
