@@ -359,8 +359,12 @@ impl<'a> Checker<'a> {
                                 let reported = self.diags.len();
                                 let probe = self.expr(&a.value, None);
                                 self.diags.truncate(reported);
+                                let holds =
+                                    |e: &Ty| matches!(e, Ty::Class(x) if self.prog.is_subclass(c, *x));
                                 match &probe.ty {
-                                    Ty::Stack(e) if matches!(**e, Ty::Class(x) if self.prog.is_subclass(c, x)) => {
+                                    Ty::Stack(e) if holds(e) => Some(probe.ty.clone()),
+                                    // A deck of its class takes it too, on top of its cards.
+                                    deck if self.deck_element(deck).is_some_and(|e| holds(&e)) => {
                                         Some(probe.ty.clone())
                                     }
                                     _ => None,
@@ -607,11 +611,11 @@ impl<'a> Checker<'a> {
 pub(crate) const THIS_METHODS: &[&str] = &[
     "assign",
     "move_to",
+    "remove_from_board",
     "discard",
     "connect",
     "add",
     "at",
-    "remove_from_board",
     "push",
     "push_front",
     "pop",

@@ -5,7 +5,7 @@ use super::Checker;
 use super::scope::BodyKind;
 use crate::codes;
 use crate::diagnostics::Diagnostic;
-use crate::hir::{Block, Expr, ExprKind, Input, InputMode, LocalId, Stmt, StmtKind, Ty};
+use crate::hir::{Block, Builtin, Expr, ExprKind, Input, InputMode, LocalId, Stmt, StmtKind, Ty};
 use crate::source::Span;
 use crate::syntax::ast;
 
@@ -133,6 +133,20 @@ impl<'a> Checker<'a> {
             ast::StmtKind::ForIn { ty, name, iter, body } => {
                 let declared = self.resolve_type(ty);
                 let list = self.expr(iter, None);
+                // A deck (a `stack` class) is looped over as a copy of its cards, like any
+                // stack: a snapshot, in order from the bottom.
+                let list = match self.deck_element(&list.ty) {
+                    Some(elem) => {
+                        let at = list.span;
+                        let args = vec![list];
+                        Expr::new(
+                            ExprKind::Builtin { op: Builtin::StackClone, args },
+                            Ty::Stack(Box::new(elem)),
+                            at,
+                        )
+                    }
+                    None => list,
+                };
                 let elem = match &list.ty {
                     Ty::List(t) | Ty::Stack(t) => Some((**t).clone()),
                     // `for (K k in t)` walks the keys of a `Table<K, V>` in insertion order.
@@ -153,7 +167,7 @@ impl<'a> Checker<'a> {
                         self.error(
                             Diagnostic::error(iter.span, format!("cannot loop over a `{other}`"))
                                 .code(codes::MISMATCH)
-                                .help("`for (T x in xs)` loops over a `List`, a `Stack` or the keys of a `Table<K, V>`"),
+                                .help("`for (T x in xs)` loops over a `List`, a `Stack`, a deck or the keys of a `Table<K, V>`"),
                         );
                         None
                     }
@@ -280,6 +294,8 @@ impl<'a> Checker<'a> {
                     return StmtKind::Return(Some(Expr::error(e.span)));
                 }
                 if e.ty.is_error() || self.convertible(&e.ty, &ty) {
+                    let origin = self.cx.ret_origin.clone();
+                    self.wrapped_number(&e, &ty, origin.as_ref());
                     return StmtKind::Return(Some(self.coerce(e, &ty)));
                 }
                 let mut d = self.mismatch_diag(&e, &ty);
@@ -294,8 +310,6 @@ impl<'a> Checker<'a> {
                 self.error(
                     Diagnostic::error(span, format!("`return;` without a value, but a `{ty}` is expected"))
                         .code(codes::RETURN)
-                    let origin = self.cx.ret_origin.clone();
-                    self.wrapped_number(&e, &ty, origin.as_ref());
                         .label(format!("a `{ty}` is needed here"))
                         .help(format!("return a `{ty}`: `return value;`")),
                 );

@@ -54,6 +54,16 @@ impl<'a> Checker<'a> {
         self.resolve_type(t)
     }
 
+    /// The type of the cards of a deck (an object of a `stack` class), when `ty` is one.
+    pub(crate) fn deck_element(&self, ty: &Ty) -> Option<Ty> {
+        let Ty::Class(c) = ty else { return None };
+        let class = self.prog.class(*c);
+        if class.kind != ClassKind::Deck {
+            return None;
+        }
+        class.element.clone().or_else(|| self.prog.class(class.root).element.clone())
+    }
+
     /// Whether a value of type `from` can stand where `to` is expected without `as`.
     pub(crate) fn convertible(&self, from: &Ty, to: &Ty) -> bool {
         match (from, to) {
@@ -106,16 +116,6 @@ impl<'a> Checker<'a> {
         }
     }
 
-    pub(crate) fn mismatch(&mut self, e: &Expr, to: &Ty) {
-        let d = self.mismatch_diag(e, to);
-        self.error(d);
-    }
-
-    /// The "mismatched types" diagnostic, for callers that add context to it.
-    pub(crate) fn mismatch_diag(&self, e: &Expr, to: &Ty) -> Diagnostic {
-        let found = self.ty_name(&e.ty);
-        let expected = self.ty_name(to);
-        let mut d =
     /// Warns when the result of player arithmetic (`4 + p` is a player, wrapped into
     /// `0..P`) is kept as a `number`: stored, passed or returned, it is the wrapped seat,
     /// which is rarely the sum meant. `(4 + p) as number` says the wrapping is meant.
@@ -150,6 +150,16 @@ impl<'a> Checker<'a> {
         self.diags.push(d);
     }
 
+    pub(crate) fn mismatch(&mut self, e: &Expr, to: &Ty) {
+        let d = self.mismatch_diag(e, to);
+        self.error(d);
+    }
+
+    /// The "mismatched types" diagnostic, for callers that add context to it.
+    pub(crate) fn mismatch_diag(&self, e: &Expr, to: &Ty) -> Diagnostic {
+        let found = self.ty_name(&e.ty);
+        let expected = self.ty_name(to);
+        let mut d =
             Diagnostic::error(e.span, format!("mismatched types: expected `{expected}`, found `{found}`"))
                 .code(codes::MISMATCH)
                 .label(format!("expected `{expected}`"));
@@ -175,6 +185,16 @@ impl<'a> Checker<'a> {
             }
             (Ty::List(_), Ty::List(_)) => {
                 d = d.note("lists convert only between element classes of one hierarchy (upcasting)");
+            }
+            (Ty::Class(_), Ty::Stack(_)) if self.deck_element(&e.ty).is_some() => {
+                // A deck shared as a plain stack would lose what makes it a deck: its
+                // cards turning face down, its shuffles dealt by chance.
+                d = d
+                    .note(format!("a deck is looped over and discarded onto like a stack, but it is not a `{expected}` value"))
+                    .help(format!(
+                        "declare a `{found}` here, or pass a copy of its cards: `{}.clone()`",
+                        self.short_text(e.span).unwrap_or_else(|| "deck".to_string())
+                    ));
             }
             _ => {}
         }

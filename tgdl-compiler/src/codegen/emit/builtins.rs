@@ -363,12 +363,24 @@ impl<'g, 'p> BodyGen<'g, 'p> {
                 let tile = g.builtin_field(c, BuiltinAttr::Tile);
                 let discarded = g.builtin_field(c, BuiltinAttr::Discarded);
                 let face_up = g.builtin_field(c, BuiltinAttr::FaceUp);
-                let sa = g.collection_arena(&args[1].ty);
+                // The pile is a stack, or a deck: then its stack of cards.
+                let push = match args[1].ty.class() {
+                    Some(d) => {
+                        let da = &g.hierarchy(d).expect("decks live in an arena").arena;
+                        let elem = prog.class(prog.class(d).root).element.clone().unwrap_or(Ty::Error);
+                        let sa = g.collection_arena(&Ty::Stack(Box::new(elem)));
+                        quote!(let pile = self.#da[#a1].items; self.#sa[pile].push(Some(#h));)
+                    }
+                    None => {
+                        let sa = g.collection_arena(&args[1].ty);
+                        quote!(self.#sa[#a1].push(Some(#h));)
+                    }
+                };
                 unit(quote!({
                     self.#oa[#h].#discarded = true;
                     self.#oa[#h].#face_up = true;
                     self.#oa[#h].#tile = None;
-                    self.#sa[#a1].push(Some(#h));
+                    #push
                 }))
             }
             // A group named in the source has a grid known at compile time (`grid_const`).
