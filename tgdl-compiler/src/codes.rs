@@ -746,6 +746,33 @@ Fix: for the sum, convert the player first; for the wrapped seat, say so with `a
     number gold = 4 + (p as number);
     number seat = (4 + p) as number;
 "#;
+    INIT_LIST_LATER = "W0007", "an initial value reads what an initialiser list sets",
+r#"`new T() { a = e, ... }` runs the initial values of the class's attributes first
+(base class first, in declaration order), then the initialiser list. An initial value
+that reads another attribute of the object (directly, or through the object's own
+functions) therefore sees that attribute's initial value, not the one an initialiser
+list gives it. The warning names the read and an initialiser list that sets the
+attribute.
+
+Example:
+
+    class Tile2 {
+        number id = 0;
+        number value = id * 2;
+    }
+    setup {
+        Tile2 t = new Tile2() { id = 3 };
+        log("" + t.value);   // 0, not 6
+    }
+
+Fix: set the attribute in the initialiser list as well, or make it a computed attribute,
+read each time from the current values:
+
+    class Tile2 {
+        number id = 0;
+        attribute value { returns number; value id * 2; }
+    }
+"#;
 }
 
 /// `docs/diagnostics.md`: every code with its title and explanation, generated from [`ALL`]

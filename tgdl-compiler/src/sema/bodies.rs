@@ -83,6 +83,94 @@ impl<'a> Checker<'a> {
             let locals = std::mem::take(&mut self.cx.locals);
             self.prog.setup = hir::Setup { locals, body, span: block.span };
         }
+        self.initial_values_before_lists();
+    }
+
+    /// Warns about an initial value that reads an attribute of its object which an
+    /// initialiser list (`new X() { id = 3 }`) somewhere sets: the initial values run
+    /// first, so it reads the value before the list's. Reads through the object's own
+    /// functions count, as for [`Self::read_before_init`].
+    fn initial_values_before_lists(&mut self) {
+        let prog = &self.prog;
+        // Every attribute an initialiser list sets: (the class created, the value's place,
+        // the attributes the list sets).
+        type Listed = (hir::ClassId, Span, Vec<hir::AttrId>);
+        let mut set: std::collections::HashMap<hir::AttrId, Vec<Listed>> = std::collections::HashMap::new();
+        prog.walk_exprs(&mut |x| {
+            if let hir::ExprKind::New { class, inits } = &x.kind {
+                let all: Vec<hir::AttrId> = inits.iter().map(|(a, _)| *a).collect();
+                for (a, v) in inits {
+                    set.entry(*a).or_default().push((*class, v.span, all.clone()));
+                }
+            }
+        });
+        if set.is_empty() {
+            return;
+        }
+        let mut found = Vec::new();
+        for (k, a) in prog.attrs.iter().enumerate() {
+            let Some(init) = &a.init else { continue };
+            let attr = hir::AttrId(k as u32);
+            // (where, what is read, through which function), each read once.
+            let mut reads: Vec<(Span, hir::AttrId, Option<hir::FuncId>)> = Vec::new();
+            init.walk(&mut |x| match &x.kind {
+                hir::ExprKind::Attr { object, attr: read } if matches!(object.kind, hir::ExprKind::This) => {
+                    reads.push((x.span, *read, None));
+                }
+                hir::ExprKind::Call { func, receiver, .. }
+                    if receiver.as_deref().map_or(prog.func(*func).owner.is_some(), |r| {
+                        matches!(r.kind, hir::ExprKind::This)
+                    }) =>
+                {
+                    let mut through = Vec::new();
+                    this_reads(prog, *func, &mut std::collections::HashSet::new(), &mut through);
+                    reads.extend(through.into_iter().map(|r| (x.span, r, Some(*func))));
+                }
+                _ => {}
+            });
+            let mut warned = std::collections::HashSet::new();
+            for (at, read, through) in reads {
+                // An object of a class that runs this initial value, with `read` in its list
+                // (and not the attribute itself: then the list's value replaces it).
+                let Some(&(_, listed, _)) = set.get(&read).and_then(|places| {
+                    places
+                        .iter()
+                        .find(|(created, _, all)| prog.is_subclass(*created, a.class) && !all.contains(&attr))
+                }) else {
+                    continue;
+                };
+                if warned.insert(read) {
+                    found.push((attr, at, read, through, listed));
+                }
+            }
+        }
+        for (attr, at, read, through, listed) in found {
+            let own = self.prog.attr(attr).name.clone();
+            let name = self.prog.attr(read).name.clone();
+            let label = match through {
+                Some(f) => format!(
+                    "calling `{}` reads `{name}` before the initialiser list sets it",
+                    self.prog.func(f).name
+                ),
+                None => format!("reads `{name}` before the initialiser list sets it"),
+            };
+            let ty = self.ty_name(&self.prog.attr(attr).ty.clone());
+            let value = self
+                .prog
+                .attr(attr)
+                .init
+                .as_ref()
+                .map(|e| self.sources.snippet(e.span).to_string())
+                .filter(|v| v.len() <= 50 && !v.contains('\n'))
+                .unwrap_or_else(|| "...".to_string());
+            let d = Diagnostic::warning(at, format!("the initial value of `{own}` reads `{name}`, which an initialiser list sets later"))
+                .code(codes::INIT_LIST_LATER)
+                .label(label)
+                .secondary(listed, format!("`{name}` is set here, after the initial values ran"))
+                .note("`new T() { ... }` runs the attributes' initial values first, then the initialiser list")
+                .help(format!("set `{own}` in the initialiser list too, or compute it when read: `attribute {own} {{ returns {ty}; value {value}; }}`"));
+            self.diags.push(d);
+        }
     }
 
     pub(crate) fn function_body(&mut self, fid: hir::FuncId, f: &ast::FunctionDecl) {
