@@ -3,8 +3,9 @@
 //! not once per test file. One module per subject; run one with a filter, e.g.
 //! `cargo test -p tgdl-tests --test integration hidden::`.
 //!
-//! Two test files stay binaries of their own (`tests/Cargo.toml` says why): `macros.rs`
-//! (trybuild) and `limits.rs` (the engines' budgets are settings of the process).
+//! Three test files stay binaries of their own (`tests/Cargo.toml` says why): `macros.rs`
+//! (trybuild), `limits.rs` (the engines' budgets are settings of the process) and
+//! `replay_work.rs` (it counts allocations with a global allocator of its own).
 
 mod agents;
 mod batch;

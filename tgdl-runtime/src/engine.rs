@@ -735,12 +735,64 @@ impl<M> RoundState<M> {
 /// How another seat (or a spectator) reads a choice made in a round.
 pub const SECRET_CHOICE: &str = "a secret choice";
 
+/// The world saved before a run, to replay the run from, without its log: the lines
+/// written before the run are the live world's too, so a replay cuts the live log back to
+/// `marks` instead of copying every line of the game at each decision (which made long
+/// games whose moves ask inputs as they take effect quadratic).
+#[derive(Clone, Debug, PartialEq)]
+struct Base<R> {
+    world: R,
+    marks: LogMarks,
+}
+
+/// The lengths of a core's log and of what is known of its lines.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct LogMarks {
+    lines: usize,
+    told: usize,
+    public_forms: usize,
+}
+
+/// A core's log and what is known of its lines, moved out of it.
+struct LogParts {
+    lines: Vec<String>,
+    told: Vec<(usize, Player)>,
+    public_forms: Vec<(usize, String)>,
+}
+
+impl LogParts {
+    fn take(core: &mut Core) -> LogParts {
+        LogParts {
+            lines: std::mem::take(&mut core.log),
+            told: std::mem::take(&mut core.told),
+            public_forms: std::mem::take(&mut core.public_forms),
+        }
+    }
+
+    fn put(self, core: &mut Core) {
+        core.log = self.lines;
+        core.told = self.told;
+        core.public_forms = self.public_forms;
+    }
+
+    fn marks(&self) -> LogMarks {
+        LogMarks { lines: self.lines.len(), told: self.told.len(), public_forms: self.public_forms.len() }
+    }
+
+    /// Back to what it was at `marks`: a run only appends to the log.
+    fn cut(&mut self, marks: LogMarks) {
+        self.lines.truncate(marks.lines);
+        self.told.truncate(marks.told);
+        self.public_forms.truncate(marks.public_forms);
+    }
+}
+
 /// A run stopped at an input or a chance event: the world before it started and the
 /// answers so far.
 #[derive(Clone, Debug, PartialEq)]
 struct Pending<R: Rules> {
     origin: Origin<R::Move>,
-    base: R,
+    base: Base<R>,
     answers: Vec<Answer>,
     prompt: String,
     /// The chance event waiting, at [`Status::Chance`].
@@ -829,7 +881,7 @@ impl<R: Rules> Engine<R> {
     /// Runs `setup` on a fresh world and puts the first decision.
     fn run_setup(&mut self) {
         if R::SETUP_MAY_ASK || self.explicit() {
-            let base = Some(self.world.clone());
+            let base = Some(self.save_base());
             let result = self.run(&Origin::Setup);
             self.settle(result, Origin::Setup, base, Vec::new());
         } else {
@@ -1001,7 +1053,7 @@ impl<R: Rules> Engine<R> {
             }
         }
         let origin = Origin::Round { turn: round.turn, moves: moves.into_boxed_slice() };
-        let base = Some(self.world.clone());
+        let base = Some(self.save_base());
         let result = self.run(&origin);
         self.settle(result, origin, base, Vec::new());
     }
@@ -1049,7 +1101,13 @@ impl<R: Rules> Engine<R> {
 
     /// Puts the next decision after a run: the turn menu when it finished, else what
     /// stopped it.
-    fn settle(&mut self, result: Flow<()>, origin: Origin<R::Move>, base: Option<R>, answers: Vec<Answer>) {
+    fn settle(
+        &mut self,
+        result: Flow<()>,
+        origin: Origin<R::Move>,
+        base: Option<Base<R>>,
+        answers: Vec<Answer>,
+    ) {
         self.options.clear();
         self.pending = None;
         match result {
@@ -1062,7 +1120,7 @@ impl<R: Rules> Engine<R> {
     /// Rare (once per game, or once per input), so kept out of the path of a plain move.
     #[cold]
     #[inline(never)]
-    fn stopped(&mut self, stop: Stop, origin: Origin<R::Move>, base: Option<R>, answers: Vec<Answer>) {
+    fn stopped(&mut self, stop: Stop, origin: Origin<R::Move>, base: Option<Base<R>>, answers: Vec<Answer>) {
         let waits = {
             let replay = &self.world.core().replay;
             replay.question.is_some() || replay.chance.is_some()
@@ -1191,9 +1249,23 @@ impl<R: Rules> Engine<R> {
         })
     }
 
+    /// The world as it is now, to run a move (or setup) from again: see [`Base`].
+    fn save_base(&mut self) -> Base<R> {
+        let log = LogParts::take(self.world.core_mut());
+        let marks = log.marks();
+        let world = self.world.clone();
+        log.put(self.world.core_mut());
+        Base { world, marks }
+    }
+
     /// Re-runs a stopped move (or setup) from `base` with `answers`, and puts what follows.
-    fn resume(&mut self, origin: Origin<R::Move>, base: R, answers: Vec<Answer>) {
-        self.world = base.clone();
+    fn resume(&mut self, origin: Origin<R::Move>, base: Base<R>, answers: Vec<Answer>) {
+        // The live log begins with the lines `base` left out; what the run wrote after them
+        // is written again.
+        let mut log = LogParts::take(self.world.core_mut());
+        log.cut(base.marks);
+        self.world.copy_from(&base.world);
+        log.put(self.world.core_mut());
         let replay = &mut self.world.core_mut().replay;
         replay.answers.clone_from(&answers);
         replay.cursor = 0;
@@ -1317,7 +1389,7 @@ impl<R: Rules> Engine<R> {
             census.objects.iter().any(|o| o.tag == tag && o.index == index && o.hidden_from(viewer))
         });
         let drawn_in_move = self.pending.as_ref().is_some_and(|p| {
-            p.base.core().chance.record.as_ref().map(Vec::len)
+            p.base.world.core().chance.record.as_ref().map(Vec::len)
                 != self.world.core().chance.record.as_ref().map(Vec::len)
         });
         unseen && !hidden_referenced && !drawn_in_move
@@ -1352,7 +1424,9 @@ impl<R: Rules> Engine<R> {
             // them): the move is replayed with its generator, fresh from the answer on.
             match &mut game.pending {
                 None => game.world.core_mut().rng = GameRng::new(fresh.into()),
-                Some(pending) => pending.base.core_mut().replay.fresh = Some((pending.answers.len(), fresh)),
+                Some(pending) => {
+                    pending.base.world.core_mut().replay.fresh = Some((pending.answers.len(), fresh))
+                }
             }
             // Everything else is in plain view; what the others chose in a round is not.
             game.forget_round_choices();
@@ -1372,8 +1446,8 @@ impl<R: Rules> Engine<R> {
             // replays from a redistributed world with the same answers.
             Some(pending) => {
                 let Pending { origin, mut base, answers, .. } = *pending;
-                hidden::redistribute(&mut base, player, rng)?;
-                base.core_mut().rng = GameRng::new(fresh.into());
+                hidden::redistribute(&mut base.world, player, rng)?;
+                base.world.core_mut().rng = GameRng::new(fresh.into());
                 game.resume(origin, base, answers);
             }
         }
@@ -1496,7 +1570,7 @@ impl<R: Rules> Game for Engine<R> {
                 }
             }
             Choice::Move(mv) => {
-                let base = Some(self.world.clone());
+                let base = Some(self.save_base());
                 let result = self.run(&Origin::Move(mv));
                 self.settle(result, Origin::Move(mv), base, Vec::new());
             }
