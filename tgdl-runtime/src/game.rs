@@ -548,7 +548,7 @@ pub trait Game: Clone + Send + Sync + 'static {
         self.labels()
     }
 
-    /// What is being decided (`choose a move`, `choose c for place`).
+    /// What is being decided (`choose a move`, `place: choose c`).
     fn prompt(&self) -> String;
 
     fn outcome(&self) -> Option<&Outcome>;
