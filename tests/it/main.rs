@@ -17,3 +17,4 @@ mod hidden;
 mod macro_game;
 mod programs;
 mod simulate;
+mod views;

@@ -99,8 +99,16 @@ impl<'p> Gen<'p> {
         }
         let tile_text = self.tile_text_fn();
         let name = &prog.name;
+        let (owned, owned_fn) = self.owned_fn();
         // `Vec::from([..])` rather than `vec![..]`: prettyplease formats the elements.
-        let sections_decl = quote!(let sections: Vec<rt::view::Section> = Vec::from([#(#sections),*]););
+        let sections_decl = if owned_fn.is_empty() {
+            quote!(let sections: Vec<rt::view::Section> = Vec::from([#(#sections),*]);)
+        } else {
+            quote! {
+                let mut sections: Vec<rt::view::Section> = Vec::from([#(#sections),*]);
+                #owned
+            }
+        };
         let seen = seen_param(&sections_decl);
         quote! {
             /// The board and the global classes, as `seen` may see them: objects hidden
@@ -117,7 +125,54 @@ impl<'p> Gen<'p> {
             }
 
             #tile_text
+
+            #owned_fn
         }
+    }
+
+    /// What the view shows of the objects of plain classes that players own (a player's
+    /// bought cards, their tableau): shown nowhere else, they are listed under their owner,
+    /// `player 0 has`. Pieces and cards (interactable) are in the hands instead, which
+    /// keep what is hidden; these objects never are. The call and the helper, or nothing.
+    fn owned_fn(&self) -> (TokenStream, TokenStream) {
+        let prog = self.prog;
+        let mut lists = Vec::new();
+        for h in &self.hierarchies {
+            let root = prog.class(h.root);
+            if root.kind != ClassKind::Class
+                || root.builtin
+                || root.visibility != crate::hir::Visibility::Local
+                || !self.has_builtin(h.root, crate::hir::BuiltinAttr::Owner)
+            {
+                continue;
+            }
+            let (arena, tag) = (&h.arena, h.tag);
+            let owner = self.builtin_field(h.root, crate::hir::BuiltinAttr::Owner);
+            lists.push(quote! {
+                for (id, object) in self.#arena.iter() {
+                    if let Some(list) = object.#owner.and_then(|p| has.get_mut(p.0 as usize)) {
+                        list.push(self.object_label(#tag, id.index() as u32));
+                    }
+                }
+            });
+        }
+        if lists.is_empty() {
+            return (quote!(), quote!());
+        }
+        let call = quote!(self.owned_sections(&mut sections););
+        let helper = quote! {
+            /// The objects of plain classes each player owns, in creation order: `player 0 has`.
+            fn owned_sections(&self, sections: &mut Vec<rt::view::Section>) {
+                let mut has: Vec<Vec<String>> = vec![Vec::new(); self.core.players as usize];
+                #(#lists)*
+                for (p, items) in has.into_iter().enumerate() {
+                    if !items.is_empty() {
+                        sections.push(rt::view::Section::List { title: format!("player {p} has"), items });
+                    }
+                }
+            }
+        };
+        (call, helper)
     }
 
     /// The text of a value for the view (`&self` only: objects by label, lists by length).
