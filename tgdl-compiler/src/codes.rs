@@ -578,6 +578,26 @@ Fix: leave out `default` in a simultaneous turn; give `resolve` a `simultaneous`
         resolve { log("the bids are in"); }
     }
 "#;
+    INTERNAL = "E0029", "an attribute both `internal` and `secret`",
+r#"`internal` leaves an attribute out of what the view prints (the terminal, the browser's
+table, observations' text): the rules' bookkeeping, public all the same. `secret` keeps
+an attribute's value from everyone but its owner, who is shown it apart, under
+"secrets". An attribute is one or the other: a secret value is already out of the view
+of everyone who may not read it, and its owner is shown it on purpose.
+
+Example:
+
+    global class Rules {
+        internal secret number last_turns = -1;
+    }
+
+Fix: keep `internal` for bookkeeping everyone may know, `secret` for a value its owner
+alone reads:
+
+    global class Rules {
+        internal number last_turns = -1;
+    }
+"#;
     UNREACHABLE = "W0001", "unreachable statement",
 r#"A statement follows a `return`, `break`, `continue` or `winner` in the same block, so it
 can never run.

@@ -195,6 +195,9 @@ pub struct Attr {
     pub writable: bool,
     /// `secret`: seen only by the object's owner or members (docs/hidden-information.md).
     pub secret: bool,
+    /// `internal`: the rules' bookkeeping, left out of the view and of default labels
+    /// (public all the same: it is about display, not secrecy).
+    pub internal: bool,
     pub span: Span,
 }
 

@@ -140,3 +140,9 @@ fn else_if_chains_and_one_line_blocks() {
          tile Wall { }\ninteractable K : P { override function l { effect { return \"K\"; } } }\n"
     ));
 }
+
+#[test]
+fn attribute_modifiers_stay() {
+    let text = "global class R {\n    internal number last_turns = -1;\n    secret internal number n = 0;\n    internal attribute next {\n        returns number;\n        value last_turns + 1;\n    }\n}\n";
+    assert_eq!(format(text), text);
+}

@@ -88,6 +88,7 @@ impl<'a> Checker<'a> {
             builtin: Some(builtin),
             writable,
             secret: false,
+            internal: false,
             span: Span::default(),
         })
     }

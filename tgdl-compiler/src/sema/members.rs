@@ -206,6 +206,17 @@ impl<'a> Checker<'a> {
                         Ty::Error
                     }
                 };
+                if let (Some(secret), Some(internal)) = (a.secret, a.internal) {
+                    self.error(
+                        Diagnostic::error(
+                            internal,
+                            format!("the attribute `{}` is both `internal` and `secret`", a.name.name),
+                        )
+                        .code(codes::INTERNAL)
+                        .secondary(secret, "its owner is shown a secret value apart")
+                        .help("keep `internal` for bookkeeping everyone may know, `secret` for a value its owner alone reads"),
+                    );
+                }
                 let attr = self.add_attr(Attr {
                     name: a.name.name.clone(),
                     class: id,
@@ -214,6 +225,7 @@ impl<'a> Checker<'a> {
                     builtin: None,
                     writable: true,
                     secret: a.secret.is_some(),
+                    internal: a.internal.is_some(),
                     span: a.name.span,
                 });
                 decls.attrs.push((attr, a));

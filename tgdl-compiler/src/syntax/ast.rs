@@ -187,6 +187,8 @@ pub struct AttributeDecl {
     pub form: AttributeForm,
     /// `secret` before the attribute: only its owner (or members) may see its value.
     pub secret: Option<Span>,
+    /// `internal` before the attribute: the rules' bookkeeping, left out of the view.
+    pub internal: Option<Span>,
     pub span: Span,
 }
 

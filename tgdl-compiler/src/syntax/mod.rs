@@ -63,14 +63,15 @@ pub const RESERVED_WORDS: &[&str] = &[
 ];
 
 /// Words with a meaning only where the grammar expects them, and names everywhere else:
-/// `players` in `game X players 2;`, `in` in `for (T x in xs)`, `open` and `secret` before
-/// a declaration, `winners` opening a statement, and the tags of attribute and group
-/// blocks.
+/// `players` in `game X players 2;`, `in` in `for (T x in xs)`, `open`, `secret` and
+/// `internal` before a declaration, `winners` opening a statement, and the tags of
+/// attribute and group blocks.
 pub const CONTEXTUAL_WORDS: &[&str] = &[
     "players",
     "in",
     "open",
     "secret",
+    "internal",
     "geometry",
     "orientation",
     "grid",

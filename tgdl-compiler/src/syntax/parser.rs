@@ -332,11 +332,19 @@ impl<'t> Builder<'t> {
         let member = match inner.as_rule() {
             Rule::attribute_short => {
                 let mut it = children(inner);
-                let secret = take_if(&mut it, Rule::secret_mod).map(|m| self.span(&m));
+                let (secret, internal) = self.attr_mods(&mut it);
                 let ty = Some(self.type_expr(it.next().expect("grammar: attribute type"))?);
                 let name = self.ident(it.next().expect("grammar: attribute name"));
                 let value = it.next().map(|e| self.expr(e)).transpose()?;
-                Member::Attribute(AttributeDecl { name, ty, value, form: AttributeForm::Short, secret, span })
+                Member::Attribute(AttributeDecl {
+                    name,
+                    ty,
+                    value,
+                    form: AttributeForm::Short,
+                    secret,
+                    internal,
+                    span,
+                })
             }
             Rule::attribute_long => Member::Attribute(self.attribute_long(inner)?),
             Rule::function_decl => Member::Function(self.function_decl(inner)?),
@@ -372,10 +380,27 @@ impl<'t> Builder<'t> {
         Ok(())
     }
 
+    /// The spans of an attribute's `secret` and `internal` modifiers (each at most once,
+    /// in either order: the grammar says so).
+    fn attr_mods<'i>(
+        &self,
+        it: &mut std::iter::Peekable<impl Iterator<Item = Pair<'i>>>,
+    ) -> (Option<Span>, Option<Span>) {
+        let (mut secret, mut internal) = (None, None);
+        for _ in 0..2 {
+            if let Some(m) = take_if(it, Rule::secret_mod) {
+                secret = Some(self.span(&m));
+            } else if let Some(m) = take_if(it, Rule::internal_mod) {
+                internal = Some(self.span(&m));
+            }
+        }
+        (secret, internal)
+    }
+
     fn attribute_long(&mut self, pair: Pair<'_>) -> PResult<AttributeDecl> {
         let span = self.span(&pair);
         let mut it = children(pair);
-        let secret = take_if(&mut it, Rule::secret_mod).map(|m| self.span(&m));
+        let (secret, internal) = self.attr_mods(&mut it);
         it.next(); // `attribute`
         let name = self.ident(it.next().expect("grammar: attribute name"));
         let (mut ty, mut value) = (None, None);
@@ -402,7 +427,7 @@ impl<'t> Builder<'t> {
                 _ => self.stray.push(part_span),
             }
         }
-        Ok(AttributeDecl { name, ty, value, form: AttributeForm::Long, secret, span })
+        Ok(AttributeDecl { name, ty, value, form: AttributeForm::Long, secret, internal, span })
     }
 
     /// `returns T;` / `returns;`: the type and the keyword's span.

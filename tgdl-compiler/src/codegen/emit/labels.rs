@@ -272,7 +272,10 @@ impl<'p> Gen<'p> {
         let attrs: Vec<crate::hir::AttrId> = prog
             .all_attrs(class)
             .into_iter()
-            .filter(|&a| prog.attr(a).builtin.is_none() && prog.attr(a).ty.is_value() && !prog.attr(a).secret)
+            .filter(|&a| {
+                let attr = prog.attr(a);
+                attr.builtin.is_none() && attr.ty.is_value() && !attr.secret && !attr.internal
+            })
             .take(4)
             .collect();
         if attrs.is_empty() {

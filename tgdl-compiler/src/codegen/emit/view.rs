@@ -74,7 +74,9 @@ impl<'p> Gen<'p> {
                 .attrs
                 .iter()
                 // Secret values are shown apart, to those who may see them (`secrets`).
-                .filter(|&&a| prog.attr(a).builtin.is_none() && !prog.attr(a).secret)
+                .filter(|&&a| {
+                    prog.attr(a).builtin.is_none() && !prog.attr(a).secret && !prog.attr(a).internal
+                })
                 .map(|&a| {
                     let attr = prog.attr(a);
                     let f = &self.attr_field[&a];
@@ -305,7 +307,7 @@ impl<'p> Gen<'p> {
             let attrs: Vec<crate::hir::AttrId> = self
                 .variant_attrs(h.root, *class)
                 .into_iter()
-                .filter(|&a| prog.attr(a).ty.is_value() && !prog.attr(a).secret)
+                .filter(|&a| prog.attr(a).ty.is_value() && !prog.attr(a).secret && !prog.attr(a).internal)
                 .collect();
             let mut tries = Vec::new();
             for a in attrs {
