@@ -12,15 +12,33 @@ use quote::{format_ident, quote};
 
 impl<'p> Gen<'p> {
     pub(super) fn actions(&self) -> TokenStream {
-        let mut out = Vec::new();
+        let (mut out, mut untriggered) = (Vec::new(), Vec::new());
         for i in 0..self.prog.actions.len() as u32 {
-            out.push(self.action_fns(ActionId(i)));
+            let fns = self.action_fns(ActionId(i));
+            if self.prog.action(ActionId(i)).triggers.is_empty() {
+                untriggered.push(fns);
+            } else {
+                out.push(fns);
+            }
         }
+        // An action without a trigger runs only when the rules call it; one they never call
+        // is still valid, and its code stays unused.
+        let untriggered = if untriggered.is_empty() {
+            quote!()
+        } else {
+            quote! {
+                #[allow(unused_assignments, dead_code, clippy::manual_range_contains)]
+                impl World {
+                    #(#untriggered)*
+                }
+            }
+        };
         let menu = self.menu_fns();
         let events = self.event_fns();
         let inits = self.init_fns();
         let connect = self.connect_fn();
         quote! {
+            #untriggered
             // A game may store a value it never reads again; that is not an error.
             // Conditions are written as the game's author wrote them (`dx < -1 || dx > 1`).
             #[allow(unused_assignments, clippy::manual_range_contains)]

@@ -23,7 +23,9 @@ impl<'p> Gen<'p> {
             }
 
             /// A place in the main source file, kept in the binary: checks on hot paths
-            /// pass a pointer to it rather than the place itself.
+            /// pass a pointer to it rather than the place itself. (Unused when only code
+            /// the rules never run checks anything.)
+            #[allow(dead_code)]
             fn loc_ref<const LINE: u32, const COLUMN: u32>() -> &'static rt::Loc {
                 &const { loc(LINE, COLUMN) }
             }
@@ -36,6 +38,7 @@ impl<'p> Gen<'p> {
                 }
 
                 /// A place in an imported source file, kept in the binary (see `loc_ref`).
+                #[allow(dead_code)]
                 fn loc_ref_in<const FILE: usize, const LINE: u32, const COLUMN: u32>() -> &'static rt::Loc {
                     &const { loc_in(FILE, LINE, COLUMN) }
                 }

@@ -55,6 +55,8 @@ impl<'p> Gen<'p> {
         let pass_turn = if passes {
             quote! {
                 /// `turn.pass()`: the active turn's `default` names the next player.
+                /// (Unused when only actions the rules never run pass the turn.)
+                #[allow(dead_code)]
                 fn pass_turn(&mut self) -> rt::Flow<()> {
                     let next = match self.core.turn {
                         #(#pass_arms)*

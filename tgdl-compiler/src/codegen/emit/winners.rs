@@ -138,12 +138,10 @@ impl<'g, 'p> BodyGen<'g, 'p> {
     pub(super) fn players_vec(&mut self, e: &Expr) -> TokenStream {
         match &e.kind {
             ExprKind::Builtin { op: crate::hir::Builtin::PlayerAll, .. } => quote!(self.core.all_players()),
-            // An empty place (`winner {{}, {0, 1}};`, `winners {};`) has no element to
-            // infer a type from.
-            ExprKind::ListLit(items) if items.is_empty() => quote!(Vec::<rt::Player>::new()),
             ExprKind::ListLit(items) => {
                 // A `null` literal names no one (`Outcome::from_ranking` drops an empty
-                // place); left out, it cannot leave the vector without an element type.
+                // place); left out, it cannot leave the vector without an element type. So
+                // with an empty list (`winner {{}, {0, 1}};`, `winners {};`).
                 let items: Vec<TokenStream> = items
                     .iter()
                     .filter(|i| !matches!(i.kind, ExprKind::Null))
