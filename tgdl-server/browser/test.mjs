@@ -57,6 +57,9 @@ const GAMES = {
   // `chance`: the history lists what chance did (cards dealt, dice rolled).
   crazy_eights: { seats: ["human", "human", "mcts:200"], board: true, hands: true, chance: true },
   dice_race: { seats: ["human", "human"], chance: true },
+  gem_merchants: { seats: ["human", "human", "random"] },
+  // Worker placement: options name the city's spaces on the board.
+  guild_hall: { seats: ["human", "human", "random"], board: true },
   harvest: { seats: ["human", "human"], board: true },
   // Simultaneous rounds, played here one seat after the other.
   goofspiel: { seats: ["human", "human"], params: { num_cards: 5, points_order: "descending" } },
