@@ -668,3 +668,221 @@ fn liars_dice_plays_the_variant_its_parameter_names() {
     assert_eq!(std::fs::read_to_string(&trace).unwrap(), std::fs::read_to_string(&again).unwrap());
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// Modern games (docs/modern-games.md): the engine builder and the worker placement game
+/// played by search agents at every player count, their payoffs checked against the points
+/// their logs tell, and a rule of each checked on seeded play.
+mod modern {
+    use tgdl_play::agent::Decision;
+    use tgdl_play::mcts::{Budget, MctsAgent};
+    use tgdl_runtime::view::Section;
+    use tgdl_runtime::{Game, Rng, Start, Status};
+
+    type Gems = tgdl_tests::gem_merchants::Game;
+    type Guild = tgdl_tests::guild_hall::Game;
+
+    /// Plays a game to its end with a search agent of `iterations` in every seat.
+    fn searched<G: Game>(players: u32, seed: u64, iterations: u32) -> G {
+        let mut game =
+            G::start_with(&Start::observed::<G>(players, seed.into())).expect("a valid player count");
+        let mut agents: Vec<MctsAgent<G>> = (0..players)
+            .map(|p| MctsAgent::new(Budget::Iterations(iterations), seed * 16 + u64::from(p)))
+            .collect();
+        loop {
+            match game.status() {
+                Status::Decide(p) => {
+                    let decision = Decision::of(&game).expect("a decision");
+                    let (index, _) = agents[p.0 as usize].search(&decision).expect("the search decides");
+                    game.apply(index).expect("a listed option");
+                }
+                Status::Over => return game,
+                other => panic!("{players} players, seed {seed}: {other:?} {:?}", game.error()),
+            }
+        }
+    }
+
+    /// The number after `prefix` and before the next space or `pt` in `line`.
+    fn number_after(line: &str, prefix: &str) -> Option<u32> {
+        let rest = &line[line.find(prefix)? + prefix.len()..];
+        rest.split(|c: char| !c.is_ascii_digit()).next()?.parse().ok()
+    }
+
+    /// Each player's points and cards bought, from a game's log: cards bought
+    /// (`player 1 buys T2 white 2pt: ...`) and nobles (`the noble: ... visits player 1`).
+    fn gem_points(log: &[String], players: u32) -> (Vec<f64>, Vec<u32>) {
+        let (mut points, mut cards) = (vec![0.0; players as usize], vec![0; players as usize]);
+        for line in log {
+            if let Some(p) = line.strip_prefix("player ").filter(|l| l.contains(" buys ")) {
+                let p = number_after(p, "").expect("a player") as usize;
+                cards[p] += 1;
+                if let Some(at) = line.find("pt:") {
+                    let worth = line[..at].rsplit(' ').next().and_then(|n| n.parse::<u32>().ok());
+                    points[p] += f64::from(worth.expect("points"));
+                }
+            }
+            if line.starts_with("the noble") {
+                points[number_after(line, "visits player ").expect("a player") as usize] += 3.0;
+            }
+        }
+        (points, cards)
+    }
+
+    /// Each player's points from a guild hall log: contracts fulfilled and what is left at
+    /// the end.
+    fn guild_points(log: &[String], players: u32) -> Vec<f64> {
+        let mut points = vec![0.0; players as usize];
+        for line in log {
+            let Some(rest) = line.strip_prefix("player ") else { continue };
+            let p = number_after(rest, "").expect("a player") as usize;
+            if line.contains(" fulfils ") {
+                points[p] += f64::from(number_after(line, " for ").expect("points"));
+            }
+            if line.contains(" scores ") {
+                points[p] += f64::from(number_after(line, " scores ").expect("points"));
+            }
+        }
+        points
+    }
+
+    /// The winners of an outcome are those with the most points.
+    fn the_best_win(places: &[Vec<u32>], points: &[f64]) {
+        let best = points.iter().cloned().fold(f64::MIN, f64::max);
+        for &p in &places[0] {
+            assert_eq!(points[p as usize], best, "{places:?} {points:?}");
+        }
+    }
+
+    #[test]
+    fn gem_merchants_ends_with_the_points_as_payoffs_under_search() {
+        // Every iteration plays a random game to its end (90 to 190 decisions): a debug
+        // build searches little, an optimised one more, on two seeds.
+        let (seeds, iterations) = if cfg!(debug_assertions) { (1, 8) } else { (2, 30) };
+        for players in 2..=4 {
+            for seed in 0..seeds {
+                let game: Gems = searched(players, seed, iterations);
+                let outcome = game.outcome().expect("over");
+                let (points, cards) = gem_points(game.log(), players);
+                assert_eq!(
+                    outcome.payoffs.as_deref(),
+                    Some(points.as_slice()),
+                    "{players} players, seed {seed}"
+                );
+                the_best_win(&outcome.places, &points);
+                // Of equal points, fewer cards rank first.
+                let first = outcome.places[0][0] as usize;
+                for (p, &pts) in points.iter().enumerate() {
+                    if pts == points[first] {
+                        assert!(cards[first] <= cards[p], "{players} players, seed {seed}: {cards:?}");
+                    }
+                }
+                // Someone reached 15, unless the 40 rounds ran out.
+                let end = game.log().last().expect("a log");
+                assert!(points.iter().any(|&p| p >= 15.0) || end.ends_with("round 41"), "{points:?}: {end}");
+            }
+        }
+    }
+
+    #[test]
+    fn guild_hall_ends_with_the_points_as_payoffs_under_search() {
+        for players in 2..=4 {
+            for seed in 0..2 {
+                let game: Guild = searched(players, seed, 30);
+                let outcome = game.outcome().expect("over");
+                let points = guild_points(game.log(), players);
+                assert_eq!(
+                    outcome.payoffs.as_deref(),
+                    Some(points.as_slice()),
+                    "{players} players, seed {seed}"
+                );
+                the_best_win(&outcome.places, &points);
+                let rounds = game.log().iter().filter(|l| l.starts_with("round ")).count();
+                assert_eq!(rounds, 7, "eight rounds");
+            }
+        }
+    }
+
+    /// The tokens each merchant holds, read off the view's `merchants` line
+    /// (`player 0: 3 points, 2 cards, tokens 1 2 0 0 1 0, bonuses ...`), and the bank's.
+    fn tokens(game: &Gems) -> (Vec<Vec<u32>>, Vec<u32>) {
+        let numbers = |text: &str| -> Vec<u32> {
+            text.split(|c: char| !c.is_ascii_digit()).filter_map(|n| n.parse().ok()).collect()
+        };
+        let (mut held, mut bank) = (Vec::new(), Vec::new());
+        for section in game.view().sections {
+            if let Section::Attributes { items, .. } = section {
+                for (name, value) in items {
+                    if name == "merchants" {
+                        for part in value.split("tokens ").skip(1) {
+                            held.push(numbers(part.split(',').next().expect("tokens"))[..6].to_vec());
+                        }
+                    }
+                    if name == "gems" {
+                        bank = numbers(&value);
+                    }
+                }
+            }
+        }
+        (held, bank)
+    }
+
+    #[test]
+    fn a_merchant_holds_ten_tokens_at_most_and_no_token_is_lost() {
+        for players in 2..=4 {
+            let per_colour = [0, 0, 4, 5, 7][players as usize];
+            for seed in 0..3 {
+                let mut game = Gems::start(players, seed).expect("a valid player count");
+                let mut rng = Rng::new(seed);
+                let mut turns = 0;
+                while let Status::Decide(_) = game.status() {
+                    if game.view().phase.is_empty() {
+                        turns += 1;
+                        let (held, bank) = tokens(&game);
+                        assert_eq!(held.len(), players as usize);
+                        for (p, h) in held.iter().enumerate() {
+                            assert!(h.iter().sum::<u32>() <= 10, "seed {seed}: player {p} holds {h:?}");
+                        }
+                        for colour in 0..6 {
+                            let total: u32 = bank[colour] + held.iter().map(|h| h[colour]).sum::<u32>();
+                            assert_eq!(total, if colour == 5 { 5 } else { per_colour }, "seed {seed}");
+                        }
+                    }
+                    let n = game.options().len() as u64;
+                    game.apply(rng.below(n) as usize).expect("a listed option");
+                }
+                assert!(turns > 20, "seed {seed}: {turns} turns");
+            }
+        }
+    }
+
+    #[test]
+    fn a_space_taken_is_closed_until_the_round_ends() {
+        for players in 2..=4 {
+            let agents = if players == 4 { 2 } else { 3 };
+            for seed in 0..10 {
+                let run = tgdl_tests::run::<Guild>(&tgdl_tests::Script {
+                    players: Some(players),
+                    seed,
+                    ..Default::default()
+                });
+                assert!(run.result.contains("payoffs"), "{}", run.result);
+                let mut rounds = vec![Vec::new()];
+                for line in &run.log {
+                    if line.starts_with("round ") {
+                        rounds.push(Vec::new());
+                    }
+                    if let Some(at) = line.find(" sends an agent to the ") {
+                        rounds.last_mut().expect("a round").push(line[at..].to_string());
+                    }
+                }
+                assert_eq!(rounds.len(), 8, "seed {seed}");
+                for spaces in &rounds {
+                    assert_eq!(spaces.len(), agents * players as usize, "seed {seed}: every agent placed");
+                    let mut distinct = spaces.clone();
+                    distinct.sort();
+                    distinct.dedup();
+                    assert_eq!(distinct.len(), spaces.len(), "seed {seed}: one agent a space: {spaces:?}");
+                }
+            }
+        }
+    }
+}
