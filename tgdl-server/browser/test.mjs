@@ -45,6 +45,7 @@ const GAME_LIMIT_MS = 240_000;
 // pieces or cards in the hand, so some decisions must be made by clicking those. `hands`: players hold cards the
 // others may not see. `secrets`: texts no page may show before the end. `limitMs`: a longer time limit
 // for the match than GAME_LIMIT_MS. `params`: values for the game's parameters, set in the lobby.
+// `result`: what the result must read (a team result: "the players lose").
 const GAMES = {
   breakthrough: { seats: ["human", "human"], board: true },
   buckets: { seats: ["human", "human", "random"], board: true, secrets: ["in_force"] },
@@ -68,6 +69,8 @@ const GAMES = {
   leduc_poker: { seats: ["human", "human"] },
   // Two dice each (`param number dice`), chosen in the lobby.
   liars_dice: { seats: ["human", "human"], params: { dice: 2 } },
+  // Co-operative: the result reads "the players win" or "the players lose".
+  sinking_temple: { seats: ["human", "human"], board: true, result: /^the players (win|lose); payoffs / },
   pilgrims: { seats: ["human", "human", "random"], board: true },
   reversi: { seats: ["human", "human"], board: true },
   rock_paper_scissors: { seats: ["human", "human"] },
@@ -350,6 +353,7 @@ async function playFullMatch(name, spec) {
   const final = await api(base, "GET", "/api/matches/" + id);
   assert.ok(final.result, name + ": a result");
   assert.doesNotMatch(final.result, /^(error|unfinished|stopped)/, name + ": the match ended by its rules");
+  if (spec.result) assert.match(final.result, spec.result, name + ": the result reads as the game ends");
   for (const p of everyPage) {
     await p.waitForSelector("#banner:not([hidden])");
     assert.equal(await p.textContent("#banner"), "Game over: " + final.result);
