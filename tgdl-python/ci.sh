@@ -31,7 +31,7 @@ mkdir -p "$wheels"
 games=(examples/tic_tac_toe.tgdl examples/connect_four.tgdl examples/crazy_eights.tgdl examples/liars_dice.tgdl
     examples/kuhn_poker.tgdl examples/leduc_poker.tgdl examples/goofspiel.tgdl examples/rock_paper_scissors.tgdl
     tgdl-python/tests/games/liars_dice_3.tgdl tests/programs/dealt_card.tgdl tests/programs/math_and_dice.tgdl
-    tests/programs/rule_errors.tgdl tests/programs/simultaneous.tgdl)
+    tests/programs/rule_errors.tgdl tests/programs/simultaneous.tgdl tests/programs/team_results.tgdl)
 # These engines (and the game binaries the tests build for `tgdlc play` and `perft`) are
 # built for the tests alone: build time matters more than their speed.
 export CARGO_PROFILE_RELEASE_LTO=off CARGO_PROFILE_RELEASE_CODEGEN_UNITS=16
@@ -42,7 +42,7 @@ done
 # As a user installs them: the game wheels, their `tgdl` requirement found beside them.
 python -m pip uninstall -q -y tgdl tgdl-tic-tac-toe tgdl-connect-four tgdl-crazy-eights tgdl-liars-dice \
     tgdl-kuhn-poker tgdl-leduc-poker tgdl-goofspiel tgdl-rock-paper-scissors tgdl-liars-dice3 tgdl-dealt-card \
-    tgdl-math-and-dice tgdl-rule-errors tgdl-rounds
+    tgdl-math-and-dice tgdl-rule-errors tgdl-rounds tgdl-team-results
 python -m pip install -q --no-index --find-links "$wheels" "$wheels"/tgdl_*.whl
 python -m pip check
 

@@ -63,11 +63,19 @@ impl<'p> Gen<'p> {
                     let input = &action.inputs[k];
                     let n = &self.input_field[&(a, k)];
                     fields.push(quote!(#n));
-                    args.push(self.seen_value_label(quote!(#n), &input.ty, input.optional));
-                    if several {
-                        format.push_str(&format!(" {}={{}}", input.name));
+                    // A player is written into the move's own format (a `format!` inside
+                    // `format!` arguments is what clippy asks to inline).
+                    let (value, arg) = if input.ty == Ty::Player && !input.optional {
+                        ("player {}", quote!(#n.0))
                     } else {
-                        format.push_str(" {}");
+                        ("{}", self.seen_value_label(quote!(#n), &input.ty, input.optional))
+                    };
+                    args.push(arg);
+                    if several {
+                        format.push_str(&format!(" {}={value}", input.name));
+                    } else {
+                        format.push(' ');
+                        format.push_str(value);
                     }
                 }
                 let pat =
