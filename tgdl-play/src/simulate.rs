@@ -462,8 +462,8 @@ impl Tally {
                 }
                 if let Some(team) = &outcome.team {
                     self.team_games += 1;
-                    self.team_wins += (team.len() == self.wins.len()) as u64;
-                    self.team_losses += team.is_empty() as u64;
+                    self.team_wins += outcome.all_won() as u64;
+                    self.team_losses += outcome.all_lost() as u64;
                     for &w in team {
                         if let Some(x) = self.wins.get_mut(w as usize) {
                             *x += 1;

@@ -93,9 +93,10 @@ struct GameTally {
     /// The seats that won: the sole winner, or a team that won together.
     winners: Vec<u32>,
     draw: bool,
-    /// A team result: `Some(true)` when every player won, `Some(false)` when none did.
-    team_all: Option<bool>,
+    /// A team result; of them, one every player won or one every player lost.
     team: bool,
+    all_won: bool,
+    all_lost: bool,
     unfinished: bool,
     error: bool,
     refused: Option<String>,
@@ -130,11 +131,8 @@ fn play_one<G: Game>(opts: &TournamentOptions, index: u64) -> GameTally {
                     };
                     tally.draw = o.is_draw();
                     tally.team = o.team.is_some();
-                    tally.team_all = match &o.team {
-                        Some(team) if team.len() == players as usize => Some(true),
-                        Some(team) if team.is_empty() => Some(false),
-                        _ => None,
-                    };
+                    tally.all_won = o.all_won();
+                    tally.all_lost = o.all_lost();
                     tally.payoffs.clone_from(&o.payoffs);
                 }
                 break;
@@ -263,8 +261,8 @@ pub fn tournament<G: Game>(opts: &TournamentOptions) -> Result<TournamentReport,
         }
         report.draws += t.draw as u64;
         report.team_games += t.team as u64;
-        report.team_wins += (t.team_all == Some(true)) as u64;
-        report.team_losses += (t.team_all == Some(false)) as u64;
+        report.team_wins += t.all_won as u64;
+        report.team_losses += t.all_lost as u64;
         report.unfinished += t.unfinished as u64;
         report.errors += t.error as u64;
         if report.refused.is_none() {

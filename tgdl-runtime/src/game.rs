@@ -207,6 +207,16 @@ impl Outcome {
         self.places.len() <= 1 && self.team.is_none()
     }
 
+    /// A team result that every player won together (`winners player.all();`).
+    pub fn all_won(&self) -> bool {
+        self.team.as_ref().is_some_and(|team| team.len() == self.places.iter().map(Vec::len).sum::<usize>())
+    }
+
+    /// A team result that every player lost together (`winners {};`).
+    pub fn all_lost(&self) -> bool {
+        self.team.as_ref().is_some_and(Vec::is_empty)
+    }
+
     /// Whether `player` won: the single winner, or one of a team that won together.
     pub fn is_winner(&self, player: u32) -> bool {
         match &self.team {
@@ -667,10 +677,11 @@ mod tests {
     fn a_team_result_is_no_draw() {
         let all = Outcome::from_team(&[Player(1), Player(0), Player(2)], 3);
         assert_eq!(all.describe(), "the players win");
-        assert!(!all.is_draw() && all.is_winner(2));
+        assert!(!all.is_draw() && all.is_winner(2) && all.all_won() && !all.all_lost());
         assert_eq!(all.returns(3), vec![1.0, 1.0, 1.0]);
         let none = Outcome::from_team(&[], 3);
         assert_eq!(none.describe(), "the players lose");
+        assert!(none.all_lost() && !none.all_won());
         assert_eq!(none.returns(3), vec![0.0, 0.0, 0.0]);
         assert_eq!(none.places, vec![vec![0, 1, 2]]);
         let some = Outcome::from_team(&[Player(2), Player(0), Player(2), Player(9)], 3);
