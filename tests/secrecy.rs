@@ -20,7 +20,7 @@ use tgdl_play::{Agent, RandomAgent};
 use tgdl_runtime::hidden::{Census, DeterminizeError, Observation, Place, Viewer};
 use tgdl_runtime::information::SampleError;
 use tgdl_runtime::view::Section;
-use tgdl_runtime::{Choice, Engine, Game, Pick, Rng, Rules, Status};
+use tgdl_runtime::{Choice, Engine, Game, Pick, Player, Rng, Rules, Status};
 
 /// What [`check`] looked at.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -196,7 +196,7 @@ fn check_point<R: Rules>(game: &Engine<R>, seed: Option<&str>, seen: &mut Seen) 
         // the search exact for them too.
         let mut in_hands: HashMap<String, usize> = HashMap::new();
         for o in census.objects.iter().filter(|o| o.hidden_from(viewer)) {
-            if let Place::Hand(_) = o.place {
+            if let Place::Hand(_) | Place::Outward(_) = o.place {
                 *in_hands
                     .entry(
                         game.world()
@@ -288,13 +288,42 @@ fn check_point<R: Rules>(game: &Engine<R>, seed: Option<&str>, seen: &mut Seen) 
             if mine.objects.is_none() && !mine.face_up.is_empty() && listed != Some(&mine.face_up) {
                 return Err(format!("{viewer} is not shown {:?} in the view: {listed:?}", mine.face_up));
             }
-            let may = viewer == Viewer::Seat(mine.player);
-            match (&mine.objects, may) {
-                (Some(objects), true) if Some(objects) == real.objects.as_ref() => {}
-                (None, false) => {}
-                (objects, _) => {
-                    return Err(format!("{viewer} sees the hand of player {} as {objects:?}", mine.player));
+            // The hand as the viewer may read it: the objects it sees by label (in the
+            // designer's order), then those hidden from it in their hidden form, sorted;
+            // listed to its holder, and to anyone who sees something of it (a hand held
+            // facing out, a hidden card's public marks).
+            let seen = tgdl_runtime::hidden::Seen::new(viewer, &census);
+            let (mut visible, mut hidden, mut something) = (Vec::new(), Vec::new(), false);
+            for o in census.objects.iter().filter(|o| match o.place {
+                Place::Hand(p) | Place::Shown(p) | Place::Outward(p) => p.0 == mine.player,
+                _ => false,
+            }) {
+                let form = game.world().pick_label(&Pick::Object(o.tag, o.index), &seen);
+                if o.hidden_from(viewer) {
+                    something |= form != tgdl_runtime::hidden::Seen::hidden_label(o.root);
+                    hidden.push(form);
+                } else {
+                    something |= matches!(o.place, Place::Outward(_));
+                    visible.push(form);
                 }
+            }
+            hidden.sort();
+            visible.extend(hidden);
+            let expected = (viewer == Viewer::Seat(mine.player) || something).then_some(visible);
+            if mine.objects != expected {
+                return Err(format!(
+                    "{viewer} sees the hand of player {} as {:?}, not {expected:?}",
+                    mine.player, mine.objects
+                ));
+            }
+            if viewer == Viewer::Seat(mine.player)
+                && !census.objects.iter().any(|o| o.place == Place::Outward(Player(mine.player)))
+                && mine.objects != real.objects
+            {
+                return Err(format!(
+                    "{viewer} sees its own hand as {:?}, not {:?}",
+                    mine.objects, real.objects
+                ));
             }
         }
     }
@@ -413,7 +442,7 @@ type PlaceKey = (u8, u32, u32);
 
 fn place_key(place: Place) -> PlaceKey {
     match place {
-        Place::Hand(p) => (0, p.0, 0),
+        Place::Hand(p) | Place::Outward(p) => (0, p.0, 0),
         Place::Stack { tag, deck, .. } => (1, tag, deck),
         Place::Shown(p) => (2, p.0, 0),
         Place::Public => (3, 0, 0),

@@ -680,6 +680,7 @@ mod modern {
 
     type Gems = tgdl_tests::gem_merchants::Game;
     type Guild = tgdl_tests::guild_hall::Game;
+    type Hanabi = tgdl_tests::hanabi::Game;
 
     /// Plays a game to its end with a search agent of `iterations` in every seat.
     fn searched<G: Game>(players: u32, seed: u64, iterations: u32) -> G {
@@ -882,6 +883,48 @@ mod modern {
                     distinct.dedup();
                     assert_eq!(distinct.len(), spaces.len(), "seed {seed}: one agent a space: {spaces:?}");
                 }
+            }
+        }
+    }
+
+    /// Hanabi at every player count, by random and by searching seats: hands of five cards
+    /// (four from four players on), and a team result whose shared payoff is the cards
+    /// played well, out of 25 — or 0 when the third fuse burned.
+    #[test]
+    fn hanabi_scores_the_cards_played_well_for_the_whole_team() {
+        use tgdl_play::{Agent, RandomAgent};
+        use tgdl_runtime::hidden::Viewer;
+        let iterations = if cfg!(debug_assertions) { 20 } else { 200 };
+        for players in 2..=5 {
+            let hand = if players >= 4 { 4 } else { 5 };
+            for seed in 0..4u64 {
+                let searching = seed % 2 == 1;
+                let game: Hanabi = if searching {
+                    searched(players, seed, iterations)
+                } else {
+                    let mut game = Hanabi::start(players, seed.into()).expect("2 to 5 players");
+                    let dealt = game.observation(Viewer::All);
+                    for h in &dealt.hands {
+                        assert_eq!(h.counts, [("Card".to_string(), hand)], "{players} players");
+                    }
+                    let mut agent = RandomAgent::new(seed);
+                    while let Status::Decide(_) = game.status() {
+                        let i = agent.choose_in(&game).expect("a choice");
+                        game.apply(i).expect("a listed option");
+                    }
+                    game
+                };
+                let at = format!("{players} players, seed {seed}, search {searching}");
+                assert_eq!(game.status(), Status::Over, "{at}: {:?}", game.error());
+                let outcome = game.outcome().expect("over");
+                let team = outcome.team.as_ref().expect("a team result");
+                let played = game.log().iter().filter(|l| l.contains(" plays the ")).count() as f64;
+                let blown = game.log().iter().any(|l| l.contains("the third fuse burns"));
+                let payoffs = outcome.payoffs.clone().expect("payoffs");
+                let expected = if blown { 0.0 } else { played / 25.0 };
+                assert!(payoffs.iter().all(|&x| (x - expected).abs() < 1e-9), "{at}: {payoffs:?}");
+                // Everyone wins together (the fireworks were scored), or loses together.
+                assert_eq!(team.is_empty(), blown, "{at}: {team:?}");
             }
         }
     }

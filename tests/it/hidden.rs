@@ -511,3 +511,94 @@ fn a_revealed_card_stays_in_its_hand_face_up_for_everyone() {
     }
     assert!(replayed.len() > 2 && replayed.is_subset(&unseen), "{replayed:?}");
 }
+
+/// Hanabi's clues are all a seat learns of its own cards, held facing out. Without clues,
+/// a seeded search made to play (no clue may be given, no card discarded with eight
+/// tokens) succeeds as often as a card drawn blind from its hand would: its successes
+/// match the share of playable cards in its hand, seed by seed, within three standard
+/// deviations — a search reading its own cards would play a playable one whenever it
+/// holds one. After a clue pointing at its 1s, it plays, and its plays succeed.
+#[test]
+fn hanabi_search_plays_blind_without_clues_and_follows_them() {
+    use tgdl_play::Agent;
+    use tgdl_play::mcts::{Budget, MctsAgent};
+    use tgdl_runtime::Start;
+    use tgdl_runtime::params::Params;
+    use tgdl_tests::hanabi::Game as Hanabi;
+    let (seeds, iterations) = if cfg!(debug_assertions) { (16, 1000) } else { (200, 2000) };
+    let start = |seed: u64, clues: bool| {
+        let pairs = [format!("clues={clues}"), "strict=false".to_string()];
+        let params = Params::parse(Hanabi::info().params, &pairs).unwrap();
+        Hanabi::start_with(&Start::observed::<Hanabi>(2, seed.into()).with_params(params)).unwrap()
+    };
+    let option = |game: &Hanabi, label: &str| game.labels().iter().position(|l| l == label);
+    // Player 1's decision, by a seeded search: whether it played, and whether that worked.
+    let decide = |game: &mut Hanabi, seed: u64| -> Option<bool> {
+        let mut mcts = MctsAgent::<Hanabi>::new(Budget::Iterations(iterations), seed);
+        let choice = mcts.choose_in(game).unwrap();
+        let played = game.labels()[choice].starts_with("play ");
+        let lines = game.log().len();
+        game.apply(choice).unwrap();
+        let new = game.log()[lines..].join("\n");
+        played.then(|| !new.contains("misplays"))
+    };
+    // What share of player 1's hand may be played now, read off the designer's view.
+    let playable_share = |game: &Hanabi| -> f64 {
+        let all = game.observation(Viewer::All);
+        let fireworks: Vec<u32> = all
+            .view
+            .sections
+            .iter()
+            .find_map(|s| match s {
+                Section::Attributes { items, .. } => {
+                    items.iter().find(|(k, _)| k == "fireworks").map(|(_, v)| v)
+                }
+                _ => None,
+            })
+            .expect("the fireworks are shown")
+            .trim_matches(|c| c == '[' || c == ']')
+            .split(", ")
+            .map(|n| n.parse().unwrap())
+            .collect();
+        let colours = ["red", "yellow", "green", "blue", "white"];
+        let hand = all.hands[1].objects.clone().expect("the designer sees every hand");
+        let playable = hand
+            .iter()
+            .filter(|card| {
+                let (colour, rank) = card.split_once(": ").unwrap().1.split_once(' ').unwrap();
+                let f = colours.iter().position(|c| *c == colour).unwrap();
+                fireworks[f] + 1 == rank.parse::<u32>().unwrap()
+            })
+            .count();
+        playable as f64 / hand.len() as f64
+    };
+    let (mut successes, mut expected, mut variance) = (0u32, 0.0, 0.0);
+    for seed in 1..=seeds {
+        let mut game = start(seed, false);
+        game.apply(option(&game, "play 0").unwrap()).unwrap();
+        let share = playable_share(&game);
+        let worked = decide(&mut game, seed).expect("with no clue and eight tokens, player 1 must play");
+        successes += worked as u32;
+        expected += share;
+        variance += share * (1.0 - share);
+    }
+    let margin = 3.0 * f64::sqrt(variance) + 1.0;
+    eprintln!(
+        "without clues: {successes} of {seeds} plays worked; blind play expects {expected:.1} ± {margin:.1}"
+    );
+    assert!((successes as f64 - expected).abs() <= margin, "{successes} vs {expected:.1} ± {margin:.1}");
+    let (mut clued, mut plays, mut worked) = (0, 0, 0);
+    for seed in 1..=seeds {
+        let mut game = start(seed, true);
+        let Some(clue) = option(&game, "clue_rank to=player 1 rank=1") else { continue };
+        game.apply(clue).unwrap();
+        clued += 1;
+        if let Some(ok) = decide(&mut game, seed) {
+            plays += 1;
+            worked += ok as u32;
+        }
+    }
+    eprintln!("after a clue to its 1s: {plays} plays in {clued} games, {worked} worked");
+    assert!(plays * 10 >= clued * 7, "{plays} plays in {clued} clued games");
+    assert!(worked * 10 >= plays * 9, "{worked} of {plays} plays worked");
+}

@@ -598,6 +598,32 @@ alone reads:
         internal number last_turns = -1;
     }
 "#;
+    VISIBILITY_MARK = "E0030", "`outward`, `public` or `disclose` where it cannot hold",
+r#"Three words let a game show part of what is hidden (docs/hidden-information.md):
+
+- `outward interactable Card { ... }`: a card held facing out, seen by every player but
+  its holder (Hanabi). It is written on an interactable, on the root of its hierarchy
+  (derived classes are held the same way).
+- `public number slot = 0;`: an attribute everyone sees even while its card is hidden (a
+  hand position, a mark, a card's back). It belongs to the root interactable of a
+  hierarchy and holds a number, a string, a bool or a player.
+- `card.disclose("colour")`: from now on everyone sees the card's `colour`, even while the
+  card is hidden (a Hanabi hint). It names, as a text literal, an attribute of the card
+  that holds a number, a string, a bool or a player, neither `secret` nor `public`.
+
+Example:
+
+    class Note {
+        public string text = "";
+    }
+
+Fix: a plain class is never hidden, so its attributes are public already; drop `public`,
+or make the class an interactable if its objects are held in hands:
+
+    class Note {
+        string text = "";
+    }
+"#;
     UNREACHABLE = "W0001", "unreachable statement",
 r#"A statement follows a `return`, `break`, `continue` or `winner` in the same block, so it
 can never run.

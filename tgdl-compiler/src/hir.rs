@@ -124,6 +124,9 @@ pub struct Class {
     pub builtin: bool,
     /// `open stack`: the stack's content is public (docs/hidden-information.md).
     pub open: bool,
+    /// `outward interactable` (or derived from one): held facing out, seen in a hand by
+    /// every player but its holder (docs/hidden-information.md).
+    pub outward: bool,
     pub span: Span,
 }
 
@@ -198,6 +201,9 @@ pub struct Attr {
     /// `internal`: the rules' bookkeeping, left out of the view and of default labels
     /// (public all the same: it is about display, not secrecy).
     pub internal: bool,
+    /// `public`: seen by everyone even while its object is hidden, and kept by the place
+    /// (a hand's slot) when a search redraws what the object is (docs/hidden-information.md).
+    pub public: bool,
     pub span: Span,
 }
 
@@ -627,6 +633,9 @@ pub enum Builtin {
     RemoveFromBoard,
     /// `piece.reveal()`: turns it face up (public from then on), wherever it is.
     Reveal,
+    /// `card.disclose("colour")`: everyone sees the attribute from now on, even while the
+    /// card is hidden, until it goes face down into a closed stack.
+    Disclose(AttrId),
     Discard,
     /// `G.at(i, j)`: null outside the grid.
     GroupAt,

@@ -47,6 +47,9 @@ pub struct Core {
     /// written: (line index, the line as the players read it, those objects in their
     /// hidden form), in order. The designer reads the line of `log`.
     pub public_forms: Vec<(usize, String)>,
+    /// Attributes disclosed to everyone on objects that may be hidden
+    /// (`card.disclose("colour")`): (arena tag, index, one bit per attribute), sorted.
+    pub disclosed: Vec<(u32, u32, u64)>,
     pub outcome: Option<Outcome>,
     /// Loop iterations left in the current decision (from `step_limit`, counting down:
     /// one decrement and one test per iteration).
@@ -80,6 +83,7 @@ impl Clone for Core {
             log: self.log.clone(),
             told: self.told.clone(),
             public_forms: self.public_forms.clone(),
+            disclosed: self.disclosed.clone(),
             outcome: self.outcome.clone(),
             steps_left: self.steps_left,
             step_limit: self.step_limit,
@@ -104,6 +108,7 @@ impl Clone for Core {
         self.log.clone_from(&source.log);
         self.told.clone_from(&source.told);
         self.public_forms.clone_from(&source.public_forms);
+        self.disclosed.clone_from(&source.disclosed);
         self.outcome.clone_from(&source.outcome);
         self.steps_left = source.steps_left;
         self.step_limit = source.step_limit;
@@ -202,6 +207,7 @@ impl Core {
             log: Vec::new(),
             told: Vec::new(),
             public_forms: Vec::new(),
+            disclosed: Vec::new(),
             outcome: None,
             steps_left: limits.loop_steps,
             step_limit: limits.loop_steps,
@@ -212,6 +218,35 @@ impl Core {
             replay: Replay::default(),
             spare: Spare::default(),
             params: Arc::from(Vec::new()),
+        }
+    }
+
+    /// Discloses attributes (`bits`) of object (`tag`, `index`) to everyone.
+    pub fn disclose(&mut self, tag: u32, index: u32, bits: u64) {
+        match self.disclosed.binary_search_by_key(&(tag, index), |&(t, i, _)| (t, i)) {
+            Ok(at) => self.disclosed[at].2 |= bits,
+            Err(at) => self.disclosed.insert(at, (tag, index, bits)),
+        }
+    }
+
+    /// The attributes of an object disclosed to everyone, one bit each.
+    pub fn disclosed(&self, tag: u32, index: u32) -> u64 {
+        match self.disclosed.binary_search_by_key(&(tag, index), |&(t, i, _)| (t, i)) {
+            Ok(at) => self.disclosed[at].2,
+            Err(_) => 0,
+        }
+    }
+
+    /// Sets what is disclosed of an object: nothing once it goes face down into a closed
+    /// stack; a slot's disclosures when a search redraws what stands there.
+    pub fn set_disclosed(&mut self, tag: u32, index: u32, bits: u64) {
+        match self.disclosed.binary_search_by_key(&(tag, index), |&(t, i, _)| (t, i)) {
+            Ok(at) if bits == 0 => {
+                self.disclosed.remove(at);
+            }
+            Ok(at) => self.disclosed[at].2 = bits,
+            Err(at) if bits != 0 => self.disclosed.insert(at, (tag, index, bits)),
+            Err(_) => {}
         }
     }
 
@@ -243,6 +278,7 @@ impl Core {
         self.log.clear();
         self.told.clear();
         self.public_forms.clear();
+        self.disclosed.clear();
         if let Some(outcome) = self.outcome.take() {
             self.spare.places = outcome.places;
         }

@@ -62,6 +62,9 @@ pub enum Place {
     /// In the hand of a player, face up (revealed, or back from a tile, the discards or an
     /// open stack): everyone sees it there.
     Shown(Player),
+    /// In the hand of a player, held facing out (an `outward` class, face down): every other
+    /// player sees it, its holder does not, nor do spectators (a log line is read by all).
+    Outward(Player),
     /// Inside a closed stack: the deck (its arena tag and index) and the position in it.
     Stack { tag: u32, deck: u32, position: u32 },
     /// On a tile, discarded, in an open stack, or without owner: everyone sees it.
@@ -85,6 +88,7 @@ impl Located {
         match self.place {
             Place::Public | Place::Shown(_) => false,
             Place::Hand(p) => !viewer.sees_owned(Some(p)),
+            Place::Outward(p) => matches!(viewer, Viewer::Public) || viewer == Viewer::Seat(p.0),
             Place::Stack { .. } => viewer != Viewer::All,
         }
     }
@@ -134,6 +138,16 @@ impl Seen {
     /// The text shown in place of a hidden object.
     pub fn hidden_label(root: &str) -> String {
         format!("a hidden {root}")
+    }
+
+    /// The text shown in place of a hidden object that bears marks everyone sees (its
+    /// `public` attributes, what was disclosed of it): `a hidden Card (slot: 2, colour: red)`.
+    pub fn hidden_form(root: &str, marks: &[(&str, String)]) -> String {
+        if marks.is_empty() {
+            return Seen::hidden_label(root);
+        }
+        let marks: Vec<String> = marks.iter().map(|(name, value)| format!("{name}: {value}")).collect();
+        format!("a hidden {root} ({})", marks.join(", "))
     }
 
     /// The text shown in place of a `secret` value the viewer may not see.
@@ -197,25 +211,46 @@ impl Observation {
                 counts: Vec::new(),
             })
             .collect();
+        // Objects the viewer may not see are listed apart, sorted: their order among the
+        // objects would tell what they are.
+        let mut unseen: Vec<Vec<String>> = vec![Vec::new(); hands.len()];
         for o in &census.objects {
-            let (Place::Hand(p) | Place::Shown(p)) = o.place else { continue };
+            let (Place::Hand(p) | Place::Shown(p) | Place::Outward(p)) = o.place else { continue };
             let Some(hand) = hands.get_mut(p.0 as usize) else { continue };
             let face_up = matches!(o.place, Place::Shown(_));
-            if face_up || hand.objects.is_some() {
-                let text = label(o.tag, o.index);
-                if let Some(objects) = &mut hand.objects {
-                    objects.push(text.clone());
-                }
-                if face_up {
-                    hand.face_up.push(text);
-                }
+            let hidden = o.hidden_from(viewer);
+            let text = label(o.tag, o.index);
+            // A hand facing out, or a hidden object bearing public marks, is listed to
+            // everyone who sees anything of it.
+            let listed = hand.objects.is_some()
+                || (matches!(o.place, Place::Outward(_)) && !hidden)
+                || (hidden && text != Seen::hidden_label(o.root));
+            if listed && hand.objects.is_none() {
+                hand.objects = Some(Vec::new());
+            }
+            if face_up {
+                hand.face_up.push(text.clone());
+            }
+            match (&mut hand.objects, hidden) {
+                (Some(_), true) => unseen[p.0 as usize].push(text),
+                (Some(objects), false) => objects.push(text),
+                (None, _) => {}
             }
             match hand.counts.iter_mut().find(|(c, _)| c == o.root) {
                 Some((_, n)) => *n += 1,
                 None => hand.counts.push((o.root.to_string(), 1)),
             }
         }
-        let any_hand = census.objects.iter().any(|o| matches!(o.place, Place::Hand(_) | Place::Shown(_)));
+        for (hand, mut unseen) in hands.iter_mut().zip(unseen) {
+            if let Some(objects) = &mut hand.objects {
+                unseen.sort();
+                objects.extend(unseen);
+            }
+        }
+        let any_hand = census
+            .objects
+            .iter()
+            .any(|o| matches!(o.place, Place::Hand(_) | Place::Shown(_) | Place::Outward(_)));
         if any_hand {
             for hand in &hands {
                 match &hand.objects {
@@ -272,6 +307,34 @@ pub trait Resample {
 
     /// Puts object (`tag`, `index`) where `slot` was: its place and its owner.
     fn put(&mut self, _tag: u32, _index: u32, _slot: &Located) {}
+
+    /// Puts each object where its slot was, as [`Resample::put`], and gives it what the
+    /// slot's object bore that everyone sees: its `public` attributes and what was
+    /// disclosed of it (they belong to the place, a hand's second card, not to what the
+    /// card is).
+    fn put_all(&mut self, tag: u32, moves: &[(u32, Located)]) {
+        for (index, slot) in moves {
+            self.put(tag, *index, slot);
+        }
+    }
+
+    /// What everyone sees of an object even while it is hidden: its `public` attributes and
+    /// the attributes disclosed of it, by name, as text.
+    fn marks(&self, _tag: u32, _index: u32) -> Vec<(&'static str, String)> {
+        Vec::new()
+    }
+
+    /// Whether something was disclosed of the object in `slot`: what takes its place must
+    /// agree with it.
+    fn constrains(&self, _tag: u32, _slot: u32) -> bool {
+        false
+    }
+
+    /// Whether object `candidate` agrees with what was disclosed of object `slot`, and so
+    /// may take its place.
+    fn fits(&self, _tag: u32, _candidate: u32, _slot: u32) -> bool {
+        true
+    }
 
     /// Every `secret` value of the world.
     fn secrets(&self) -> Vec<Secret> {
@@ -370,24 +433,155 @@ pub fn redistribute<W: Resample>(world: &mut W, player: u32, rng: &mut Rng) -> O
         objects.push(o.index);
         slots.push(*o);
     }
-    for (objects, slots) in groups.values_mut() {
+    for (&tag, (objects, slots)) in groups.iter_mut() {
         objects.sort_unstable();
         slots.sort_by_key(|slot| place_order(slot.place));
-        rng.shuffle(objects);
-        for (slot, &index) in slots.iter().zip(objects.iter()) {
-            world.put(slot.tag, index, slot);
-        }
+        let assigned = assign(&*world, tag, objects, slots, rng)?;
+        let moves: Vec<(u32, Located)> =
+            slots.iter().zip(assigned).map(|(slot, index)| (index, *slot)).collect();
+        world.put_all(tag, &moves);
     }
     Some(())
+}
+
+/// How many proposals [`assign`] draws before it gives up.
+const ASSIGN_TRIES: u32 = 1000;
+
+/// Which object goes to each slot: a permutation of `objects`, uniform among those that
+/// give every slot whose object had something disclosed an object agreeing with it. The
+/// constrained slots are filled first, each with an object drawn among those left that
+/// fit; such a proposal is accepted with probability ∏ (fitting left) / ∏ (fitting in
+/// all), which makes every consistent assignment equally likely. `None` after
+/// [`ASSIGN_TRIES`] rejected proposals.
+fn assign<W: Resample>(
+    world: &W,
+    tag: u32,
+    objects: &[u32],
+    slots: &[Located],
+    rng: &mut Rng,
+) -> Option<Vec<u32>> {
+    let constrained: Vec<usize> =
+        (0..slots.len()).filter(|&i| world.constrains(tag, slots[i].index)).collect();
+    if constrained.is_empty() {
+        let mut shuffled = objects.to_vec();
+        rng.shuffle(&mut shuffled);
+        return Some(shuffled);
+    }
+    let fitting: Vec<Vec<usize>> = constrained
+        .iter()
+        .map(|&s| (0..objects.len()).filter(|&o| world.fits(tag, objects[o], slots[s].index)).collect())
+        .collect();
+    for _ in 0..ASSIGN_TRIES {
+        let mut taken = vec![false; objects.len()];
+        let mut chosen: Vec<Option<u32>> = vec![None; slots.len()];
+        let mut accept = 1.0f64;
+        let mut failed = false;
+        for (k, &s) in constrained.iter().enumerate() {
+            let left: Vec<usize> = fitting[k].iter().copied().filter(|&o| !taken[o]).collect();
+            if left.is_empty() {
+                failed = true;
+                break;
+            }
+            accept *= left.len() as f64 / fitting[k].len() as f64;
+            let o = left[rng.below(left.len() as u64) as usize];
+            taken[o] = true;
+            chosen[s] = Some(objects[o]);
+        }
+        if failed || rng.unit() >= accept {
+            continue;
+        }
+        let mut rest: Vec<u32> = (0..objects.len()).filter(|&o| !taken[o]).map(|o| objects[o]).collect();
+        rng.shuffle(&mut rest);
+        let mut rest = rest.into_iter();
+        return chosen.into_iter().map(|c| c.or_else(|| rest.next())).collect();
+    }
+    None
 }
 
 /// Where a place comes in the canonical order of places: hands by player, then decks by
 /// arena and index, positions from the bottom.
 fn place_order(place: Place) -> (u8, u32, u32, u32) {
     match place {
-        Place::Hand(p) => (0, p.0, 0, 0),
+        Place::Hand(p) | Place::Outward(p) => (0, p.0, 0, 0),
         Place::Stack { tag, deck, position } => (1, tag, deck, position),
         // Never hidden: never a slot of redistribution.
         Place::Shown(_) | Place::Public => (2, 0, 0, 0),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Four cards, (colour, rank): red 1, red 2, blue 1, blue 2. Slot 0 was disclosed red,
+    /// slot 1 disclosed rank 1; slots 2 and 3 nothing.
+    struct Clued;
+
+    const CARDS: [(char, u8); 4] = [('r', 1), ('r', 2), ('b', 1), ('b', 2)];
+
+    impl Resample for Clued {
+        fn constrains(&self, _tag: u32, slot: u32) -> bool {
+            slot < 2
+        }
+
+        fn fits(&self, _tag: u32, candidate: u32, slot: u32) -> bool {
+            let c = CARDS[candidate as usize];
+            match slot {
+                0 => c.0 == 'r',
+                1 => c.1 == 1,
+                _ => true,
+            }
+        }
+    }
+
+    fn slots() -> Vec<Located> {
+        (0..4)
+            .map(|index| Located {
+                tag: 0,
+                index,
+                root: "Card",
+                owner: Some(Player(0)),
+                place: Place::Hand(Player(0)),
+            })
+            .collect()
+    }
+
+    /// The three pairs that agree with both clues (red 1 + blue 1, red 2 + red 1, red 2 +
+    /// blue 1) come out equally often: drawing each slot's card in turn would give the
+    /// first one half of the draws.
+    #[test]
+    fn assignments_that_agree_with_the_clues_are_equally_likely() {
+        let mut rng = Rng::new(7);
+        let mut counts: BTreeMap<(u32, u32), u32> = BTreeMap::new();
+        let draws = 30_000;
+        for _ in 0..draws {
+            let a =
+                assign(&Clued, 0, &[0, 1, 2, 3], &slots(), &mut rng).expect("consistent assignments exist");
+            assert!(Clued.fits(0, a[0], 0) && Clued.fits(0, a[1], 1), "{a:?}");
+            let mut sorted = a.clone();
+            sorted.sort_unstable();
+            assert_eq!(sorted, [0, 1, 2, 3]);
+            *counts.entry((a[0], a[1])).or_default() += 1;
+        }
+        assert_eq!(counts.keys().copied().collect::<Vec<_>>(), [(0, 2), (1, 0), (1, 2)]);
+        for (&pair, &n) in &counts {
+            let share = n as f64 / draws as f64;
+            assert!((share - 1.0 / 3.0).abs() < 0.02, "{pair:?}: {share}");
+        }
+    }
+
+    /// No card agrees with a clue: no assignment.
+    #[test]
+    fn no_assignment_when_no_card_agrees() {
+        struct Impossible;
+        impl Resample for Impossible {
+            fn constrains(&self, _tag: u32, slot: u32) -> bool {
+                slot == 0
+            }
+            fn fits(&self, _tag: u32, _candidate: u32, _slot: u32) -> bool {
+                false
+            }
+        }
+        assert_eq!(assign(&Impossible, 0, &[0, 1, 2, 3], &slots(), &mut Rng::new(1)), None);
     }
 }

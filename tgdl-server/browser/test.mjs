@@ -61,6 +61,8 @@ const GAMES = {
   gem_merchants: { seats: ["human", "human", "random"] },
   // Worker placement: options name the city's spaces on the board.
   guild_hall: { seats: ["human", "human", "random"], board: true },
+  // Co-operative, cards held facing out: each seat's page shows the other's hand, not its own.
+  hanabi: { seats: ["human", "human"], result: /^the players (win|lose); payoffs / },
   harvest: { seats: ["human", "human"], board: true },
   // Simultaneous rounds, played here one seat after the other.
   goofspiel: { seats: ["human", "human"], params: { num_cards: 5, points_order: "descending" } },

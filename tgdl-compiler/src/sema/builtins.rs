@@ -309,6 +309,7 @@ impl<'a> Checker<'a> {
                     (ClassKind::Interactable, "reveal") => {
                         self.method(obj, Builtin::Reveal, "reveal", args, &[], Ty::Void, span)
                     }
+                    (ClassKind::Interactable, "disclose") => self.disclose(obj, c, args, span),
                     (ClassKind::Interactable, "move_to") => {
                         let piece = match obj.kind {
                             ExprKind::This => None,
@@ -435,7 +436,7 @@ impl<'a> Checker<'a> {
                     _ => {
                         let builtins: &[&str] = match class.kind {
                             ClassKind::Interactable => {
-                                &["assign", "move_to", "remove_from_board", "discard", "reveal"]
+                                &["assign", "move_to", "remove_from_board", "discard", "reveal", "disclose"]
                             }
                             ClassKind::Class | ClassKind::Deck if class.visibility != Visibility::Global => {
                                 &["assign"]
@@ -571,6 +572,67 @@ impl<'a> Checker<'a> {
             }
             None => Expr::error(span),
         }
+    }
+
+    /// `card.disclose("colour")`: the attribute is named by a text literal, and is one
+    /// everyone could read once shown (a value, neither `secret` nor already `public`).
+    fn disclose(&mut self, obj: Expr, class: crate::hir::ClassId, args: &[ast::Arg], span: Span) -> Expr {
+        let named = match args {
+            [ast::Arg { name: None, value: ast::Expr { kind: ast::ExprKind::String(name), .. }, .. }] => {
+                Some(name.as_str())
+            }
+            _ => None,
+        };
+        let Some(name) = named else {
+            self.skip_args(args);
+            self.error(
+                Diagnostic::error(span, "`disclose` takes the name of an attribute, as a text literal")
+                    .code(codes::VISIBILITY_MARK)
+                    .help("write `card.disclose(\"colour\")`"),
+            );
+            return Expr::error(span);
+        };
+        let at = args[0].span;
+        let Some(attr) = self.find_attr(class, name) else {
+            let d = Diagnostic::error(
+                at,
+                format!("`{}` has no attribute `{name}` to disclose", self.prog.class(class).name),
+            )
+            .code(codes::VISIBILITY_MARK)
+            .label("no such attribute");
+            self.error(d);
+            return Expr::error(span);
+        };
+        let a = self.prog.attr(attr);
+        let why = if a.builtin.is_some() {
+            Some("a built-in attribute: everyone reads it already, or no one does".to_string())
+        } else if a.secret {
+            Some("it is `secret`: its owner alone reads it".to_string())
+        } else if a.public {
+            Some("it is `public`: everyone sees it already".to_string())
+        } else if self.prog.class(a.class).base.is_some() {
+            Some(format!(
+                "it belongs to `{}`, a derived class: only the root class's attributes are disclosed",
+                self.prog.class(a.class).name
+            ))
+        } else if !matches!(a.ty, Ty::Number | Ty::String | Ty::Bool | Ty::Player | Ty::Error) {
+            Some(format!(
+                "it holds a `{}`: only a number, a string, a bool or a player is disclosed",
+                self.ty_name(&a.ty.clone())
+            ))
+        } else {
+            None
+        };
+        if let Some(why) = why {
+            self.error(
+                Diagnostic::error(at, format!("the attribute `{name}` cannot be disclosed"))
+                    .code(codes::VISIBILITY_MARK)
+                    .label(why)
+                    .help("disclose what the card is (`card.disclose(\"colour\")`), a value hidden with the card"),
+            );
+            return Expr::error(span);
+        }
+        Expr::new(ExprKind::Builtin { op: Builtin::Disclose(attr), args: vec![obj] }, Ty::Void, span)
     }
 
     fn no_method(

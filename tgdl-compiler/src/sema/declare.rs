@@ -66,6 +66,7 @@ impl<'a> Checker<'a> {
             groups: Vec::new(),
             builtin: true,
             open: false,
+            outward: false,
             span: Span::default(),
         });
         self.classes.insert((None, name.to_string()), id);
@@ -89,6 +90,7 @@ impl<'a> Checker<'a> {
             writable,
             secret: false,
             internal: false,
+            public: false,
             span: Span::default(),
         })
     }
@@ -353,6 +355,13 @@ impl<'a> Checker<'a> {
                                     ),
                             );
                         }
+                        if let (Some(outward), false) = (c.outward, kind == ClassKind::Interactable) {
+                            self.error(
+                                Diagnostic::error(outward, format!("a `{}` cannot be `outward`", c.kind.keyword()))
+                                    .code(codes::VISIBILITY_MARK)
+                                    .help("`outward` holds cards facing out, seen by all but their holder: `outward interactable Card { ... }`"),
+                            );
+                        }
                         if let Some((_, vspan)) = &c.visibility {
                             if !matches!(kind, ClassKind::Class | ClassKind::Interactable | ClassKind::Deck) {
                                 self.error(
@@ -377,6 +386,7 @@ impl<'a> Checker<'a> {
                             groups: Vec::new(),
                             builtin: false,
                             open: c.open.is_some(),
+                            outward: c.outward.is_some(),
                             span: c.head_span,
                         });
                         self.classes.insert(key, id);
@@ -531,6 +541,32 @@ impl<'a> Checker<'a> {
                 root = b;
             }
             self.prog.classes[i].root = root;
+        }
+        // `outward` is the hierarchy's: written on its root, it holds for every class of it.
+        for &(id, c) in &decls.classes {
+            let root = self.prog.class(id).root;
+            if let (Some(outward), true) = (c.outward, root != id) {
+                self.error(
+                    Diagnostic::error(
+                        outward,
+                        format!(
+                            "`{}` derives from `{}`: only a root class is `outward`",
+                            c.name.name,
+                            self.prog.class(root).name
+                        ),
+                    )
+                    .code(codes::VISIBILITY_MARK)
+                    .label("written on a derived class")
+                    .help(format!(
+                        "write `outward` on `{}`: its derived classes are held the same way",
+                        self.prog.class(root).name
+                    )),
+                );
+            }
+        }
+        for i in 0..self.prog.classes.len() {
+            let root = self.prog.class(ClassId(i as u32)).root;
+            self.prog.classes[i].outward = self.prog.class(root).outward;
         }
         for &(id, c) in &decls.classes {
             let class = self.prog.class(id);

@@ -515,14 +515,16 @@ impl Scan<'_, '_> {
 
     /// A public attribute of `object` set from `value` (or `value` pushed onto it).
     fn store(&mut self, attr: AttrId, object: &Expr, value: &Expr) {
-        // An attribute of an object that may be hidden is no more public than what it copies.
-        let public = match self.known_of(object) {
-            Some(Known::Fresh | Known::Placed) => true,
-            Some(Known::Arg(_)) => false,
-            Some(Known::Receiver) | None => {
-                object.ty.class().is_none_or(|c| self.ck.may_hide(c, self.facts).is_none())
-            }
-        };
+        // An attribute of an object that may be hidden is no more public than what it copies,
+        // unless it is `public`: everyone sees it.
+        let public = self.ck.prog.attr(attr).public
+            || match self.known_of(object) {
+                Some(Known::Fresh | Known::Placed) => true,
+                Some(Known::Arg(_)) => false,
+                Some(Known::Receiver) | None => {
+                    object.ty.class().is_none_or(|c| self.ck.may_hide(c, self.facts).is_none())
+                }
+            };
         if public {
             self.store_value(attr, value);
         }
@@ -638,7 +640,8 @@ impl Scan<'_, '_> {
                         at: e.span,
                         via: None,
                     }))));
-                } else if a.builtin.is_none() {
+                } else if a.builtin.is_none() && !a.public {
+                    // A `public` attribute is seen on a hidden object: reading it reveals nothing.
                     self.read(object, Read::Attr(*attr), e.span, out);
                 }
             }

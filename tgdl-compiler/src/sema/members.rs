@@ -174,6 +174,36 @@ impl<'a> Checker<'a> {
         self.cx.namespace = None;
     }
 
+    /// A `public` attribute is one of a root interactable (what can be hidden, in the one
+    /// place every class of the hierarchy keeps it), of a value that reads as text the same
+    /// for everyone.
+    fn check_public(&mut self, class: ClassId, a: &ast::AttributeDecl, public: Span, ty: &Ty) {
+        let c = self.prog.class(class);
+        let why = if c.kind != ClassKind::Interactable {
+            Some(format!("a {} is never hidden: its attributes are public already", kind_word(c.kind)))
+        } else if c.base.is_some() {
+            Some(format!(
+                "`{}` derives from another class: a `public` attribute belongs to the root class",
+                c.name
+            ))
+        } else if !matches!(ty, Ty::Number | Ty::String | Ty::Bool | Ty::Player | Ty::Error) {
+            Some(format!(
+                "a `public` attribute holds a number, a string, a bool or a player, not a `{}`",
+                self.ty_name(ty)
+            ))
+        } else {
+            None
+        };
+        if let Some(why) = why {
+            self.error(
+                Diagnostic::error(public, format!("the attribute `{}` cannot be `public`", a.name.name))
+                    .code(codes::VISIBILITY_MARK)
+                    .label(why)
+                    .help("`public` marks a value seen on a hidden card or piece: `interactable Card { public number slot = 0; }`"),
+            );
+        }
+    }
+
     fn declare_member<'m>(
         &mut self,
         id: ClassId,
@@ -217,6 +247,9 @@ impl<'a> Checker<'a> {
                         .help("keep `internal` for bookkeeping everyone may know, `secret` for a value its owner alone reads"),
                     );
                 }
+                if let Some(public) = a.public {
+                    self.check_public(id, a, public, &ty);
+                }
                 let attr = self.add_attr(Attr {
                     name: a.name.name.clone(),
                     class: id,
@@ -226,6 +259,7 @@ impl<'a> Checker<'a> {
                     writable: true,
                     secret: a.secret.is_some(),
                     internal: a.internal.is_some(),
+                    public: a.public.is_some(),
                     span: a.name.span,
                 });
                 decls.attrs.push((attr, a));

@@ -242,6 +242,7 @@ impl<'a> Checker<'a> {
                     MoveTo => ("`move_to`", "moves a piece"),
                     RemoveFromBoard => ("`remove_from_board`", "moves a piece"),
                     Reveal => ("`reveal`", "turns a piece face up"),
+                    Disclose(_) => ("`disclose`", "shows what a piece is to everyone"),
                     Discard => ("`discard`", "discards an object"),
                     GroupAdd => ("`add`", "adds a tile"),
                     Connect => ("`connect`", "connects tiles"),

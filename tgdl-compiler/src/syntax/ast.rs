@@ -148,6 +148,8 @@ pub struct ClassDecl {
     pub members: Vec<Member>,
     /// `open` before `stack`: a face-up stack.
     pub open: Option<Span>,
+    /// `outward` before `interactable`: held facing out (seen by all but its holder).
+    pub outward: Option<Span>,
     /// Span of the keyword and name (`global class Rules`), where diagnostics point.
     pub head_span: Span,
     pub span: Span,
@@ -189,6 +191,8 @@ pub struct AttributeDecl {
     pub secret: Option<Span>,
     /// `internal` before the attribute: the rules' bookkeeping, left out of the view.
     pub internal: Option<Span>,
+    /// `public` before the attribute: seen by everyone even while its object is hidden.
+    pub public: Option<Span>,
     pub span: Span,
 }
 

@@ -63,15 +63,17 @@ pub const RESERVED_WORDS: &[&str] = &[
 ];
 
 /// Words with a meaning only where the grammar expects them, and names everywhere else:
-/// `players` in `game X players 2;`, `in` in `for (T x in xs)`, `open`, `secret` and
-/// `internal` before a declaration, `winners` opening a statement, and the tags of
+/// `players` in `game X players 2;`, `in` in `for (T x in xs)`, `open`, `outward`,
+/// `secret`, `internal` and `public` before a declaration, `winners` opening a statement, and the tags of
 /// attribute and group blocks.
 pub const CONTEXTUAL_WORDS: &[&str] = &[
     "players",
     "in",
     "open",
+    "outward",
     "secret",
     "internal",
+    "public",
     "geometry",
     "orientation",
     "grid",

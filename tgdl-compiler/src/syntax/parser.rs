@@ -303,6 +303,7 @@ impl<'t> Builder<'t> {
             (vis, v_span)
         });
         let open = take_if(&mut it, Rule::open_mod).map(|m| self.span(&m));
+        let outward = take_if(&mut it, Rule::outward_mod).map(|m| self.span(&m));
         let keyword = only_child(it.next().expect("grammar: class keyword"));
         let keyword_span = self.span(&keyword);
         let kind = match keyword.as_rule() {
@@ -323,7 +324,7 @@ impl<'t> Builder<'t> {
         for member in it {
             self.member(member, &mut members)?;
         }
-        Ok(ClassDecl { kind, visibility, name, base, members, open, head_span, span })
+        Ok(ClassDecl { kind, visibility, name, base, members, open, outward, head_span, span })
     }
 
     fn member(&mut self, pair: Pair<'_>, out: &mut Vec<Member>) -> PResult<()> {
@@ -332,7 +333,7 @@ impl<'t> Builder<'t> {
         let member = match inner.as_rule() {
             Rule::attribute_short => {
                 let mut it = children(inner);
-                let (secret, internal) = self.attr_mods(&mut it);
+                let (secret, internal, public) = self.attr_mods(&mut it);
                 let ty = Some(self.type_expr(it.next().expect("grammar: attribute type"))?);
                 let name = self.ident(it.next().expect("grammar: attribute name"));
                 let value = it.next().map(|e| self.expr(e)).transpose()?;
@@ -343,6 +344,7 @@ impl<'t> Builder<'t> {
                     form: AttributeForm::Short,
                     secret,
                     internal,
+                    public,
                     span,
                 })
             }
@@ -380,13 +382,16 @@ impl<'t> Builder<'t> {
         Ok(())
     }
 
-    /// The spans of an attribute's `secret` and `internal` modifiers (each at most once,
-    /// in either order: the grammar says so).
+    /// The spans of an attribute's `secret`, `internal` and `public` modifiers (each at most
+    /// once, `secret` and `internal` in either order, `public` alone: the grammar says so).
     fn attr_mods<'i>(
         &self,
         it: &mut std::iter::Peekable<impl Iterator<Item = Pair<'i>>>,
-    ) -> (Option<Span>, Option<Span>) {
+    ) -> (Option<Span>, Option<Span>, Option<Span>) {
         let (mut secret, mut internal) = (None, None);
+        if let Some(m) = take_if(it, Rule::public_mod) {
+            return (None, None, Some(self.span(&m)));
+        }
         for _ in 0..2 {
             if let Some(m) = take_if(it, Rule::secret_mod) {
                 secret = Some(self.span(&m));
@@ -394,13 +399,13 @@ impl<'t> Builder<'t> {
                 internal = Some(self.span(&m));
             }
         }
-        (secret, internal)
+        (secret, internal, None)
     }
 
     fn attribute_long(&mut self, pair: Pair<'_>) -> PResult<AttributeDecl> {
         let span = self.span(&pair);
         let mut it = children(pair);
-        let (secret, internal) = self.attr_mods(&mut it);
+        let (secret, internal, public) = self.attr_mods(&mut it);
         it.next(); // `attribute`
         let name = self.ident(it.next().expect("grammar: attribute name"));
         let (mut ty, mut value) = (None, None);
@@ -427,7 +432,7 @@ impl<'t> Builder<'t> {
                 _ => self.stray.push(part_span),
             }
         }
-        Ok(AttributeDecl { name, ty, value, form: AttributeForm::Long, secret, internal, span })
+        Ok(AttributeDecl { name, ty, value, form: AttributeForm::Long, secret, internal, public, span })
     }
 
     /// `returns T;` / `returns;`: the type and the keyword's span.

@@ -285,12 +285,20 @@ impl<'g, 'p> BodyGen<'g, 'p> {
             }
             StackPush | StackPushFront => {
                 let push = if op == StackPush { quote!(push) } else { quote!(push_front) };
+                // Face down in a closed deck, a card is no longer known by what was disclosed.
+                let forget = match self.closed_deck_cards(recv) {
+                    Some(tag) if !g.disclosed_attrs().is_empty() => {
+                        quote!(self.core.set_disclosed(#tag, card.index() as u32, 0);)
+                    }
+                    _ => quote!(),
+                };
                 match self.deck_face(recv) {
                     // A card pushed onto a deck is face up exactly when the deck is open.
                     Some((ea, face_up, open)) => unit(quote!({
                         let card = #a1;
                         if let Some(card) = card {
                             self.#ea[card].#face_up = #open;
+                            #forget
                         }
                         self.#ar[#h].#push(card);
                     })),
@@ -338,6 +346,13 @@ impl<'g, 'p> BodyGen<'g, 'p> {
                 let oa = &g.hierarchy(c).expect("pieces live in an arena").arena;
                 let face_up = g.builtin_field(c, BuiltinAttr::FaceUp);
                 unit(quote!(self.#oa[#h].#face_up = true))
+            }
+            Disclose(attr) => {
+                let c = recv.ty.class().unwrap_or(prog.builtins.event);
+                let tag = g.hierarchy(c).expect("pieces live in an arena").tag;
+                let bit = g.disclosed_attrs().iter().position(|&a| a == attr).unwrap_or(0) as u32;
+                let mask = proc_macro2::Literal::u64_unsuffixed(1u64 << bit);
+                unit(quote!(self.core.disclose(#tag, #h.index() as u32, #mask)))
             }
             MoveTo => {
                 let c = recv.ty.class().unwrap_or(prog.builtins.event);
@@ -471,10 +486,17 @@ impl<'g, 'p> BodyGen<'g, 'p> {
                 let ea = &eh.arena;
                 let discarded = g.builtin_field(eh.root, BuiltinAttr::Discarded);
                 let face_up = g.builtin_field(eh.root, BuiltinAttr::FaceUp);
+                let forget = if g.disclosed_attrs().is_empty() {
+                    quote!()
+                } else {
+                    let tag = eh.tag;
+                    quote!(self.core.set_disclosed(#tag, card.index() as u32, 0);)
+                };
                 // Back in the deck, face down.
                 quote!(for &card in &returned {
                     self.#ea[card].#discarded = false;
                     self.#ea[card].#face_up = false;
+                    #forget
                 })
             }
             _ => quote!(),

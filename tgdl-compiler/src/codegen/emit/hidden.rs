@@ -6,7 +6,7 @@
 
 use super::context::Gen;
 use crate::codegen::plan::layout::Hierarchy;
-use crate::hir::{BuiltinAttr, ClassId, ClassKind, Ty};
+use crate::hir::{AttrId, BuiltinAttr, ClassId, ClassKind, Ty};
 use proc_macro2::TokenStream;
 use quote::quote;
 
@@ -81,13 +81,53 @@ impl Gen<'_> {
             || self.prog.attrs.iter().any(|a| a.secret)
     }
 
+    /// The attributes the game discloses (`card.disclose("colour")`), in a fixed order: the
+    /// bit of each in `Core::disclosed` is its position.
+    pub(super) fn disclosed_attrs(&self) -> Vec<AttrId> {
+        let mut out = Vec::new();
+        self.prog.walk_exprs(&mut |e| {
+            if let crate::hir::ExprKind::Builtin { op: crate::hir::Builtin::Disclose(a), .. } = e.kind {
+                out.push(a);
+            }
+        });
+        out.sort_unstable();
+        out.dedup();
+        out
+    }
+
+    /// What everyone sees of a hidden object of `h`: its `public` attributes, and the
+    /// disclosed ones with their bits.
+    fn marks_of(&self, h: &Hierarchy) -> (Vec<AttrId>, Vec<(AttrId, u32)>) {
+        let prog = self.prog;
+        let public: Vec<AttrId> =
+            prog.class(h.root).attrs.iter().copied().filter(|&a| prog.attr(a).public).collect();
+        let disclosed = self
+            .disclosed_attrs()
+            .into_iter()
+            .enumerate()
+            .filter(|(_, a)| prog.class(prog.attr(*a).class).root == h.root)
+            .map(|(bit, a)| (a, bit as u32))
+            .collect();
+        (public, disclosed)
+    }
+
+    /// Whether hidden objects of the game may bear marks everyone sees.
+    pub(super) fn has_marks(&self) -> bool {
+        self.prog.attrs.iter().any(|a| a.public) || !self.disclosed_attrs().is_empty()
+    }
+
     /// The functions on `World` (`seen_label`) and the `rt::hidden::Resample` impl.
     pub(super) fn hidden_info(&self) -> (TokenStream, TokenStream) {
+        let hidden_form = if self.has_marks() {
+            quote!(rt::hidden::Seen::hidden_form(root, &rt::hidden::Resample::marks(self, tag, index)))
+        } else {
+            quote!(rt::hidden::Seen::hidden_label(root))
+        };
         let methods = quote! {
             /// An object's label, or `a hidden Card` when `seen` may not see it.
             fn seen_label(&self, seen: &rt::hidden::Seen, tag: u32, index: u32) -> String {
                 match seen.hides(tag, index) {
-                    Some(root) => rt::hidden::Seen::hidden_label(root),
+                    Some(root) => #hidden_form,
                     None => self.object_label(tag, index),
                 }
             }
@@ -104,10 +144,12 @@ impl Gen<'_> {
         let put = self.put_fn();
         let secrets = self.secrets_fn();
         let referenced = self.referenced_fn();
+        let marks = self.marks_fns();
         let resample = quote! {
             impl rt::hidden::Resample for World {
                 #census
                 #put
+                #marks
                 #secrets
                 #referenced
             }
@@ -229,7 +271,13 @@ impl Gen<'_> {
             } else {
                 quote!()
             };
-            // A face-up object stays in its owner's hand, shown to everyone there.
+            // A face-up object stays in its owner's hand, shown to everyone there; a face-down
+            // one of an `outward` class faces the others.
+            let face_down = if prog.class(h.root).outward {
+                quote!(rt::hidden::Place::Outward(owner))
+            } else {
+                quote!(rt::hidden::Place::Hand(owner))
+            };
             hands.push(quote! {
                 for (id, piece) in self.#pa.iter() {
                     #in_stack
@@ -238,7 +286,7 @@ impl Gen<'_> {
                             if piece.#face_up {
                                 rt::hidden::Place::Shown(owner)
                             } else {
-                                rt::hidden::Place::Hand(owner)
+                                #face_down
                             }
                         }
                         _ => rt::hidden::Place::Public,
@@ -266,6 +314,7 @@ impl Gen<'_> {
 
     /// `put`: an object takes a slot's owner, and its place in a stack or a hand.
     fn put_fn(&self) -> TokenStream {
+        let prog = self.prog;
         let decks = self.decks();
         let handheld = self.handheld();
         let mut tags: Vec<&Hierarchy> = decks.iter().map(|d| d.element).collect();
@@ -291,9 +340,14 @@ impl Gen<'_> {
                     let tile = self.builtin_field(h.root, BuiltinAttr::Tile);
                     let discarded = self.builtin_field(h.root, BuiltinAttr::Discarded);
                     let face_up = self.builtin_field(h.root, BuiltinAttr::FaceUp);
+                    let hand = if prog.class(h.root).outward {
+                        quote!(rt::hidden::Place::Outward(_))
+                    } else {
+                        quote!(rt::hidden::Place::Hand(_))
+                    };
                     // A hidden slot of a hand is face down.
                     quote! {
-                        if let rt::hidden::Place::Hand(_) = slot.place {
+                        if let #hand = slot.place {
                             self.#pa[id].#tile = None;
                             self.#pa[id].#discarded = false;
                             self.#pa[id].#face_up = false;
@@ -359,6 +413,146 @@ impl Gen<'_> {
         quote! {
             fn put(&mut self, tag: u32, index: u32, slot: &rt::hidden::Located) {
                 #body
+            }
+        }
+    }
+
+    /// `marks`, `constrains`, `fits` and `put_all`, for games whose hidden objects bear
+    /// marks everyone sees: `public` attributes and disclosed ones. Both belong to the slot
+    /// (a hand's second card): when a search redraws which object is where, the object put
+    /// in a slot takes them, and must agree with what was disclosed there.
+    fn marks_fns(&self) -> TokenStream {
+        if !self.has_marks() {
+            return quote!();
+        }
+        let prog = self.prog;
+        let (mut marks, mut constrains, mut fits, mut put_all) =
+            (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+        for h in &self.hierarchies {
+            let (public, disclosed) = self.marks_of(h);
+            if public.is_empty() && disclosed.is_empty() {
+                continue;
+            }
+            let (arena, tag) = (&h.arena, h.tag);
+            let text = |a: AttrId, of: TokenStream| {
+                let f = &self.attr_field[&a];
+                self.secret_text(quote!(&#of.#f), &prog.attr(a).ty, self.null.attr(prog, a))
+            };
+            let shown: Vec<TokenStream> = public
+                .iter()
+                .map(|&a| {
+                    let name = &prog.attr(a).name;
+                    let t = text(a, quote!(o));
+                    quote!(out.push((#name, #t));)
+                })
+                .chain(disclosed.iter().map(|&(a, bit)| {
+                    let name = &prog.attr(a).name;
+                    let t = text(a, quote!(o));
+                    let mask = proc_macro2::Literal::u64_unsuffixed(1u64 << bit);
+                    quote!(if bits & #mask != 0 { out.push((#name, #t)); })
+                }))
+                .collect();
+            let bits = if disclosed.is_empty() {
+                quote!()
+            } else {
+                quote!(let bits = self.core.disclosed(tag, index);)
+            };
+            marks.push(quote! {
+                if tag == #tag {
+                    let o = &self.#arena[rt::Id::from_index(index as usize)];
+                    #bits
+                    #(#shown)*
+                }
+            });
+            if !disclosed.is_empty() {
+                let agree: Vec<TokenStream> = disclosed
+                    .iter()
+                    .map(|&(a, bit)| {
+                        let f = &self.attr_field[&a];
+                        let mask = proc_macro2::Literal::u64_unsuffixed(1u64 << bit);
+                        quote!((bits & #mask == 0 || c.#f == s.#f))
+                    })
+                    .collect();
+                constrains.push(quote!(#tag => self.core.disclosed(tag, slot) != 0,));
+                fits.push(quote! {
+                    #tag => {
+                        let (c, s) = (&self.#arena[rt::Id::from_index(candidate as usize)], &self.#arena[rt::Id::from_index(slot as usize)]);
+                        let bits = self.core.disclosed(tag, slot);
+                        #(#agree)&&*
+                    }
+                });
+            }
+            let fields: Vec<&proc_macro2::Ident> = public.iter().map(|a| &self.attr_field[a]).collect();
+            // Strings are cloned; the other values are `Copy`.
+            let values: Vec<TokenStream> = public
+                .iter()
+                .map(|a| {
+                    let f = &self.attr_field[a];
+                    if prog.attr(*a).ty == Ty::String { quote!(s.#f.clone()) } else { quote!(s.#f) }
+                })
+                .collect();
+            let names: Vec<proc_macro2::Ident> = (0..fields.len())
+                .map(|i| proc_macro2::Ident::new(&format!("m{i}"), proc_macro2::Span::call_site()))
+                .collect();
+            let set_fields = if fields.is_empty() {
+                quote!()
+            } else {
+                quote! {
+                    let o = &mut self.#arena[rt::Id::from_index(*index as usize)];
+                    #(o.#fields = #names;)*
+                }
+            };
+            put_all.push(quote! {
+                #tag => {
+                    let marks: Vec<_> = moves
+                        .iter()
+                        .map(|(_, slot)| {
+                            let s = &self.#arena[rt::Id::from_index(slot.index as usize)];
+                            ((#(#values,)*), self.core.disclosed(tag, slot.index))
+                        })
+                        .collect();
+                    for ((index, slot), ((#(#names,)*), bits)) in moves.iter().zip(marks) {
+                        self.put(tag, *index, slot);
+                        #set_fields
+                        self.core.set_disclosed(tag, *index, bits);
+                    }
+                }
+            });
+        }
+        let constrains = if constrains.is_empty() {
+            quote!()
+        } else {
+            quote! {
+                fn constrains(&self, tag: u32, slot: u32) -> bool {
+                    match tag {
+                        #(#constrains)*
+                        _ => false,
+                    }
+                }
+                fn fits(&self, tag: u32, candidate: u32, slot: u32) -> bool {
+                    match tag {
+                        #(#fits)*
+                        _ => true,
+                    }
+                }
+            }
+        };
+        quote! {
+            fn marks(&self, tag: u32, index: u32) -> Vec<(&'static str, String)> {
+                let mut out: Vec<(&'static str, String)> = Vec::new();
+                #(#marks)*
+                out
+            }
+            #constrains
+            fn put_all(&mut self, tag: u32, moves: &[(u32, rt::hidden::Located)]) {
+                match tag {
+                    #(#put_all)*
+                    _ => {
+                        for (index, slot) in moves {
+                            self.put(tag, *index, slot);
+                        }
+                    }
+                }
             }
         }
     }

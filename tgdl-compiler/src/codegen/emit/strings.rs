@@ -140,9 +140,19 @@ impl<'g, 'p> BodyGen<'g, 'p> {
                     quote!(#seen.hides(#tag, #object.index() as u32))
                 };
                 let form = self.temp("form");
+                let hidden_form = if self.g.has_marks() {
+                    let index = if c.null {
+                        quote!(#object.map_or(0, |x| x.index() as u32))
+                    } else {
+                        quote!(#object.index() as u32)
+                    };
+                    quote!(Some(_) => self.seen_label(&#seen, #tag, #index))
+                } else {
+                    quote!(Some(root) => rt::hidden::Seen::hidden_label(root))
+                };
                 forms.push(quote! {
                     let #form = match #hides {
-                        Some(root) => rt::hidden::Seen::hidden_label(root),
+                        #hidden_form,
                         None => #name.clone(),
                     };
                 });

@@ -5,7 +5,8 @@
 //! it:
 //!
 //! - objects that can be hidden (interactables, what decks hold) keep the values they were
-//!   created with, and those values are not drawn by chance (a die rolled into a hand is
+//!   created with (but for `public` attributes, which stay with the place, as what was
+//!   disclosed does), and those values are not drawn by chance (a die rolled into a hand is
 //!   not a pool: its face is chance the player did not see);
 //! - nothing refers to one of them from a public place unless it refers to it from its
 //!   creation on (a deck's list of all its cards, filled as they are made): a reference
@@ -161,7 +162,8 @@ impl Pools<'_> {
                 ExprKind::Assign { target, value } => match &target.kind {
                     ExprKind::Attr { attr, .. } => {
                         let a = self.prog.attr(*attr);
-                        if a.builtin.is_none() && self.is_hideable(a.class) {
+                        // A `public` attribute belongs to the slot: redistribution keeps it there.
+                        if a.builtin.is_none() && !a.public && self.is_hideable(a.class) {
                             fine = false;
                         }
                         if self.refers(&value.ty) && !is_fresh(value) && !self.watch(target) {
