@@ -36,6 +36,8 @@ pub use compile::{
     generate_source,
 };
 pub use fmt::format_source;
+/// Reads a game's source file the one safe way: a regular file, of bounded size, UTF-8.
+pub use load::read_text as read_source_text;
 pub use sema::Module;
 pub use syntax::{CONTEXTUAL_WORDS, RESERVED_WORDS, ast, parse};
 

@@ -363,7 +363,7 @@ impl<'s> Loader<'s> {
 /// Reads a file as UTF-8 text (a leading byte-order mark dropped), or says why not. Only
 /// a regular file of at most [`MAX_SOURCE_BYTES`] is read: a device or a FIFO could
 /// block or never end.
-fn read_text(path: &Path) -> Result<String, String> {
+pub fn read_text(path: &Path) -> Result<String, String> {
     use std::io::Read;
     let meta = std::fs::metadata(path).map_err(|e| io_problem(&e))?;
     if meta.is_dir() {

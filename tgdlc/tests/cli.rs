@@ -381,6 +381,48 @@ fn fmt_checks_writes_and_refuses_syntax_errors() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// `fmt` reads and writes files the safe way: through a symbolic link it formats the file
+/// the link points at and leaves the link a link; a FIFO or a device is refused at once
+/// (never waited on, never read without end); a file's `\r\n` or `\r` line endings and its
+/// byte-order mark are kept, and a comment on its own line stays there.
+#[cfg(unix)]
+#[test]
+fn fmt_follows_links_refuses_fifos_and_keeps_line_endings() {
+    let dir = scratch("fmt-files");
+    let target = dir.join("game.tgdl");
+    let link = dir.join("link.tgdl");
+    std::fs::write(&target, "game G players 2;\nsetup{x=1;}\n").unwrap();
+    std::os::unix::fs::symlink(&target, &link).unwrap();
+    let out = tgdlc(&["fmt", link.to_str().unwrap()]);
+    assert_exit(&out, 0);
+    assert!(std::fs::symlink_metadata(&link).unwrap().file_type().is_symlink(), "the link stays a link");
+    assert_eq!(std::fs::read_to_string(&target).unwrap(), "game G players 2;\nsetup { x = 1; }\n");
+
+    let fifo = dir.join("pipe.tgdl");
+    let made = Command::new("mkfifo").arg(&fifo).status().expect("mkfifo");
+    assert!(made.success());
+    for special in [fifo.to_str().unwrap(), "/dev/zero"] {
+        let out = tgdlc(&["fmt", special]);
+        assert_exit(&out, 1);
+        assert!(stderr(&out).contains("not a regular file"), "{special}: {}", stderr(&out));
+    }
+
+    let crlf = dir.join("crlf.tgdl");
+    std::fs::write(&crlf, "\u{feff}game G players 2;\r\n// rules\r\nsetup{x=1;}\r\n").unwrap();
+    assert_exit(&tgdlc(&["fmt", crlf.to_str().unwrap()]), 0);
+    assert_eq!(
+        std::fs::read_to_string(&crlf).unwrap(),
+        "\u{feff}game G players 2;\r\n// rules\r\nsetup { x = 1; }\r\n"
+    );
+    assert_exit(&tgdlc(&["fmt", "--check", crlf.to_str().unwrap()]), 0);
+
+    let cr = dir.join("cr.tgdl");
+    std::fs::write(&cr, "game G players 2;\r// rules\rsetup{x=1;}\r").unwrap();
+    assert_exit(&tgdlc(&["fmt", cr.to_str().unwrap()]), 0);
+    assert_eq!(std::fs::read_to_string(&cr).unwrap(), "game G players 2;\r// rules\rsetup { x = 1; }\r");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 // ---------------------------------------------------------------------------------------
 // explain, new, usage
 
