@@ -249,16 +249,19 @@ impl<'p> Gen<'p> {
             }
             Ty::Table(elem, _) => {
                 let arena = self.collection_arena(ty);
-                // Strings are read through the reference; the other items are `Copy`.
-                let read = if **elem == Ty::String { quote!(item) } else { quote!(*item) };
-                let item = self.value_text(read, elem, false);
+                // Strings are read through the reference; the other items are `Copy`, bound
+                // by value in the pattern: the text of a value may be a macro's argument
+                // (`format!("player {}", x.0)`), where `*item` would lose its grouping and
+                // read as `*(item.0)`.
+                let binding = if **elem == Ty::String { quote!((key, item)) } else { quote!(&(ref key, item)) };
+                let item = self.value_text(quote!(item), elem, false);
                 // An object key reads as the object does (hidden from the viewer: in its
                 // hidden form, never by its place among the objects); entries under hidden
                 // keys come last, sorted, so their order says nothing either.
                 quote!({
                     let mut items: Vec<String> = Vec::new();
                     let mut under_hidden: Vec<String> = Vec::new();
-                    for (key, item) in self.#arena[x].entries.iter() {
+                    for #binding in self.#arena[x].entries.iter() {
                         let (hidden, key) = match *key {
                             rt::collections::Key::Object(tag, index) => {
                                 (seen.hides(tag, index).is_some(), self.seen_label(seen, tag, index))
