@@ -190,7 +190,7 @@ pub struct LimitArgs {
     /// Bytes of the longest string a game may build [default: 16777216]
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     pub max_string_bytes: Option<u64>,
-    /// Items of the longest list a game may build [default: 16777216]
+    /// Items of the longest list or stack, entries of the largest table, a game may build [default: 16777216]
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     pub max_list_items: Option<u64>,
 }

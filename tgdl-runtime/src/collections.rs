@@ -62,6 +62,18 @@ impl<T: Clone + PartialEq> List<T> {
         }
     }
 
+    /// `push` with the place of the statement: past the list budget, a located error. What
+    /// generated code calls; the check is one comparison with the budget.
+    #[inline]
+    pub fn push_at(&mut self, value: T, at: &'static Loc) -> Flow<()> {
+        let len = self.items.len() + 1;
+        if let Err(limit) = crate::limits::check_list_items(len) {
+            return too_many(len, limit, *at);
+        }
+        self.items.push(value);
+        Ok(())
+    }
+
     /// `append`, bounded by the list budget ([`crate::limits`]): past it, a located error.
     pub fn append_at(&mut self, other: &List<T>, loc: Loc) -> Flow<()> {
         let len = self.items.len() + other.items.len();
@@ -121,6 +133,20 @@ impl<T: Clone + PartialEq> List<T> {
 #[inline(never)]
 fn too_many<X>(len: usize, limit: usize, loc: Loc) -> Flow<X> {
     fail(loc, format!("this list would hold {len} items, over the limit of {limit}"))
+}
+
+/// A stack past the list budget, as a located error.
+#[cold]
+#[inline(never)]
+fn too_many_in_stack<X>(len: usize, limit: usize, loc: Loc) -> Flow<X> {
+    fail(loc, format!("this stack would hold {len} items, over the limit of {limit}"))
+}
+
+/// A table past the list budget, as a located error.
+#[cold]
+#[inline(never)]
+fn too_many_entries<X>(len: usize, limit: usize, loc: Loc) -> Flow<X> {
+    fail(loc, format!("this table would hold {len} entries, over the limit of {limit}"))
 }
 
 /// A table key: any value except null. Player 1 and number 1 are the same key.
@@ -274,6 +300,22 @@ impl<T> Table<T> {
             }
             (None, None) => {}
         }
+    }
+
+    /// `t[k] = v` with the place of the assignment: a new key past the list budget (a table
+    /// holds at most as many entries as a list holds items) is a located error, checked only
+    /// when the key is new.
+    #[inline]
+    pub fn set_at(&mut self, key: Key, value: Option<T>, at: &'static Loc) -> Flow<()> {
+        let len = self.entries.len() + 1;
+        if value.is_some()
+            && let Err(limit) = crate::limits::check_list_items(len)
+            && self.position(&key).is_none()
+        {
+            return too_many_entries(len, limit, *at);
+        }
+        self.set(key, value);
+        Ok(())
     }
 
     /// Stamps and indexes every entry (the table just became large).
@@ -474,6 +516,33 @@ impl<T: Clone + PartialEq> Stack<T> {
                 Err(limit) => crate::limits::refuse_growth(len, limit),
             }
         }
+    }
+
+    /// `push` with the place of the statement: past the list budget, a located error
+    /// (`push(null)` does nothing, so it cannot fail).
+    #[inline]
+    pub fn push_at(&mut self, value: Option<T>, at: &'static Loc) -> Flow<()> {
+        if value.is_some() {
+            let len = self.items.len() + 1;
+            if let Err(limit) = crate::limits::check_list_items(len) {
+                return too_many_in_stack(len, limit, *at);
+            }
+            self.push(value);
+        }
+        Ok(())
+    }
+
+    /// `push_front` with the place of the statement, as [`Stack::push_at`].
+    #[inline]
+    pub fn push_front_at(&mut self, value: Option<T>, at: &'static Loc) -> Flow<()> {
+        if value.is_some() {
+            let len = self.items.len() + 1;
+            if let Err(limit) = crate::limits::check_list_items(len) {
+                return too_many_in_stack(len, limit, *at);
+            }
+            self.push_front(value);
+        }
+        Ok(())
     }
 
     pub fn pop(&mut self) -> Option<T> {
@@ -750,6 +819,28 @@ mod tests {
         s.push(None);
         assert_eq!(s.items.len(), limit);
         assert_eq!(crate::limits::take_refused_growth(), Some((limit + 1, limit)));
+    }
+
+    /// What generated code calls (`push_at`, `push_front_at`): past the budget, nothing is
+    /// added and the error is located at the statement. (`set_at` on a table, whose
+    /// entries at the default budget would take gigabytes here: tests/limits.rs, with a
+    /// small budget.)
+    #[test]
+    fn located_growth_stops_at_the_budget() {
+        static AT: Loc = Loc::new("t.tgdl", 7, 3);
+        let limit = crate::limits::list_items();
+        let mut l = List::from_vec(vec![0u8; limit - 1]);
+        assert!(l.push_at(1, &AT).is_ok());
+        let err = l.push_at(2, &AT).unwrap_err();
+        assert!(format!("{err:?}").contains("this list would hold"), "{err:?}");
+        assert_eq!(l.items.len(), limit);
+        drop(l);
+        let mut s = Stack::from_vec(vec![0u8; limit]);
+        assert!(s.push_at(None, &AT).is_ok(), "pushing null adds nothing");
+        assert!(s.push_at(Some(1), &AT).is_err());
+        assert!(s.push_front_at(Some(1), &AT).is_err());
+        assert_eq!(s.items.len(), limit);
+        assert_eq!(crate::limits::take_refused_growth(), None, "located errors record no refusal");
     }
 
     #[test]

@@ -95,9 +95,11 @@ impl<'g, 'p> BodyGen<'g, 'p> {
                     Ty::Table(..) => {
                         let k = self.key(index);
                         let v = self.repr(value, true);
+                        // A new key is checked against the list budget, at the assignment.
+                        let at = self.at(target.span);
                         let (lets, vals) = self.hoist(vec![(v, true), (h, true), (k, true)], true);
                         let (v, h, k) = (&vals[0], &vals[1], &vals[2]);
-                        wrap_unit(lets, quote!(self.#arena[#h].set(#k, #v)))
+                        wrap_unit(lets, quote!(self.#arena[#h].set_at(#k, #v, #at)?))
                     }
                     _ => {
                         let nullable = g.null.elem(prog, &object.ty);

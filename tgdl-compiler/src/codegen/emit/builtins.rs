@@ -236,10 +236,13 @@ impl<'g, 'p> BodyGen<'g, 'p> {
         let a1 = v.get(1).cloned().unwrap_or_default();
         let a2 = v.get(2).cloned().unwrap_or_default();
         let ar = arena.clone().unwrap_or_else(|| crate::codegen::names::ident("missing"));
+        // Where a growth past the list budget is reported (`push` and the others):
+        // a `&'static Loc`, so the check costs a comparison until it fails.
+        let at = self.at(_e.span);
         let unit = |ts: TokenStream| Code { ts, null: false };
         let code = match op {
             ListLength | StackLength | TableLength => unit(quote!(self.#ar[#h].len())),
-            ListPush => unit(quote!(self.#ar[#h].push(#a1))),
+            ListPush => unit(quote!(self.#ar[#h].push_at(#a1, #at)?)),
             ListAppend => {
                 let t = self.temp("other");
                 unit(quote!({ let #t = self.#ar[#a1].clone(); self.#ar[#h].append_at(&#t, #l)?; }))
@@ -284,7 +287,7 @@ impl<'g, 'p> BodyGen<'g, 'p> {
                 unit(quote!({ let copy = self.#ar[#h].clone(); self.#ar.alloc(copy) }))
             }
             StackPush | StackPushFront => {
-                let push = if op == StackPush { quote!(push) } else { quote!(push_front) };
+                let push = if op == StackPush { quote!(push_at) } else { quote!(push_front_at) };
                 // Face down in a closed deck, a card is no longer known by what was disclosed.
                 let forget = match self.closed_deck_cards(recv) {
                     Some(tag) if !g.disclosed_attrs().is_empty() => {
@@ -300,9 +303,9 @@ impl<'g, 'p> BodyGen<'g, 'p> {
                             self.#ea[card].#face_up = #open;
                             #forget
                         }
-                        self.#ar[#h].#push(card);
+                        self.#ar[#h].#push(card, #at)?;
                     })),
-                    None => unit(quote!(self.#ar[#h].#push(#a1))),
+                    None => unit(quote!(self.#ar[#h].#push(#a1, #at)?)),
                 }
             }
             StackPop | StackPopFront | StackPeek | StackPeekFront if dealt.is_some() => {
@@ -384,11 +387,11 @@ impl<'g, 'p> BodyGen<'g, 'p> {
                         let da = &g.hierarchy(d).expect("decks live in an arena").arena;
                         let elem = prog.class(prog.class(d).root).element.clone().unwrap_or(Ty::Error);
                         let sa = g.collection_arena(&Ty::Stack(Box::new(elem)));
-                        quote!(let pile = self.#da[#a1].items; self.#sa[pile].push(Some(#h));)
+                        quote!(let pile = self.#da[#a1].items; self.#sa[pile].push_at(Some(#h), #at)?;)
                     }
                     None => {
                         let sa = g.collection_arena(&args[1].ty);
-                        quote!(self.#sa[#a1].push(Some(#h));)
+                        quote!(self.#sa[#a1].push_at(Some(#h), #at)?;)
                     }
                 };
                 unit(quote!({
@@ -431,7 +434,7 @@ impl<'g, 'p> BodyGen<'g, 'p> {
                     self.#ta[#a1].group = #h;
                     self.#ta[#a1].x = position as i64;
                     self.#ta[#a1].y = 0;
-                    self.#la[tiles].push(#item);
+                    self.#la[tiles].push_at(#item, #at)?;
                 }))
             }
             Connect => {
