@@ -40,13 +40,25 @@ fn budget_flags_raise_and_lower_each_budget() {
         // Every way a list, stack or table grows stops at a small budget with a located
         // error, at the statement that would cross it (`push`, `push_front`, a new key).
         let (code, out) = budgets(9, &["--max-list-items", "1000"]);
-        assert!(out.contains("budgets.tgdl:92:17: this list would hold 1001 items, over the limit of 1000"), "{code} {out}");
+        assert!(
+            out.contains("budgets.tgdl:92:17: this list would hold 1001 items, over the limit of 1000"),
+            "{code} {out}"
+        );
         let (code, out) = budgets(10, &["--max-list-items", "1000"]);
-        assert!(out.contains("budgets.tgdl:104:17: this stack would hold 1001 items, over the limit of 1000"), "{code} {out}");
+        assert!(
+            out.contains("budgets.tgdl:104:17: this stack would hold 1001 items, over the limit of 1000"),
+            "{code} {out}"
+        );
         let (code, out) = budgets(10, &["--max-list-items", "1001"]);
-        assert!(out.contains("budgets.tgdl:105:17: this stack would hold 1002 items, over the limit of 1001"), "{code} {out}");
+        assert!(
+            out.contains("budgets.tgdl:105:17: this stack would hold 1002 items, over the limit of 1001"),
+            "{code} {out}"
+        );
         let (code, out) = budgets(12, &["--max-list-items", "1000"]);
-        assert!(out.contains("budgets.tgdl:125:17: this table would hold 1001 entries, over the limit of 1000"), "{code} {out}");
+        assert!(
+            out.contains("budgets.tgdl:125:17: this table would hold 1001 entries, over the limit of 1000"),
+            "{code} {out}"
+        );
         let (_, out) = budgets(12, &["--max-list-items", "2000"]);
         assert!(out.contains("player 0 wins"), "an old key replaced never counts against the budget: {out}");
 

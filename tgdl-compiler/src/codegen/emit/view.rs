@@ -253,7 +253,8 @@ impl<'p> Gen<'p> {
                 // by value in the pattern: the text of a value may be a macro's argument
                 // (`format!("player {}", x.0)`), where `*item` would lose its grouping and
                 // read as `*(item.0)`.
-                let binding = if **elem == Ty::String { quote!((key, item)) } else { quote!(&(ref key, item)) };
+                let binding =
+                    if **elem == Ty::String { quote!((key, item)) } else { quote!(&(ref key, item)) };
                 let item = self.value_text(quote!(item), elem, false);
                 // An object key reads as the object does (hidden from the viewer: in its
                 // hidden form, never by its place among the objects); entries under hidden
