@@ -902,7 +902,7 @@ mod modern {
                 let game: Hanabi = if searching {
                     searched(players, seed, iterations)
                 } else {
-                    let mut game = Hanabi::start(players, seed.into()).expect("2 to 5 players");
+                    let mut game = Hanabi::start(players, seed).expect("2 to 5 players");
                     let dealt = game.observation(Viewer::All);
                     for h in &dealt.hands {
                         assert_eq!(h.counts, [("Card".to_string(), hand)], "{players} players");
