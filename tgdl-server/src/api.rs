@@ -419,9 +419,17 @@ fn param_json(spec: &ParamSpec) -> serde_json::Value {
     }
 }
 
-/// The body of a request, at most [`MAX_BODY`] bytes, as JSON of type `T`.
-async fn read_json<T: serde::de::DeserializeOwned>(body: Body) -> Result<T, ApiError> {
-    let bytes = match axum::body::to_bytes(body, MAX_BODY).await {
+/// The body of a request, at most [`MAX_BODY`] bytes arriving within `timeout`, as JSON
+/// of type `T`. The wait is bounded because a request whose body is being read counts as
+/// being answered: no other timeout closes a connection whose client never sends it.
+async fn read_json<T: serde::de::DeserializeOwned>(body: Body, timeout: Duration) -> Result<T, ApiError> {
+    let Ok(read) = tokio::time::timeout(timeout, axum::body::to_bytes(body, MAX_BODY)).await else {
+        return Err(ApiError::new(
+            StatusCode::REQUEST_TIMEOUT,
+            format!("the request body did not arrive within {} s", timeout.as_secs_f64()),
+        ));
+    };
+    let bytes = match read {
         Ok(b) => b,
         Err(e) => {
             let too_large = std::error::Error::source(&e)
@@ -489,7 +497,7 @@ struct CreateRequest {
 }
 
 async fn create<G: Game>(AxState(app): AxState<Arc<App<G>>>, body: Body) -> Result<Response, ApiError> {
-    let request: CreateRequest = read_json(body).await?;
+    let request: CreateRequest = read_json(body, app.config.body_timeout).await?;
     let info = G::info();
     let players = request.players.unwrap_or(info.min_players);
     if players < info.min_players || players > info.max_players {
@@ -673,7 +681,7 @@ async fn decide<G: Game>(
     Path(id): Path<String>,
     body: Body,
 ) -> Result<Response, ApiError> {
-    let request: DecisionRequest = read_json(body).await?;
+    let request: DecisionRequest = read_json(body, app.config.body_timeout).await?;
     let e = app.get(&id).await?;
     let Some(token) = request.token.as_deref().filter(|t| !t.is_empty()) else {
         return Err(ApiError::forbidden("a decision needs the seat's token"));

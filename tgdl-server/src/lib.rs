@@ -67,6 +67,8 @@ pub struct Config {
     pub max_streams_per_client: usize,
     /// How long a client may take to send a request's head.
     pub header_timeout: Duration,
+    /// How long a client may take to send a request's body, once its head arrived.
+    pub body_timeout: Duration,
     /// How long a connection may pass without a byte either way before it is closed.
     pub idle_timeout: Duration,
 }
@@ -85,6 +87,7 @@ impl Default for Config {
             max_streams: 256,
             max_streams_per_client: 16,
             header_timeout: Duration::from_secs(10),
+            body_timeout: Duration::from_secs(10),
             idle_timeout: Duration::from_secs(60),
         }
     }

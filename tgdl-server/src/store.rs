@@ -95,6 +95,17 @@ impl rusqlite::types::FromSql for SeedColumn {
     }
 }
 
+/// A column read as text whatever its type (an id, to name a damaged row by).
+fn text_of(value: rusqlite::types::ValueRef<'_>) -> String {
+    use rusqlite::types::ValueRef;
+    match value {
+        ValueRef::Null => "(no id)".to_string(),
+        ValueRef::Integer(i) => i.to_string(),
+        ValueRef::Real(f) => f.to_string(),
+        ValueRef::Text(t) | ValueRef::Blob(t) => String::from_utf8_lossy(t).into_owned(),
+    }
+}
+
 /// A match's columns, as written.
 pub fn encode(m: &StoredMatch) -> Result<Row, StoreError> {
     let seats = serde_json::to_string(&m.seats).map_err(|e| StoreError(e.to_string()))?;
@@ -404,25 +415,34 @@ impl Store {
                 "SELECT id, game, players, seed, seats, tokens, finished IS NOT NULL, params FROM matches \
                  ORDER BY created, rowid",
             )?;
+            // A column of the wrong type (a damaged row) spoils its match only: each row's
+            // columns are read apart from its id.
             let rows = stmt.query_map([], |r| {
-                Ok((
-                    r.get::<_, String>(0)?,
-                    r.get::<_, String>(1)?,
-                    (
-                        r.get::<_, i64>(2)?,
-                        r.get::<_, SeedColumn>(3)?,
-                        r.get::<_, String>(4)?,
-                        r.get::<_, String>(5)?,
-                        r.get::<_, Option<String>>(7)?,
-                    ),
-                    r.get::<_, bool>(6)?,
-                ))
+                let id = text_of(r.get_ref(0)?);
+                let columns = (|| {
+                    Ok::<_, rusqlite::Error>((
+                        r.get::<_, String>(1)?,
+                        (
+                            r.get::<_, i64>(2)?,
+                            r.get::<_, SeedColumn>(3)?,
+                            r.get::<_, String>(4)?,
+                            r.get::<_, String>(5)?,
+                            r.get::<_, Option<String>>(7)?,
+                        ),
+                        r.get::<_, bool>(6)?,
+                    ))
+                })();
+                Ok((id, columns))
             })?;
             let mut matches = Vec::new();
             for row in rows {
-                let (id, game, row, finished) = row?;
-                let stored = decode(&id, &game, row);
-                matches.push(Loaded { id, stored, finished });
+                let (id, columns) = row?;
+                matches.push(match columns {
+                    Ok((game, row, finished)) => Loaded { stored: decode(&id, &game, row), id, finished },
+                    Err(e) => {
+                        Loaded { id, stored: Err(format!("its row cannot be read: {e}")), finished: false }
+                    }
+                });
             }
             drop(stmt);
             let mut stmt =
@@ -430,10 +450,19 @@ impl Store {
             for m in &mut matches {
                 let Ok(stored) = &mut m.stored else { continue };
                 let rows = stmt.query_map([&m.id], |r| {
-                    Ok((r.get::<_, i64>(0)?, r.get::<_, i64>(1)?, r.get::<_, Option<i64>>(2)?))
+                    Ok((|| {
+                        Ok::<_, rusqlite::Error>((
+                            r.get::<_, i64>(0)?,
+                            r.get::<_, i64>(1)?,
+                            r.get::<_, Option<i64>>(2)?,
+                        ))
+                    })())
                 })?;
                 for row in rows {
-                    let (n, option, player) = row?;
+                    let Ok((n, option, player)) = row? else {
+                        m.stored = Err(format!("decision {} cannot be read", stored.decisions.len()));
+                        break;
+                    };
                     let player = player.map(u32::try_from).transpose();
                     let Some(player) =
                         player.ok().filter(|_| n == stored.decisions.len() as i64 && option >= 0)
@@ -522,6 +551,30 @@ mod tests {
         let loaded = store.load_all().unwrap();
         assert!(loaded[0].stored.is_ok());
         assert_eq!(loaded[1].stored, Err("its seats cannot be read".to_string()));
+    }
+
+    /// Columns of the wrong type (a seed of 5 bytes, an option that is text) make their
+    /// match unreadable, not the whole database.
+    #[test]
+    fn a_column_of_the_wrong_type_spoils_only_its_match() {
+        let store = Store::in_memory().unwrap();
+        for id in ["seed", "good", "option"] {
+            store.insert_match(&sample(id)).unwrap();
+        }
+        store.insert_decision("option", 0, 0, 1, false).unwrap();
+        store.insert_decision("good", 0, 0, 1, false).unwrap();
+        store
+            .with(|c| {
+                c.execute("UPDATE matches SET seed = x'0102030405' WHERE id = 'seed'", [])?;
+                Ok(c.execute("UPDATE decisions SET option = 'x' WHERE match_id = 'option'", [])?)
+            })
+            .unwrap();
+        let loaded = store.load_all().unwrap();
+        let ids: Vec<&str> = loaded.iter().map(|m| m.id.as_str()).collect();
+        assert_eq!(ids, ["seed", "good", "option"]);
+        assert!(loaded[0].stored.as_ref().unwrap_err().contains("its row cannot be read"), "{loaded:?}");
+        assert_eq!(loaded[1].stored.as_ref().unwrap().decisions, vec![1]);
+        assert_eq!(loaded[2].stored, Err("decision 0 cannot be read".to_string()));
     }
 
     #[test]

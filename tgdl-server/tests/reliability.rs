@@ -399,6 +399,36 @@ fn idle_and_slow_connections_are_bounded() {
     reopened.expect("a place is given back").next();
 }
 
+/// A request whose head arrives but whose body does not (a declared length, a few bytes,
+/// then silence) is answered 408 and its connection closed: waiting for the body counts
+/// as answering the request, so neither the header timeout nor the idle timeout would
+/// ever close it, and a few hundred such requests would hold every connection.
+#[test]
+fn a_body_that_never_arrives_is_cut_off() {
+    let config = Config {
+        header_timeout: Duration::from_millis(300),
+        body_timeout: Duration::from_millis(300),
+        idle_timeout: Duration::from_secs(1),
+        ..Config::default()
+    };
+    let server =
+        TestServer::with_config::<tic_tac_toe::Game>(Store::open(&db_file("slow-body")).unwrap(), config);
+    let addr = server.addr;
+    let mut slow = TcpStream::connect(addr).unwrap();
+    write!(
+        slow,
+        "POST /api/matches HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{{\"pl"
+    )
+    .unwrap();
+    // A safety bound for a hung test, far above the timeouts: not a timing assertion.
+    slow.set_read_timeout(Some(Duration::from_secs(30))).unwrap();
+    let mut answer = String::new();
+    let _ = slow.read_to_string(&mut answer);
+    assert!(answer.starts_with("HTTP/1.1 408"), "the request is answered 408 and closed: {answer:?}");
+    assert!(answer.contains("\"error\""), "{answer}");
+    assert_eq!(server.store.count().unwrap(), 0, "nothing was created");
+}
+
 /// A slow move (within its budget) runs on a blocking thread and holds no lock that a
 /// request about anything else needs: while three slow moves run, on a server with two
 /// async workers, the game's description and the moving matches' states are answered.
