@@ -67,7 +67,7 @@ pub struct Compilation {
 /// Not for use inside a procedural macro, whose tokens cannot be made on another thread:
 /// the `tgdl!` macro compiles through [`crate::embed::compile`] instead.
 pub fn compile(input: Input<'_>, options: &Options) -> Compilation {
-    on_big_stack(|| compile_here(input, options))
+    on_compiler_stack(|| compile_here(input, options))
 }
 
 /// [`compile`] on the calling thread: for the `tgdl!` macro, whose tokens must be made on
@@ -319,8 +319,10 @@ fn generated(mut compilation: Compilation) -> Result<String, Compilation> {
 const COMPILER_STACK: usize = 512 << 20;
 
 /// Runs `f` on a thread with [`COMPILER_STACK`] bytes of stack, or on this thread if no
-/// such thread can be started. A panic in `f` is passed on.
-fn on_big_stack<T: Send>(f: impl FnOnce() -> T + Send) -> T {
+/// such thread can be started. A panic in `f` is passed on. Every consumer of the
+/// compiler's trees that walks them (the checker here, the language server's features,
+/// the formatter) runs on it.
+pub fn on_compiler_stack<T: Send>(f: impl FnOnce() -> T + Send) -> T {
     let mut slot = Some(f);
     let joined = std::thread::scope(|scope| {
         let slot = &mut slot;

@@ -33,7 +33,7 @@ mod syntax;
 
 pub use compile::{
     CodegenOptions, Compilation, Input, Options, check_file, check_source, compile, generate_file,
-    generate_source,
+    generate_source, on_compiler_stack,
 };
 pub use fmt::format_source;
 /// Reads a game's source file the one safe way: a regular file, of bounded size, UTF-8.

@@ -77,7 +77,8 @@ impl SourceFile {
         self.text[start..end].trim_end_matches(['\n', '\r'])
     }
 
-    pub(crate) fn line_starts(&self) -> &[u32] {
+    /// The byte offset where each line starts (a line ends at `\n`, `\r\n` or a lone `\r`).
+    pub fn line_starts(&self) -> &[u32] {
         &self.line_starts
     }
 }

@@ -539,3 +539,38 @@ fn hover_definition_and_rename_reach_into_an_inputs_in_list() {
     assert!(renamed.contains("stone.move_to(to);"), "{renamed}");
     c.stop();
 }
+
+/// A rename never makes one name stand for two things: a local renamed to an attribute's
+/// name would read the local where the attribute was meant (or the reverse), so it is
+/// refused with the reason; locals of separate bodies may share a name; and a rename after
+/// which the game would no longer check is refused too.
+#[test]
+fn rename_refuses_names_that_capture_or_break() {
+    let mut c = Client::start();
+    let doc = "file:///nowhere/rename.tgdl";
+    let text = "game G players 2;\n\nglobal class Rules {\n    number left = 1;\n\n    function \
+                spare { returns number; effect { number kept = left; return kept; } }\n\n    action go {\n        \
+                trigger PlayerChoiceEvent;\n        effect {\n            number gain = 2;\n            left -= \
+                gain;\n            log(\"spent\");\n            winner player.active();\n        }\n    }\n}\n\nsetup { }\n";
+    c.open(doc, text);
+    assert_eq!(c.diagnostics(doc), Vec::<Value>::new());
+    let mut rename = |at: Position, to: &str| c.at("textDocument/rename", doc, at, json!({ "newName": to }));
+    let refused = rename(pos(text, "number gain", "gain", 0), "left");
+    let why = refused["error"].as_str().unwrap_or_else(|| panic!("refused: {refused}"));
+    assert!(
+        why.contains("`left` already names `number Rules.left`") && why.contains("rename.tgdl:4)"),
+        "{why}"
+    );
+    // The attribute the other way round.
+    let refused = rename(pos(text, "number left", "left", 0), "gain");
+    assert!(refused["error"].as_str().is_some_and(|e| e.contains("already names")), "{refused}");
+    // A local of another body: no use can mean both.
+    let edit = rename(pos(text, "number gain", "gain", 0), "kept");
+    assert_eq!(edit["changes"][doc].as_array().map(Vec::len), Some(2), "{edit}");
+    // A function named as a built-in would capture its calls (`log("spent")` would call
+    // it, and not check).
+    let refused = rename(pos(text, "function spare", "spare", 0), "log");
+    let why = refused["error"].as_str().unwrap_or_else(|| panic!("refused: {refused}"));
+    assert!(why.contains("would no longer check"), "{why}");
+    c.stop();
+}

@@ -229,3 +229,138 @@ fn thousands_of_errors_on_one_line_print_a_bounded_report() {
     let excerpt = rendered.lines().find(|l| l.starts_with("2 | ")).unwrap();
     assert!(excerpt.len() < 300, "{excerpt}");
 }
+
+/// `tgdlc lsp` as an editor runs it, over its standard input and output.
+struct LspProcess {
+    child: std::process::Child,
+    output: std::io::BufReader<std::process::ChildStdout>,
+}
+
+impl LspProcess {
+    fn start() -> LspProcess {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_tgdlc"))
+            .arg("lsp")
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .expect("start tgdlc lsp");
+        let output = std::io::BufReader::new(child.stdout.take().unwrap());
+        let mut lsp = LspProcess { child, output };
+        lsp.send(r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"capabilities":{}}}"#);
+        assert!(lsp.receive().contains("\"hoverProvider\":true"));
+        lsp.send(r#"{"jsonrpc":"2.0","method":"initialized","params":{}}"#);
+        lsp
+    }
+
+    fn send_raw(&mut self, bytes: &[u8]) {
+        use std::io::Write;
+        let stdin = self.child.stdin.as_mut().expect("stdin is open");
+        stdin.write_all(bytes).unwrap();
+        stdin.flush().unwrap();
+    }
+
+    fn send(&mut self, body: &str) {
+        self.send_raw(format!("Content-Length: {}\r\n\r\n{body}", body.len()).as_bytes());
+    }
+
+    /// The next message the server writes.
+    fn receive(&mut self) -> String {
+        use std::io::{BufRead, Read};
+        let mut length = 0;
+        loop {
+            let mut line = String::new();
+            assert!(self.output.read_line(&mut line).unwrap() > 0, "the server ended");
+            let line = line.trim_end();
+            if line.is_empty() {
+                break;
+            }
+            if let Some(n) = line.strip_prefix("Content-Length: ") {
+                length = n.parse().unwrap();
+            }
+        }
+        let mut body = vec![0; length];
+        self.output.read_exact(&mut body).unwrap();
+        String::from_utf8(body).unwrap()
+    }
+
+    /// The next message that contains `needle`, skipping others (diagnostics).
+    fn receive_containing(&mut self, needle: &str) -> String {
+        loop {
+            let message = self.receive();
+            if message.contains(needle) {
+                return message;
+            }
+        }
+    }
+
+    fn open(&mut self, uri: &str, text: &str) {
+        let params = serde_json::json!({
+            "textDocument": { "uri": uri, "languageId": "tgdl", "version": 1, "text": text }
+        });
+        let body =
+            serde_json::json!({ "jsonrpc": "2.0", "method": "textDocument/didOpen", "params": params });
+        self.send(&body.to_string());
+    }
+
+    fn finish(mut self) -> std::process::ExitStatus {
+        drop(self.child.stdin.take());
+        self.child.wait().unwrap()
+    }
+}
+
+#[test]
+fn the_language_server_answers_broken_frames_and_goes_on() {
+    let mut lsp = LspProcess::start();
+    lsp.send("{ not json");
+    assert!(lsp.receive().contains("tgdlc lsp ignored a message that is not JSON"));
+    lsp.send(r#"{"jsonrpc":"2.0","id":2,"method":7}"#);
+    let answer = lsp.receive();
+    assert!(answer.contains("\"id\":2") && answer.contains("not a request it can read"), "{answer}");
+    lsp.send_raw(b"Content-Length: twelve\r\n\r\n");
+    assert!(lsp.receive().contains("whose length is not a number"));
+    lsp.send_raw(format!("X-Padding: {}\r\nContent-Length: 2\r\n\r\n{{}}", "x".repeat(100_000)).as_bytes());
+    assert!(lsp.receive().contains("header line longer than"));
+    // Still answering.
+    lsp.send(r#"{"jsonrpc":"2.0","id":3,"method":"textDocument/documentSymbol","params":{"textDocument":{"uri":"file:///nowhere.tgdl"}}}"#);
+    assert!(lsp.receive().contains("\"id\":3"));
+    // A frame claiming 100 GB is skipped as it arrives, not allocated; here the input ends
+    // inside it, and the server ends cleanly.
+    lsp.send_raw(b"Content-Length: 100000000000\r\n\r\n{\"jsonrpc\":\"2.0\"");
+    drop(lsp.child.stdin.take());
+    assert!(lsp.receive().contains("a message of 100000000000 bytes"));
+    assert!(lsp.finish().success());
+}
+
+#[test]
+fn the_language_server_takes_every_program_check_takes() {
+    let mut lsp = LspProcess::start();
+    // The longest `else if` chain the checker accepts, and 12,000 functions each calling
+    // the next (each with an outline entry).
+    lsp.open("file:///tmp/tgdl-lsp-chain.tgdl", &else_if_chain(4096));
+    let diagnostics = lsp.receive_containing("publishDiagnostics");
+    assert!(diagnostics.contains("\"diagnostics\":[]"), "{diagnostics}");
+    let n = 12_000;
+    let mut calls = String::from("game G players 2;\n");
+    for i in 0..n {
+        calls.push_str(&format!("function f{i} {{ returns number; effect {{ return f{}(); }} }}\n", i + 1));
+    }
+    calls.push_str(&format!(
+        "function f{n} {{ returns number; effect {{ return 1; }} }}\nsetup {{ log(\"\" + f0()); }}\n"
+    ));
+    lsp.open("file:///tmp/tgdl-lsp-calls.tgdl", &calls);
+    let diagnostics = lsp.receive_containing("publishDiagnostics");
+    assert!(diagnostics.contains("\"diagnostics\":[]"), "{diagnostics}");
+    lsp.send(r#"{"jsonrpc":"2.0","id":2,"method":"textDocument/documentSymbol","params":{"textDocument":{"uri":"file:///tmp/tgdl-lsp-calls.tgdl"}}}"#);
+    let outline: serde_json::Value = serde_json::from_str(&lsp.receive_containing("\"id\":2")).unwrap();
+    let symbols = outline["result"].as_array().expect("an outline");
+    assert_eq!(symbols.len(), n + 2, "every function and the setup");
+    // The last function's position, counted from a line index.
+    assert_eq!(symbols[n]["range"]["start"]["line"], serde_json::json!(n + 1));
+    lsp.send(r#"{"jsonrpc":"2.0","id":3,"method":"textDocument/hover","params":{"textDocument":{"uri":"file:///tmp/tgdl-lsp-calls.tgdl"},"position":{"line":1,"character":10}}}"#);
+    assert!(lsp.receive_containing("\"id\":3").contains("function f0"));
+    lsp.send(r#"{"jsonrpc":"2.0","id":4,"method":"shutdown"}"#);
+    lsp.receive_containing("\"id\":4");
+    lsp.send(r#"{"jsonrpc":"2.0","method":"exit"}"#);
+    assert!(lsp.finish().success());
+}

@@ -18,10 +18,13 @@ use crate::syntax;
 /// layout, every comment kept; or its syntax error (code E0001, located in `file`).
 #[allow(clippy::result_large_err)]
 pub fn format_source(file: FileId, text: &str) -> Result<String, Diagnostic> {
-    let tokens = syntax::token::tokens(file, text)?;
-    let out = layout::layout(text, &tokens);
-    verify(file, text, &tokens, &out)?;
-    Ok(out)
+    // Parsing and comparing the trees recurse as the checker does: on the same stack.
+    crate::compile::on_compiler_stack(|| {
+        let tokens = syntax::token::tokens(file, text)?;
+        let out = layout::layout(text, &tokens);
+        verify(file, text, &tokens, &out)?;
+        Ok(out)
+    })
 }
 
 /// Checks that `out` is `text` with only whitespace changed.

@@ -19,7 +19,7 @@ pub(crate) fn location(doc_uri: &Uri, a: &Analysis, span: Span) -> Option<Locati
     let file = a.sources.get(span.file);
     let uri =
         if span.file == a.main { doc_uri.clone() } else { convert::path_to_uri(file.path.as_deref()?)? };
-    Some(Location { uri, range: convert::range(&file.text, span.range()) })
+    Some(Location { uri, range: convert::range(file, span.range()) })
 }
 
 pub(crate) fn hover(doc: &Document, pos: Position) -> Option<Hover> {
@@ -117,9 +117,25 @@ pub(crate) fn rename(doc: &Document, pos: Position, new_name: &str) -> Result<Wo
         }
     }
     let family = a.index().family_of(d);
-    let mut changes: HashMap<Uri, Vec<TextEdit>> = HashMap::new();
+    if let Some(other) = a
+        .index()
+        .defs
+        .iter()
+        .enumerate()
+        .find(|&(i, o)| o.name == new_name && a.index().family_of(i) != family && !apart(def, o))
+    {
+        let (file, at) = (a.sources.get(other.1.span.file), other.1.span.start);
+        let (line, _) = file.line_col(at);
+        return Err(format!(
+            "`{new_name}` already names `{}` ({}:{line}): after the rename one name would stand for both, \
+             and which one a use means could change",
+            other.1.detail, file.name
+        ));
+    }
     let spans: std::collections::BTreeSet<Span> =
         a.index().refs.iter().filter(|(_, r)| a.index().family_of(*r) == family).map(|(s, _)| *s).collect();
+    still_checks(doc, &spans, new_name)?;
+    let mut changes: HashMap<Uri, Vec<TextEdit>> = HashMap::new();
     for s in &spans {
         if let Some(loc) = location(&doc.uri, a, *s) {
             changes
@@ -131,12 +147,47 @@ pub(crate) fn rename(doc: &Document, pos: Position, new_name: &str) -> Result<Wo
     Ok(WorkspaceEdit { changes: Some(changes), ..WorkspaceEdit::default() })
 }
 
+/// Whether two definitions of one name can never be confused: locals of bodies that do not
+/// overlap.
+fn apart(a: &analysis::Def, b: &analysis::Def) -> bool {
+    let (DefKind::Local, DefKind::Local, Some(x), Some(y)) = (a.kind, b.kind, a.scope, b.scope) else {
+        return false;
+    };
+    x.file != y.file || x.end <= y.start || y.end <= x.start
+}
+
+/// Refuses a rename after which the document would no longer check (a name the checker
+/// reserves, or one a built-in already has). Renames that reach other files are checked
+/// by their names only: the document is what can be analysed again in memory.
+fn still_checks(
+    doc: &Document,
+    spans: &std::collections::BTreeSet<Span>,
+    new_name: &str,
+) -> Result<(), String> {
+    let a = &doc.analysis;
+    if spans.iter().any(|s| s.file != a.main) {
+        return Ok(());
+    }
+    let mut text = a.sources.get(a.main).text.clone();
+    for s in spans.iter().rev() {
+        text.replace_range(s.start as usize..s.end as usize, new_name);
+    }
+    let errors = |a: &analysis::Analysis| a.diagnostics.iter().filter(|d| d.is_error()).count();
+    let renamed = analysis::analyse(super::uri_path(&doc.uri).as_deref(), &text);
+    if errors(&renamed) > errors(a) {
+        let first =
+            renamed.diagnostics.iter().find(|d| d.is_error()).map_or_else(String::new, |d| d.message.clone());
+        return Err(format!("after renaming to `{new_name}` the game would no longer check: {first}"));
+    }
+    Ok(())
+}
+
 pub(crate) fn formatting(doc: &Document) -> Option<Vec<TextEdit>> {
     let formatted = tgdl_compiler::format_source(FileId(0), &doc.text).ok()?;
     if formatted == doc.text {
         return Some(Vec::new());
     }
-    let range = convert::range(&doc.text, 0..doc.text.len());
+    let range = convert::whole(&doc.text);
     Some(vec![TextEdit { range, new_text: formatted }])
 }
 
@@ -144,7 +195,7 @@ pub(crate) fn formatting(doc: &Document) -> Option<Vec<TextEdit>> {
 pub(crate) fn symbols(doc: &Document) -> Vec<DocumentSymbol> {
     let a = doc.usable();
     let Some(main) = a.modules.iter().find(|m| m.file == a.main) else { return Vec::new() };
-    let text = &a.sources.get(a.main).text;
+    let file = a.sources.get(a.main);
     let sym = |name: &str,
                detail: Option<String>,
                kind,
@@ -158,8 +209,8 @@ pub(crate) fn symbols(doc: &Document) -> Vec<DocumentSymbol> {
             kind,
             tags: None,
             deprecated: None,
-            range: convert::range(text, span.range()),
-            selection_range: convert::range(text, sel.range()),
+            range: convert::range(file, span.range()),
+            selection_range: convert::range(file, sel.range()),
             children,
         }
     };

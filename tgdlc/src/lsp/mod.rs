@@ -4,7 +4,8 @@
 //! completion, outline, formatting (through `fmt`) and rename answer from the analysis.
 //!
 //! A request never brings the server down: the handlers are total over half-typed code,
-//! and a panic in one (a bug) becomes an error response to that request only.
+//! a panic in one (a bug) becomes an error response to that request only, and a frame or
+//! message that breaks the protocol is answered and skipped (`transport`).
 
 // `lsp_types::Uri` keys maps as the protocol's own types do: clippy sees interior
 // mutability in fluent-uri's parsed form, but hashing and equality use the text only.
@@ -13,6 +14,7 @@
 mod analysis;
 mod convert;
 mod features;
+pub mod transport;
 
 use analysis::Analysis;
 use lsp_server::{Connection, ErrorCode, Message, Notification, Request, Response};
@@ -27,10 +29,12 @@ use std::path::PathBuf;
 
 type Error = Box<dyn std::error::Error + Send + Sync>;
 
-/// Serves the protocol on standard input and output until the client exits.
+/// Serves the protocol on standard input and output until the client exits. Requests are
+/// answered on the compiler's stack, as `tgdlc check` runs: the features walk the same
+/// trees the checker does, and a program `check` accepts must not end the server.
 pub fn run_stdio() -> Result<(), Error> {
-    let (connection, threads) = Connection::stdio();
-    serve(&connection)?;
+    let (connection, threads) = transport::stdio();
+    tgdl_compiler::on_compiler_stack(|| serve(&connection))?;
     drop(connection);
     threads.join()?;
     Ok(())

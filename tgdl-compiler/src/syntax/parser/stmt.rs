@@ -100,7 +100,7 @@ impl Builder<'_> {
         let else_branch = match it.nth(1) {
             // `else if` continues a flat chain in the source: the nested `if` costs no
             // nesting level, only a link of the chain (the compiler's passes recurse
-            // along it on their own large stack; see `on_big_stack`).
+            // along it on their own large stack; see `on_compiler_stack`).
             Some(s) if s.clone().into_inner().next().is_some_and(|p| p.as_rule() == Rule::if_stmt) => {
                 let span = self.span(&s);
                 self.chain += 1;
