@@ -113,6 +113,20 @@ fn grids_align_in_columns() {
     ));
 }
 
+/// A block comment between two cells of a row stays between them (it used to move to the
+/// row's end); a comment after the row's last cell stays after it.
+#[test]
+fn a_comment_inside_a_grid_row_stays_in_place() {
+    let formatted = format(
+        "board B { group G { geometry square;\n grid {\n a /* gate */ b c /* end */\n dd  e f\n } } }\n",
+    );
+    // The comment is part of its cell's column.
+    assert!(
+        formatted.contains("            a  /* gate */ b c /* end */\n            dd e            f\n"),
+        "{formatted}"
+    );
+}
+
 #[test]
 fn comments_stay_where_they_were() {
     insta::assert_snapshot!(format(

@@ -29,21 +29,29 @@ pub(super) fn rows<'a>(cells: impl Iterator<Item = (K, &'a str)>, gaps: &[Gap]) 
     let mut pending = Vec::new();
     let mut cells = cells.fuse();
     for gap in gaps {
+        let next = cells.next();
+        let before_a_cell = matches!(next, Some((kind, _)) if kind != K::GridEnd);
+        // A block comment between two cells of a row stays between them, written before
+        // the cell that follows it.
+        let mut inline = String::new();
         for c in &gap.comments {
-            if c.newlines_before == 0 && !row.cells.is_empty() {
+            if c.newlines_before == 0 && !row.cells.is_empty() && !c.is_line && before_a_cell {
+                inline.push_str(&c.text);
+                inline.push(' ');
+            } else if c.newlines_before == 0 && !row.cells.is_empty() {
                 row.after.push(c.clone());
             } else {
                 pending.push(c.clone());
             }
         }
-        match cells.next() {
+        match next {
             Some((K::GridEnd, _)) if !row.cells.is_empty() => rows.push(std::mem::take(&mut row)),
             Some((K::GridEnd, _)) => {}
             Some((_, cell)) => {
                 if row.cells.is_empty() {
                     row.before = std::mem::take(&mut pending);
                 }
-                row.cells.push(cell.to_owned());
+                row.cells.push(inline + cell);
             }
             None => {}
         }
