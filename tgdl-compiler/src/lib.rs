@@ -38,6 +38,9 @@ pub use compile::{
 pub use fmt::format_source;
 /// Reads a game's source file the one safe way: a regular file, of bounded size, UTF-8.
 pub use load::read_text as read_source_text;
+/// Writes a file the one safe way: the target of a link, through a temporary file renamed
+/// over it, regular files only.
+pub use load::write_text as write_output_text;
 pub use sema::Module;
 pub use syntax::{CONTEXTUAL_WORDS, RESERVED_WORDS, ast, parse};
 

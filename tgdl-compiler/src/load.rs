@@ -392,6 +392,36 @@ pub fn read_text(path: &Path) -> Result<String, String> {
 }
 
 /// An I/O error as a short phrase, without the `(os error N)` suffix.
+/// Writes a file the one safe way: through a symbolic link, the file it points at (the
+/// link stays a link); into a temporary file beside it, renamed over it, so a crash or a
+/// full disk never leaves half a file; with the permissions of the file it replaces. What
+/// is there and is not a regular file (a directory, a FIFO, a device) is refused.
+pub fn write_text(path: &Path, text: &str) -> Result<(), String> {
+    let target = match std::fs::canonicalize(path) {
+        Ok(target) => target,
+        // A new file: its directory must exist; the name is taken as given.
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => path.to_path_buf(),
+        Err(e) => return Err(io_problem(&e)),
+    };
+    let existing = match std::fs::metadata(&target) {
+        Ok(m) if !m.is_file() => return Err("it is not a regular file".to_string()),
+        Ok(m) => Some(m.permissions()),
+        Err(_) => None,
+    };
+    let name = target.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let tmp = target.with_file_name(format!(".{name}.tgdlc.{}", std::process::id()));
+    let result = std::fs::write(&tmp, text)
+        .and_then(|()| match existing {
+            Some(permissions) => std::fs::set_permissions(&tmp, permissions),
+            None => Ok(()),
+        })
+        .and_then(|()| std::fs::rename(&tmp, &target));
+    if result.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    result.map_err(|e| io_problem(&e))
+}
+
 fn io_problem(e: &std::io::Error) -> String {
     match e.kind() {
         std::io::ErrorKind::NotFound => "no such file".to_string(),

@@ -221,7 +221,25 @@ pub fn check_writable(path: &Path) -> Result<(), String> {
     }
 }
 
-/// Writes a trace file; the error names the file.
+/// Writes a trace file as the compiler writes its outputs: through a link, the file it
+/// points at; into a temporary file beside it, renamed over it, so that a game killed
+/// while its trace is written leaves the previous trace or the whole new one. The error
+/// names the file.
 fn write_trace(path: &Path, json: &str) -> Result<(), String> {
-    std::fs::write(path, json).map_err(|e| format!("cannot write trace {}: {e}", path.display()))
+    let fail = |e: std::io::Error| format!("cannot write trace {}: {e}", path.display());
+    let target = match std::fs::canonicalize(path) {
+        Ok(target) => target,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => path.to_path_buf(),
+        Err(e) => return Err(fail(e)),
+    };
+    if target.exists() && !target.is_file() {
+        return Err(format!("cannot write trace {}: it is not a regular file", path.display()));
+    }
+    let name = target.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let tmp = target.with_file_name(format!(".{name}.trace.{}", std::process::id()));
+    let result = std::fs::write(&tmp, json).and_then(|()| std::fs::rename(&tmp, &target));
+    if result.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    result.map_err(fail)
 }

@@ -183,6 +183,16 @@ fn trace_and_replay_from_the_command_line() {
     assert_eq!(std::fs::read(&a).unwrap(), std::fs::read(&b).unwrap());
     let r3 = ttt(&["--replay", a.to_str().unwrap(), "--seed", "3"]);
     assert_eq!(r3.code, 2, "{}", r3.err);
+    // Through a link, the trace is written into the file it points at (renamed over it,
+    // so a game killed while writing leaves the old trace or the new one whole).
+    let link = dir.join("link.json");
+    let _ = std::fs::remove_file(&link);
+    std::os::unix::fs::symlink(&b, &link).unwrap();
+    std::fs::write(&b, "old").unwrap();
+    let r4 = ttt(&["--seed", "77", "--trace", link.to_str().unwrap()]);
+    assert_eq!(r4.code, 0, "{}", r4.err);
+    assert!(std::fs::symlink_metadata(&link).unwrap().file_type().is_symlink(), "the link stays a link");
+    assert_eq!(std::fs::read(&a).unwrap(), std::fs::read(&b).unwrap());
 }
 
 /// The command line's bad values: each gets a clear message before anything

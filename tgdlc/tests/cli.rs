@@ -423,6 +423,33 @@ fn fmt_follows_links_refuses_fifos_and_keeps_line_endings() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// `emit -o` writes as `fmt` does: through a link, the file it points at (the link stays a
+/// link), by a temporary file renamed over it (nothing else is left in the directory), and
+/// never into what is not a regular file.
+#[test]
+fn emit_writes_through_links_and_only_regular_files() {
+    let dir = scratch("emit-files");
+    let game = dir.join("game.tgdl");
+    std::fs::write(&game, "game G players 2;\nsetup { }\n").unwrap();
+    let target = dir.join("engine.rs");
+    let link = dir.join("link.rs");
+    std::fs::write(&target, "old").unwrap();
+    std::os::unix::fs::symlink(&target, &link).unwrap();
+    assert_exit(&tgdlc(&["emit", game.to_str().unwrap(), "-o", link.to_str().unwrap()]), 0);
+    assert!(std::fs::symlink_metadata(&link).unwrap().file_type().is_symlink(), "the link stays a link");
+    assert!(std::fs::read_to_string(&target).unwrap().contains("pub struct World"));
+    let mut names: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    assert_eq!(names, ["engine.rs", "game.tgdl", "link.rs"], "no temporary file is left");
+    let out = tgdlc(&["emit", game.to_str().unwrap(), "-o", dir.to_str().unwrap()]);
+    assert_exit(&out, 1);
+    assert!(stderr(&out).contains("not a regular file"), "{}", stderr(&out));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 // ---------------------------------------------------------------------------------------
 // explain, new, usage
 

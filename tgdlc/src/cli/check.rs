@@ -49,7 +49,7 @@ pub(super) fn emit(session: &Session, file: &Path, output: Option<&Path>) -> u8 
         }
     }
     match output {
-        Some(path) => match std::fs::write(path, code) {
+        Some(path) => match tgdl_compiler::write_output_text(path, &code) {
             Ok(()) => 0,
             Err(e) => fail(format!("cannot write `{}`: {e}", path.display())),
         },

@@ -51,7 +51,7 @@ fn format_file(path: &Path, check: bool) -> Result<bool, String> {
     }
     if !check {
         let bytes = if bom { format!("\u{feff}{formatted}") } else { formatted };
-        write_atomically(&target, &bytes)
+        tgdl_compiler::write_output_text(&target, &bytes)
             .map_err(|e| format!("error: cannot write `{}`: {e}\n", path.display()))?;
     }
     Ok(true)
@@ -104,19 +104,6 @@ impl LineEndings {
             LineEndings::Cr => text.replace('\n', "\r"),
         }
     }
-}
-
-/// Writes beside the file and renames over it, so a crash never leaves half a file.
-fn write_atomically(path: &Path, text: &str) -> std::io::Result<()> {
-    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-    let tmp = path.with_file_name(format!(".{name}.tgdlc-fmt.{}", std::process::id()));
-    let result = std::fs::write(&tmp, text)
-        .and_then(|()| std::fs::set_permissions(&tmp, std::fs::metadata(path)?.permissions()))
-        .and_then(|()| std::fs::rename(&tmp, path));
-    if result.is_err() {
-        let _ = std::fs::remove_file(&tmp);
-    }
-    result
 }
 
 #[cfg(test)]
