@@ -19,7 +19,7 @@ use tgdl_tests::{EXAMPLES, Example, crazy_eights};
 /// runs this file with `--release`; a debug build checks fewer.
 // Optimised builds play more games; the leak search reads every string a seat receives at
 // every decision, so 200 keep `hidden::` to minutes.
-const GAMES: u64 = if cfg!(debug_assertions) { 10 } else { 200 };
+const GAMES: u64 = if cfg!(debug_assertions) { 5 } else { 200 };
 const POINTS: u64 = if cfg!(debug_assertions) { 4 } else { 20 };
 
 fn example(name: &str) -> &'static Example {
