@@ -69,7 +69,9 @@ pub fn read_frame(input: &mut impl BufRead) -> io::Result<Frame> {
     }
     let length = match length {
         None => {
-            return Ok(Frame::Malformed(problem.unwrap_or_else(|| "a frame without `Content-Length`".into())));
+            return Ok(Frame::Malformed(
+                problem.unwrap_or_else(|| "a frame without `Content-Length`".into()),
+            ));
         }
         Some(Err(bad)) => {
             return Ok(Frame::Malformed(format!("a frame whose length is not a number: {bad}")));
