@@ -16,5 +16,6 @@ mod examples;
 mod hidden;
 mod macro_game;
 mod programs;
+mod scenarios;
 mod simulate;
 mod views;
