@@ -38,7 +38,8 @@ fn every_example_scenario_passes() {
     for example in EXAMPLES {
         let Some(file) = scenario_file(example.name) else { continue };
         let report = (example.scenarios)(&[file]);
-        assert!(report.passed() > 0, "{}: a scenario file without scenarios", example.name);
+        let scenarios = report.files[0].runs.len();
+        assert!(scenarios > 0 || !report.ok(), "{}: a scenario file without scenarios", example.name);
         if !report.ok() {
             failed.push_str(&report.render_text());
         }
