@@ -1,8 +1,9 @@
 //! Generates the engine of every `examples/*.tgdl` into `OUT_DIR`, and a table of them,
 //! so the tests compile and play every example; the batch of generated and mutated
 //! programs; and every program again with the plain generator (`CodegenOptions::none()`),
-//! for the equivalence test to play beside the shipping generator's engine. A game that
-//! does not check fails the build with its diagnostics.
+//! for the equivalence test to play beside the shipping generator's engine; and mutants
+//! of examples, which their own scenarios must catch. A game that does not check fails
+//! the build with its diagnostics.
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -29,6 +30,87 @@ fn main() {
         .expect("OUT_DIR is writable");
     std::fs::write(out.join("batch.rs"), batch(&root, &out)).expect("OUT_DIR is writable");
     std::fs::write(out.join("equivalence.rs"), equivalence(&root, &out)).expect("OUT_DIR is writable");
+    std::fs::write(out.join("mutants.rs"), mutants(&root, &out)).expect("OUT_DIR is writable");
+}
+
+/// Mutations of the examples that their own scenarios (`examples/NAME.scenarios`) must
+/// catch, each a rule a designer could get wrong: the mutant's name, the example, the text
+/// replaced (it must occur exactly once) and what replaces it. `tests/it/scenarios.rs`
+/// says which scenario fails where.
+const MUTANTS: &[(&str, &str, &str, &str)] = &[
+    // A constant of a rule: castling checks the king's square only, not the squares it
+    // passes through and lands on.
+    (
+        "chess_castles_through_attack",
+        "chess",
+        "for (number i = 0; i <= 2; i += 1)",
+        "for (number i = 0; i <= 0; i += 1)",
+    ),
+    // A part of the win check dropped: the anti-diagonal no longer wins.
+    (
+        "tic_tac_toe_without_anti_diagonal",
+        "tic_tac_toe",
+        "return line(x: 0, y: 0, dx: 1, dy: 1) || line(x: 2, y: 0, dx: -1, dy: 1);",
+        "return line(x: 0, y: 0, dx: 1, dy: 1);",
+    ),
+    // A filter's comparison flipped: a full column is still offered.
+    ("connect_four_overfills", "connect_four", "return column.filled < 6;", "return column.filled <= 6;"),
+    // A `require` removed: passing is allowed to a player who can place.
+    ("reversi_passes_at_will", "reversi", "        require { return !can_place(p: player.active()); }\n", ""),
+    // A trigger dropped: after an eight, nobody is asked for the suit.
+    (
+        "crazy_eights_never_calls",
+        "crazy_eights",
+        "    action call {\n        trigger PlayerChoiceEvent;\n",
+        "    action call {\n",
+    ),
+    // A constant of a `require`: four draws a turn.
+    ("crazy_eights_draws_four", "crazy_eights", "drawn < 3 &&", "drawn < 4 &&"),
+];
+
+/// The module `tests/it/scenarios.rs` includes: each of [`MUTANTS`] generated (warnings
+/// denied, as every generated module here), and a table `MUTANTS` of them.
+fn mutants(root: &Path, out: &Path) -> String {
+    let dir = out.join("mutants");
+    std::fs::create_dir_all(&dir).expect("OUT_DIR is writable");
+    let mut modules = String::new();
+    let mut table = String::from("/// Every mutant of an example.\npub const MUTANTS: &[Mutant] = &[\n");
+    for &(name, example, from, to) in MUTANTS {
+        let path = root.join("examples").join(format!("{example}.tgdl"));
+        let text = std::fs::read_to_string(&path).expect("a readable example");
+        let found = text.matches(from).count();
+        assert_eq!(found, 1, "mutant {name}: {from:?} occurs {found} times in {}, not once", path.display());
+        let mutated = text.replacen(from, to, 1);
+        // Checked where the example lies, so that its imports resolve.
+        let compilation = tgdl_compiler::compile(
+            tgdl_compiler::Input::Text {
+                name: &format!("{example}.tgdl"),
+                text: &mutated,
+                base_dir: path.parent(),
+            },
+            &tgdl_compiler::Options {
+                generate: Some(tgdl_compiler::CodegenOptions::all()),
+                ..Default::default()
+            },
+        );
+        let code = compilation
+            .generated
+            .clone()
+            .unwrap_or_else(|| panic!("mutant {name} does not check:\n{}", compilation.render(false)));
+        std::fs::write(dir.join(format!("{name}.rs")), code).expect("OUT_DIR is writable");
+        writeln!(
+            modules,
+            "#[allow(clippy::all)]\n#[deny(warnings)]\npub mod {name} {{\n    include!(concat!(env!(\"OUT_DIR\"), \"/mutants/{name}.rs\"));\n}}"
+        )
+        .unwrap();
+        writeln!(
+            table,
+            "    Mutant {{ name: \"{name}\", example: \"{example}\", scenarios: tgdl_play::scenario::run_texts::<{name}::Game> }},"
+        )
+        .unwrap();
+    }
+    table.push_str("];\n");
+    modules + &table
 }
 
 /// The programs generated both ways for `tests/it/equivalence/`: the directory, and whether
@@ -210,7 +292,7 @@ fn generate(dir: &Path, out: &Path, kind: &str, table_name: &str, attributes: &s
         let source = path.display().to_string().replace('\\', "/");
         writeln!(
             table,
-            "    {kind} {{ name: \"{stem}\", path: \"{source}\", engine: {stem}::Game::info, playout: crate::playout::<{stem}::Game>, run: crate::run::<{stem}::Game>, cli: crate::cli::<{stem}::Game>, secrecy: crate::secrecy::check::<{stem}::World>, determinization: crate::secrecy::determinization::<{stem}::World>, information: crate::secrecy::information::<{stem}::World> }},"
+            "    {kind} {{ name: \"{stem}\", path: \"{source}\", engine: {stem}::Game::info, playout: crate::playout::<{stem}::Game>, run: crate::run::<{stem}::Game>, cli: crate::cli::<{stem}::Game>, scenarios: tgdl_play::scenario::run_texts::<{stem}::Game>, secrecy: crate::secrecy::check::<{stem}::World>, determinization: crate::secrecy::determinization::<{stem}::World>, information: crate::secrecy::information::<{stem}::World> }},"
         )
         .unwrap();
     }

@@ -15,6 +15,9 @@ pub struct Example {
     /// Runs the game binary's command line in process: arguments (after the program
     /// name) and standard input; returns the exit code and standard output.
     pub cli: fn(&[&str], &str) -> (u8, String),
+    /// Runs scenario files, given as `(path, text)`, against the game in process
+    /// (`tgdl_play::scenario`).
+    pub scenarios: fn(&[(String, String)]) -> tgdl_play::scenario::Report,
     /// Plays seeded random games and checks, after every decision, that no seat's
     /// observation shows what is hidden from it (see [`secrecy`]).
     pub secrecy: fn(players: u32, first_seed: u64, games: u64) -> Result<secrecy::Seen, String>,

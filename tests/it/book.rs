@@ -26,7 +26,9 @@
 //! The played games are built together in one cargo project under the test's temporary
 //! directory.
 //!
-//! Other blocks must name their language (`text`, `sh`, `rust`, `toml`, `json`).
+//! A `scenarios` block must read as a scenario file; `scenarios,example=NAME` must also
+//! pass against the example `NAME`. Other blocks must name their language (`text`, `sh`,
+//! `rust`, `toml`, `json`).
 
 use std::collections::BTreeSet;
 use std::fmt::Write as _;
@@ -36,7 +38,7 @@ use tgdl_compiler::{CodegenOptions, Input, Options};
 use tgdl_tests::without_file;
 
 const DOCS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../docs");
-const LANGUAGES: &[&str] = &["tgdl", "text", "sh", "rust", "toml", "json", "python"];
+const LANGUAGES: &[&str] = &["tgdl", "scenarios", "text", "sh", "rust", "toml", "json", "python"];
 
 /// The markers of the harness program where fragments go.
 const STATEMENTS: &str = "// (statements go here)";
@@ -131,6 +133,24 @@ fn parse_play(comment: &str, at: &str) -> Play {
 }
 
 /// The fenced code blocks of one chapter.
+/// A `scenarios` block (docs/testing.md) reads as a scenario file; one that names an
+/// example (`scenarios,example=tic_tac_toe`) also passes against it.
+fn scenarios(at: &str, attribute: Option<&str>, text: &str) {
+    if let Err(e) = tgdl_play::scenario::parse(at, text) {
+        panic!("{at}: the scenarios do not read:\n{e}");
+    }
+    let Some(attribute) = attribute else { return };
+    let Some(name) = attribute.trim().strip_prefix("example=") else {
+        panic!("{at}: unknown attribute `{attribute}` of a scenarios block (`example=NAME` runs it)");
+    };
+    let example = tgdl_tests::EXAMPLES
+        .iter()
+        .find(|e| e.name == name)
+        .unwrap_or_else(|| panic!("{at}: no example {name}"));
+    let report = (example.scenarios)(&[(at.to_string(), text.to_string())]);
+    assert!(report.ok(), "{at}: the scenarios fail against examples/{name}.tgdl:\n{}", report.render_text());
+}
+
 fn blocks(chapter: &str) -> Vec<Block> {
     let text = std::fs::read_to_string(Path::new(DOCS).join(chapter))
         .unwrap_or_else(|e| panic!("docs/{chapter}: {e}"));
@@ -161,6 +181,10 @@ fn blocks(chapter: &str) -> Vec<Block> {
             LANGUAGES.contains(&language),
             "{at}: a block must name one of the languages {LANGUAGES:?}, not `{info}`"
         );
+        if language == "scenarios" {
+            scenarios(&at, parts.next(), &(body.join("\n") + "\n"));
+            continue;
+        }
         if language != "tgdl" {
             continue;
         }

@@ -15,5 +15,6 @@ mod equivalence;
 mod examples;
 mod macro_game;
 mod programs;
+mod scenarios;
 mod simulate;
 mod views;

@@ -1,8 +1,9 @@
 //! The command line of a game binary built by `tgdlc build` (docs/cli.md): `play` (the
-//! default), `simulate` and `perft`, with their flags, outputs and exit codes.
+//! default), `simulate`, `perft`, `tournament` and `test`, with their flags, outputs and
+//! exit codes.
 //!
-//! Exit codes: 0 success (a game over, unfinished or quit), 1 a rule error, a game that
-//! cannot start or a failed file, 2 a usage error.
+//! Exit codes: 0 success (a game over, unfinished or quit; every scenario passed), 1 a rule
+//! error, a game that cannot start, a failed file or scenario, 2 a usage error.
 
 use crate::agent::StdinLines;
 use crate::driver::{DEFAULT_MAX_DECISIONS, PlayError, PlayOptions, SeatKind, run_play};
@@ -37,6 +38,20 @@ enum Command {
     Perft(PerftArgs),
     /// Agents play every seating rotation: wins per agent and per seat
     Tournament(TournamentArgs),
+    /// Run the scenarios of .scenarios files (docs/testing.md): exit 1 when one fails
+    Test(TestArgs),
+}
+
+#[derive(Args, Debug)]
+struct TestArgs {
+    /// The scenario files
+    #[arg(required = true, value_name = "FILES")]
+    files: Vec<PathBuf>,
+    /// Print one JSON object instead of the report
+    #[arg(long)]
+    json: bool,
+    #[command(flatten)]
+    limits: LimitArgs,
 }
 
 #[derive(Args, Debug)]
@@ -120,6 +135,10 @@ struct PlayArgs {
     /// could read)
     #[arg(long, value_name = "P", requires = "trace")]
     trace_for: Option<u32>,
+    /// Write the played game as a scenario (docs/testing.md) to this file: players, seed,
+    /// parameters, one `play` line per decision and the result
+    #[arg(long, value_name = "OUT.scenarios")]
+    record: Option<PathBuf>,
     #[command(flatten)]
     params: ParamArgs,
     #[command(flatten)]
@@ -270,7 +289,7 @@ pub fn print_usage_error(e: &clap::Error) -> u8 {
 /// becomes `tgdlc perft FILE`.
 pub fn as_typed(text: String) -> String {
     let Ok(file) = std::env::var("TGDL_GAME_FILE") else { return text };
-    ["play", "simulate", "perft", "tournament", "serve"]
+    ["play", "simulate", "perft", "tournament", "serve", "test"]
         .iter()
         .fold(text, |text, sub| text.replace(&format!("tgdlc {sub} "), &format!("tgdlc {sub} {file} ")))
 }
@@ -301,9 +320,10 @@ pub fn run_cli<G: Game>(
 
 fn command<G: Game>() -> clap::Command {
     let info = G::info();
-    Cli::command()
-        .name(info.name)
-        .about(format!("{}: play it, simulate random games, count decision sequences", info.name))
+    Cli::command().name(info.name).about(format!(
+        "{}: play it, simulate random games, count decision sequences, test scenarios",
+        info.name
+    ))
 }
 
 fn parse<G: Game>(mut args: Vec<OsString>) -> Result<Cli, clap::Error> {
@@ -331,6 +351,7 @@ fn execute<G: Game, R: BufRead, W: Write, E: Write>(
         Command::Simulate(args) => &args.batch.limits,
         Command::Perft(args) => &args.limits,
         Command::Tournament(args) => &args.batch.limits,
+        Command::Test(args) => &args.limits,
     };
     if let Err(message) = limits.apply() {
         let _ = writeln!(errors, "error: {message}");
@@ -341,6 +362,7 @@ fn execute<G: Game, R: BufRead, W: Write, E: Write>(
         Command::Simulate(args) => run_simulate::<G>(args, &mut output),
         Command::Perft(args) => run_perft::<G>(args, &mut output, &mut errors),
         Command::Tournament(args) => run_tournament::<G>(args, &mut output),
+        Command::Test(args) => run_test::<G>(args, &mut output),
     };
     let _ = output.flush();
     match result {
@@ -382,6 +404,7 @@ fn play<G: Game, R: BufRead, W: Write>(args: PlayArgs, input: R, output: W, stdi
         reveal: args.reveal,
         trace_for: args.trace_for,
         params: args.params.params::<G>()?,
+        record: args.record,
     };
     match run_play::<G, _, _>(&opts, input, output) {
         Ok(result) => Ok(if result.is_failure() { 1 } else { 0 }),
@@ -416,6 +439,21 @@ fn run_simulate<G: Game>(args: SimulateArgs, output: &mut dyn Write) -> Exit {
     let text = if args.batch.json { format!("{}\n", report.to_json_string()) } else { report.render_text() };
     output.write_all(text.as_bytes()).map_err(|e| (1, format!("output error: {e}")))?;
     Ok(if report.errors.is_empty() { 0 } else { 1 })
+}
+
+/// `test FILES... [--json]`: every scenario of the files, in parallel; exit 1 when one
+/// fails or a file cannot be read.
+fn run_test<G: Game>(args: TestArgs, output: &mut dyn Write) -> Exit {
+    let mut files = Vec::new();
+    for path in &args.files {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| (1, format!("cannot read `{}`: {e}", path.display())))?;
+        files.push((path.display().to_string(), text));
+    }
+    let report = crate::scenario::run_texts::<G>(&files);
+    let text = if args.json { format!("{}\n", report.to_json()) } else { report.render_text() };
+    output.write_all(text.as_bytes()).map_err(|e| (1, format!("output error: {e}")))?;
+    Ok(if report.ok() { 0 } else { 1 })
 }
 
 fn run_tournament<G: Game>(args: TournamentArgs, output: &mut dyn Write) -> Exit {

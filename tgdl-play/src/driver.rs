@@ -440,6 +440,8 @@ pub struct PlayOptions {
     pub trace_for: Option<u32>,
     /// The values of the game's parameters (`--param NAME=VALUE`).
     pub params: Params,
+    /// Write the played game as a scenario to this file (`--record`).
+    pub record: Option<PathBuf>,
 }
 
 impl Default for PlayOptions {
@@ -456,6 +458,7 @@ impl Default for PlayOptions {
             reveal: false,
             trace_for: None,
             params: Params::defaults(),
+            record: None,
         }
     }
 }
@@ -503,6 +506,9 @@ pub fn run_play<G: Game, R: BufRead, W: Write>(
     };
     if let Some(path) = &opts.trace {
         crate::trace::check_writable(path).map_err(PlayError::Trace)?;
+    }
+    if let Some(path) = &opts.record {
+        crate::trace::check_writable_as(path, "scenario").map_err(PlayError::Trace)?;
     }
     let console = Console::shared(input, output);
     let mut out = ConsoleWriter(console.clone());
@@ -582,6 +588,9 @@ pub fn run_play<G: Game, R: BufRead, W: Write>(
         (Some(path), Some(seat_trace)) => seat_trace.save(path).map_err(PlayError::Trace)?,
         (Some(path), None) => played.trace.save(path).map_err(PlayError::Trace)?,
         (None, _) => {}
+    }
+    if let Some(path) = &opts.record {
+        crate::scenario::record::save(&played.trace, path).map_err(PlayError::Trace)?;
     }
     Ok(played.result)
 }

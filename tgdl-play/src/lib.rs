@@ -12,8 +12,9 @@
 //! - [`perft`](mod@perft): counting decision sequences.
 //! - [`exact`](mod@exact): every history to its end, with its probability.
 //! - [`tournament`](mod@tournament): agents against each other in every seating rotation.
+//! - [`scenario`]: rules pinned as tests: `.scenarios` files, run in process.
 //! - [`cli`]: the command line of a game binary (`play`, `simulate`, `perft`,
-//!   `tournament`) and its `--max-*` budget flags.
+//!   `tournament`, `test`) and its `--max-*` budget flags.
 
 pub mod agent;
 pub mod chances;
@@ -24,6 +25,7 @@ pub mod mcts;
 pub mod payoffs;
 pub mod perft;
 pub mod render;
+pub mod scenario;
 pub mod simulate;
 pub mod tournament;
 pub mod trace;

@@ -209,6 +209,11 @@ impl SeatTrace {
 /// Whether a trace can be written at `path`, checked before the game so that a typo in
 /// the path is reported before anyone plays (and nothing is left behind).
 pub fn check_writable(path: &Path) -> Result<(), String> {
+    check_writable_as(path, "trace")
+}
+
+/// [`check_writable`] for a file of another kind (`scenario`), named so in the error.
+pub fn check_writable_as(path: &Path, kind: &str) -> Result<(), String> {
     let existed = path.exists();
     match std::fs::OpenOptions::new().append(true).create(true).open(path) {
         Ok(_) => {
@@ -217,7 +222,7 @@ pub fn check_writable(path: &Path) -> Result<(), String> {
             }
             Ok(())
         }
-        Err(e) => Err(format!("cannot write trace {}: {e}", path.display())),
+        Err(e) => Err(format!("cannot write {kind} {}: {e}", path.display())),
     }
 }
 

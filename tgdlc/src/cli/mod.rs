@@ -1,15 +1,16 @@
 //! The `tgdlc` command line (docs/cli.md): `check`, `emit`, `build`, `play`, `simulate`,
-//! `perft`, `tournament`, `serve`, `new` and `explain`.
+//! `perft`, `tournament`, `serve`, `test`, `new` and `explain`.
 //!
-//! Exit codes: 0 success, 1 an invalid game (or a failed build, file or rule error of
-//! the game binary), 2 a usage error. `play`, `simulate` and `perft` exit with the game
-//! binary's own code.
+//! Exit codes: 0 success, 1 an invalid game (or a failed build, file, rule error or
+//! scenario of the game binary), 2 a usage error. `play`, `simulate` and `perft` exit
+//! with the game binary's own code.
 
 mod check;
 mod explain;
 mod fmt;
 mod new;
 mod run;
+mod test;
 
 use clap::{Parser, Subcommand, ValueEnum};
 use std::ffi::OsString;
@@ -131,6 +132,17 @@ enum Command {
     /// Serve the game to browsers (e.g. `--port 8080`; matches are kept in FILE's
     /// directory, `NAME.sqlite`, unless `--db PATH` is given)
     Serve(RunArgs),
+    /// Run the scenarios beside games (docs/testing.md): builds each game, runs its
+    /// .scenarios file, reports like `cargo test`
+    Test {
+        /// Games (.tgdl, whose .scenarios file of the same name is run) or .scenarios files
+        /// [default: every .tgdl file under the current directory with a .scenarios file
+        /// beside it]
+        files: Vec<PathBuf>,
+        /// One JSON object per scenario file, a line each, instead of the reports
+        #[arg(long)]
+        json: bool,
+    },
     /// Format .tgdl files in place (with --check: list the files that would change)
     Fmt {
         /// The files to format
@@ -229,6 +241,7 @@ fn run(cli: Cli) -> u8 {
         Command::Perft(a) => run::run(s, "perft", &main_file(&a.file), &a.args),
         Command::Tournament(a) => run::run(s, "tournament", &main_file(&a.file), &a.args),
         Command::Serve(a) => run::serve(s, &main_file(&a.file), &a.args),
+        Command::Test { files, json } => test::test(s, &files, json),
         Command::Fmt { files, check } => fmt::fmt(&files, check),
         Command::Lsp => match crate::lsp::run_stdio() {
             Ok(()) => 0,

@@ -1,5 +1,6 @@
 //! `tgdlc build`, and `play`, `simulate`, `perft`, `tournament`, `serve`: build the game
-//! (cached), then run its binary with the subcommand and the remaining arguments.
+//! (cached), then run its binary with the subcommand and the remaining arguments (`test`
+//! builds through here too).
 
 use super::{Session, fail};
 use std::ffi::OsString;
@@ -9,7 +10,12 @@ use tgdl_build::{BuildOptions, Built};
 
 /// Checks, generates and builds a game; diagnostics and errors are printed here. The
 /// binary will be copied to `output`, which must not be a source of the game.
-fn build_game(session: &Session, file: &Path, verbose: bool, output: Option<&Path>) -> Result<Built, u8> {
+pub(super) fn build_game(
+    session: &Session,
+    file: &Path,
+    verbose: bool,
+    output: Option<&Path>,
+) -> Result<Built, u8> {
     let compilation = session.compile_valid(file, true)?;
     if let Some(output) = output {
         super::refuse_overwriting_sources(output, &compilation)?;
