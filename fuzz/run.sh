@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
-# Coverage-guided fuzzing of the compiler and the trace reader (cargo fuzz, libFuzzer).
+# Coverage-guided fuzzing of the compiler, the trace reader, the server, stored matches and
+# the language server (cargo fuzz, libFuzzer).
 #
 #   fuzz/run.sh [SECONDS] [TARGET...]
 #
-# Runs each target (default: parse check codegen trace server) for SECONDS (default 30) on a
-# corpus seeded with every example and test program (and, for `trace`, traces of played
-# games), with the TGDL dictionary. A crash, a timeout (over 10 s for one input) or
+# Runs each target (default: parse check codegen trace server stored lsp) for SECONDS
+# (default 30) on a corpus seeded with every example and test program (for `trace`, traces
+# of played games; for `server`, `stored` and `lsp`, the inputs in seeds/TARGET/), with
+# the TGDL dictionary. A crash, a timeout (over 10 s for one input) or
 # memory over 2 GB stops the run and leaves the input in fuzz/artifacts/TARGET/; make it
 # a regression test (docs/reliability.md). Needs `cargo install cargo-fuzz`; builds on the
 # stable toolchain (RUSTC_BOOTSTRAP=1, no sanitizer) or on nightly with
@@ -16,7 +18,7 @@ cd "$(dirname "$0")"
 seconds="${1:-30}"
 shift || true
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(parse check codegen trace server)
+[ ${#targets[@]} -gt 0 ] || targets=(parse check codegen trace server stored lsp)
 sanitizer="${FUZZ_SANITIZER:-none}"
 if [ "$sanitizer" = none ]; then export RUSTC_BOOTSTRAP=1; fi
 extra=()
@@ -29,8 +31,8 @@ for target in "${targets[@]}"; do
     mkdir -p "$corpus" "artifacts/$target"
     if [ "$target" = trace ]; then
         cp seeds/traces/*.json "$corpus/" 2>/dev/null || true
-    elif [ "$target" = server ]; then
-        cp seeds/server/* "$corpus/" 2>/dev/null || true
+    elif [ "$target" = server ] || [ "$target" = lsp ] || [ "$target" = stored ]; then
+        cp "seeds/$target"/* "$corpus/" 2>/dev/null || true
     else
         for f in ../examples/*.tgdl ../examples/lib/*.tgdl ../tests/programs/*.tgdl \
             ../tests/programs/modules/*.tgdl ../tests/data/*.tgdl ../tgdl-compiler/tests/fragments/*.tgdl; do
