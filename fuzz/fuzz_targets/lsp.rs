@@ -23,7 +23,9 @@ fuzz_target!(|data: &[u8]| {
             Frame::Malformed(why) => assert!(!why.is_empty()),
             Frame::Body(body) => match decode(&body) {
                 Ok(m) => messages.push(m),
-                Err(Message::Response(r)) => assert!(r.error.is_some(), "an answer to a broken request is an error"),
+                Err(Message::Response(r)) => {
+                    assert!(r.error.is_some(), "an answer to a broken request is an error")
+                }
                 Err(Message::Notification(n)) => assert_eq!(n.method, "window/showMessage"),
                 Err(other) => panic!("an unexpected answer: {other:?}"),
             },

@@ -28,7 +28,11 @@ fn value(kind: u8, bytes: &[u8]) -> Value {
             let mut b = [0u8; 8];
             b[..bytes.len().min(8)].copy_from_slice(&bytes[..bytes.len().min(8)]);
             // Small numbers most of the time: options, players and counts near the edges.
-            if bytes.len() <= 1 { Value::Integer(i64::from(bytes.first().copied().unwrap_or(0)) - 4) } else { Value::Integer(i64::from_le_bytes(b)) }
+            if bytes.len() <= 1 {
+                Value::Integer(i64::from(bytes.first().copied().unwrap_or(0)) - 4)
+            } else {
+                Value::Integer(i64::from_le_bytes(b))
+            }
         }
         2 => {
             let mut b = [0u8; 8];
@@ -74,10 +78,16 @@ fuzz_target!(|data: &[u8]| {
             let v = value(*kind, rest);
             // Failing edits (a constraint) leave the file as it was, as SQLite does.
             let _ = if pick < MATCH_COLUMNS.len() {
-                conn.execute(&format!("UPDATE matches SET {} = ?1 WHERE id = ?2", MATCH_COLUMNS[pick]), (v, id))
+                conn.execute(
+                    &format!("UPDATE matches SET {} = ?1 WHERE id = ?2", MATCH_COLUMNS[pick]),
+                    (v, id),
+                )
             } else {
                 let column = DECISION_COLUMNS[pick % DECISION_COLUMNS.len()];
-                conn.execute(&format!("UPDATE decisions SET {column} = ?1 WHERE match_id = ?2 AND n = 0"), (v, id))
+                conn.execute(
+                    &format!("UPDATE decisions SET {column} = ?1 WHERE match_id = ?2 AND n = 0"),
+                    (v, id),
+                )
             };
         }
     }
