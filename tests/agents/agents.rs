@@ -374,7 +374,7 @@ mod search {
     fn copies_are_whole<G: Game + PartialEq + std::fmt::Debug>() {
         let mut elsewhere = G::start_with(&Start::observed::<G>(2, 99)).unwrap();
         // Every decision of each game is sampled twice: one game in a debug build.
-        let seeds = if FULL { 3 } else { 1 };
+        let seeds = if super::FULL { 3 } else { 1 };
         for seed in 0..seeds {
             let mut game = G::start_with(&Start::observed::<G>(2, seed.into())).unwrap();
             let mut rng = Rng::new(seed);
