@@ -52,6 +52,9 @@ fn seeds(name: &str) -> u64 {
         "pilgrims" => 4,
         "dice_race" => 6,
         "breakthrough" | "reversi" | "skirmish" | "whist" | "buckets" | "tug_of_war" => 10,
+        // Long engine-building games, and a move that loops by design: over a minute each
+        // at 100 seeds in a debug build.
+        "gem_merchants" | "guild_hall" | "slow_move" => 10,
         "rule_errors" | "courtiers" | "harvest" => 40,
         _ => 100,
     }
