@@ -186,10 +186,8 @@ fn a_long_flat_else_if_chain_is_not_nesting() {
     assert!(c.render(false).contains("too many `else if` branches in one chain"), "{}", c.render(false));
 }
 
-#[test]
-fn long_chains_of_calls_and_classes_are_checked_on_a_bounded_stack() {
-    // 12,000 functions each calling the next.
-    let n = 12_000;
+/// A game of `n + 1` functions, each calling the next (`f0` calls `f1` ... `fn` returns 1).
+fn call_chain(n: usize) -> String {
     let mut s = String::from("game G players 2;\n");
     for i in 0..n {
         s.push_str(&format!("function f{i} {{ returns number; effect {{ return f{}(); }} }}\n", i + 1));
@@ -197,7 +195,12 @@ fn long_chains_of_calls_and_classes_are_checked_on_a_bounded_stack() {
     s.push_str(&format!(
         "function f{n} {{ returns number; effect {{ return 1; }} }}\nsetup {{ log(\"\" + f0()); }}\n"
     ));
-    let c = tgdl_compiler::check_source("calls.tgdl", &s);
+    s
+}
+
+#[test]
+fn long_chains_of_calls_and_classes_are_checked_on_a_bounded_stack() {
+    let c = tgdl_compiler::check_source("calls.tgdl", &call_chain(12_000));
     assert!(!c.has_errors(), "{}", c.render(false));
 
     // A chain of 3,000 classes: refused past the inheritance bound, once per 65 levels,
@@ -341,13 +344,7 @@ fn the_language_server_takes_every_program_check_takes() {
     let diagnostics = lsp.receive_containing("publishDiagnostics");
     assert!(diagnostics.contains("\"diagnostics\":[]"), "{diagnostics}");
     let n = 12_000;
-    let mut calls = String::from("game G players 2;\n");
-    for i in 0..n {
-        calls.push_str(&format!("function f{i} {{ returns number; effect {{ return f{}(); }} }}\n", i + 1));
-    }
-    calls.push_str(&format!(
-        "function f{n} {{ returns number; effect {{ return 1; }} }}\nsetup {{ log(\"\" + f0()); }}\n"
-    ));
+    let calls = call_chain(n);
     lsp.open("file:///tmp/tgdl-lsp-calls.tgdl", &calls);
     let diagnostics = lsp.receive_containing("publishDiagnostics");
     assert!(diagnostics.contains("\"diagnostics\":[]"), "{diagnostics}");
