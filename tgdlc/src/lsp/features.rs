@@ -112,9 +112,6 @@ pub(crate) fn rename(doc: &Document, pos: Position, new_name: &str) -> Result<Wo
         if alias {
             return Err(format!("`{}` also names an imported namespace", def.name));
         }
-        if a.index().defs.iter().any(|o| o.kind == DefKind::Class && o.name == new_name) {
-            return Err(format!("a class named `{new_name}` exists already"));
-        }
     }
     let family = a.index().family_of(d);
     if let Some(other) = a
