@@ -1,0 +1,57 @@
+//! An interpreter of checked TGDL programs: it plays any game it supports the moment
+//! the checker accepts it, with no rustc build, through the engine interface compiled
+//! games implement (`tgdl_runtime::Engine` over a world), so every front end (the
+//! terminal, agents, search, traces, `simulate`, `perft`, the server) runs on it
+//! unchanged.
+//!
+//! A program is [`prepare`]d once (its layout: which arena each class lives in, where
+//! each attribute is stored, the source places of its checks) and [`install`]ed as the
+//! game [`Interpreted`] plays: `Game::start` and `Game::info` are functions of the type,
+//! not of a value, so the program they start is the process's installed one. A game
+//! keeps the program it was started with; installing another (a reload after an edit)
+//! changes only the games started after it.
+//!
+//! The semantics are the code generator's (docs/language.md), and the differential
+//! tests (`tests/it/interpreted.rs`) hold the two to byte-identical traces.
+
+mod eval;
+mod machine;
+mod prepared;
+mod value;
+mod view;
+
+pub use machine::Machine;
+pub use prepared::{Prepared, Unsupported};
+
+use std::sync::{Arc, RwLock};
+use tgdl_compiler::hir::Program;
+use tgdl_compiler::source::SourceMap;
+
+/// A game played by the interpreter: the runtime's engine over an interpreted world.
+pub type Interpreted = tgdl_runtime::Engine<Machine>;
+
+/// Prepares a checked program for the interpreter, or says which part of it the
+/// interpreter does not run yet (with its place in the source).
+pub fn prepare(program: &Program, sources: &SourceMap) -> Result<Arc<Prepared>, Unsupported> {
+    Prepared::new(program, sources).map(Arc::new)
+}
+
+static INSTALLED: RwLock<Option<Arc<Prepared>>> = RwLock::new(None);
+
+/// Makes `prepared` the game [`Interpreted`] starts from now on.
+pub fn install(prepared: Arc<Prepared>) {
+    *INSTALLED.write().unwrap_or_else(|e| e.into_inner()) = Some(prepared);
+}
+
+/// The installed program.
+///
+/// # Panics
+/// When no program was installed: starting an interpreted game before installing one is
+/// a mistake of the front end, not of the game.
+pub(crate) fn installed() -> Arc<Prepared> {
+    INSTALLED
+        .read()
+        .unwrap_or_else(|e| e.into_inner())
+        .clone()
+        .expect("tgdl_interp::install is called before an interpreted game starts")
+}
