@@ -5,8 +5,8 @@
 use crate::machine::{Machine, Obj, Run};
 use crate::value::{Slot, Value};
 use tgdl_compiler::hir::{
-    ActionId, BinaryOp, Block, Builtin, BuiltinAttr, ClassId, ClassKind, Expr, ExprKind, FuncId, Input,
-    InputMode, Locals, PlayerOp, Stmt, StmtKind, Ty, UnaryOp, Visibility,
+    ActionId, BinaryOp, Block, Builtin, BuiltinAttr, ClassId, ClassKind, Expr, ExprKind, FuncId, FuncKind,
+    Input, InputMode, Locals, PlayerOp, Stmt, StmtKind, Ty, UnaryOp, Visibility,
 };
 use tgdl_runtime::collections::List;
 use tgdl_runtime::error::{Flow, Loc, fail, some};
@@ -157,7 +157,21 @@ impl Machine {
             }
             StmtKind::Return(v) => {
                 let v = match v {
-                    Some(e) => self.expr(e, frame, owner)?,
+                    Some(e) => {
+                        let v = self.expr(e, frame, owner)?;
+                        if v.is_null()
+                            && let Owner::Func(f) = owner
+                            && p.program.func(f).kind == FuncKind::TurnDefault
+                            && let Some(turn) = p.program.turns.iter().find(|t| t.default == Some(f))
+                        {
+                            let message = format!(
+                                "the `default` of the turn `{}` returned null: it must return the next player",
+                                turn.name
+                            );
+                            return fail(p.loc(e.span), message);
+                        }
+                        v
+                    }
                     None => Value::Null,
                 };
                 return Ok(Ctl::Return(v));
@@ -383,6 +397,10 @@ impl Machine {
             let v = match p.program.attr(a).builtin {
                 Some(BuiltinAttr::Discarded | BuiltinAttr::FaceUp) => Value::Bool(false),
                 Some(BuiltinAttr::Members) => self.alloc_list(Vec::new()),
+                // A tile made in a graph group's `default`: `this` is the group.
+                Some(BuiltinAttr::TileGroup) => frame.this.clone(),
+                Some(BuiltinAttr::X | BuiltinAttr::Y) => Value::Number(0.0),
+                Some(BuiltinAttr::Connections) if p.uses_connections => self.alloc_list(Vec::new()),
                 _ => continue,
             };
             fields[p.slot[a.index()]] = v;
@@ -468,6 +486,8 @@ impl Machine {
                 result?
             }
             ExprKind::CallAction { action, receiver } => {
+                // An override is reached through the action it overrides (which dispatches).
+                let action = &root_action(&p.program, *action);
                 let this = self.expr(receiver, frame, owner)?;
                 let mut f = self.frame_for_action(*action, this.clone(), Value::Null);
                 if self.requires_hold(*action, &mut f)? {
@@ -778,7 +798,41 @@ impl Machine {
                 None => return Ok(()),
             }
         }
+        if let Some(o) = self.override_of(a, &frame.this) {
+            // Overridden: objects of a derived class run their own effect, with the inputs
+            // the base action asked.
+            let over = p.program.action(o);
+            let event_v = frame.event.clone();
+            let mut own = self.frame_for_action(o, frame.this.clone(), event_v);
+            for (mine, base) in over.inputs.iter().zip(&action.inputs) {
+                own.locals[mine.local.index()] = frame.locals[base.local.index()].clone();
+            }
+            return self.block(&over.effect, &mut own, Owner::Action(o));
+        }
         self.block(&action.effect, &mut frame, owner)
+    }
+
+    /// The override of action `a` for the class of `this`: that of the nearest class on
+    /// the way up from it to the action's owner.
+    fn override_of(&self, a: ActionId, this: &Value) -> Option<ActionId> {
+        let p = &self.prep.program;
+        let owner = p.action(a).owner;
+        let overriders: Vec<ActionId> =
+            (0..p.actions.len() as u32).map(ActionId).filter(|&o| o != a && root_action(p, o) == a).collect();
+        if overriders.is_empty() {
+            return None;
+        }
+        let mut cur = self.class_of(this);
+        while let Some(c) = cur {
+            if let Some(&o) = overriders.iter().find(|&&o| p.action(o).owner == c) {
+                return Some(o);
+            }
+            if c == owner {
+                return None;
+            }
+            cur = p.class(c).base;
+        }
+        None
     }
 
     /// Every candidate of an input before its filters: its `in` list, or every value of
@@ -1305,16 +1359,87 @@ impl Machine {
                     if op == GroupAt { self.groups[g].at(i, j) } else { self.groups[g].index(i, j, at)? };
                 tile.map_or(Value::Null, |t| Value::Object(tag, t.index() as u32))
             }
+            GroupAdd => {
+                let g = match vals.first() {
+                    Some(Value::Group(g)) => *g as usize,
+                    _ => return some(None, p.loc(args[0].span)),
+                };
+                let tile = object(1)?;
+                let l = self.group_tiles[g] as usize;
+                let position = self.lists[l].items.len();
+                let tile_root = p.program.builtins.tile;
+                for (which, v) in [
+                    (BuiltinAttr::TileGroup, Value::Group(g as u32)),
+                    (BuiltinAttr::X, Value::Number(position as f64)),
+                    (BuiltinAttr::Y, Value::Number(0.0)),
+                ] {
+                    if let Some(a) = p.builtin_attr(tile_root, which) {
+                        self.set_attr(&tile, a, v);
+                    }
+                }
+                self.lists[l].push_at(tile, changed())?;
+                Value::Null
+            }
+            Connect => {
+                let (from, to) = (object(0)?, object(1)?);
+                let with = match vals.get(2) {
+                    Some(v @ Value::Object(..)) => Some(v.clone()),
+                    _ => None,
+                };
+                self.connect(from, to, with);
+                Value::Null
+            }
             Text => {
                 let text = self.text(&vals[0], &args[0].ty);
                 Value::Str(rv::str_of(&text))
             }
-            Tell | Reveal | Disclose(_) | Connect | GroupAdd | StackLength | StackPush | StackPushFront
-            | StackPop | StackPopFront | StackPeek | StackPeekFront | StackClone | StackShuffle
-            | StackClear | StackContains | DeckReshuffle => {
+            Tell | Reveal | Disclose(_) | StackLength | StackPush | StackPushFront | StackPop
+            | StackPopFront | StackPeek | StackPeekFront | StackClone | StackShuffle | StackClear
+            | StackContains | DeckReshuffle => {
                 return fail(at, "the interpreter does not run this operation yet");
             }
         })
+    }
+
+    /// `from.connect(to[, with])`: links two tiles both ways; `with` is used for
+    /// `from → to` and a copy of it for `to → from`.
+    fn connect(&mut self, from: Value, to: Value, with: Option<Value>) {
+        let p = self.prep.clone();
+        let conn = p.program.builtins.connection;
+        let (Some(ctag), Some(to_attr), Some(list_attr)) = (
+            p.tag(conn),
+            p.builtin_attr(conn, BuiltinAttr::To),
+            p.builtin_attr(p.program.builtins.tile, BuiltinAttr::Connections),
+        ) else {
+            return;
+        };
+        let plain = |m: &mut Machine, to: &Value| {
+            let mut fields = vec![Value::Null; p.fields[ctag as usize]];
+            fields[p.slot[to_attr.index()]] = to.clone();
+            m.arenas[ctag as usize].push(Obj { class: conn, fields });
+            Value::Object(ctag, m.arenas[ctag as usize].len() as u32 - 1)
+        };
+        let (forward, backward) = match with {
+            Some(c) => {
+                self.set_attr(&c, to_attr, to.clone());
+                let Value::Object(_, i) = c else { return };
+                let mut copy = self.arenas[ctag as usize][i as usize].clone();
+                copy.fields[p.slot[to_attr.index()]] = from.clone();
+                self.arenas[ctag as usize].push(copy);
+                (c, Value::Object(ctag, self.arenas[ctag as usize].len() as u32 - 1))
+            }
+            None => {
+                let f = plain(self, &to);
+                let b = plain(self, &from);
+                (f, b)
+            }
+        };
+        if let Value::List(l) = self.attr(&from, list_attr) {
+            self.lists[l as usize].push(forward);
+        }
+        if let Value::List(l) = self.attr(&to, list_attr) {
+            self.lists[l as usize].push(backward);
+        }
     }
 
     /// The text of a value, as string concatenation and `log` write it.
@@ -1339,6 +1464,14 @@ impl Machine {
             Value::Table(t) => format!("{{{} entries}}", self.tables[*t as usize].entries.len()),
         }
     }
+}
+
+/// The action an override overrides, through every level.
+fn root_action(p: &tgdl_compiler::hir::Program, mut a: ActionId) -> ActionId {
+    while let Some(o) = p.action(a).overrides {
+        a = o;
+    }
+    a
 }
 
 /// What an input without candidates does: skip the action, or stop with a rule error.

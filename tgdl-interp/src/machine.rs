@@ -208,23 +208,28 @@ impl Machine {
         }
     }
 
-    /// Creates the global classes and boards: attribute initialisers, tile initialisers.
+    /// Creates the global classes and boards, in dependency order: attribute
+    /// initialisers, then for each group its tiles' initialisers and its `default` block.
     fn create_globals(&mut self) -> Flow<()> {
         let p = self.prep.clone();
         for &c in &p.program.globals {
             let g = p.global_index[&c] as u32;
             self.init_attrs(Value::Global(g), c)?;
-            if p.program.class(c).kind == ClassKind::Board {
-                for (gi, &(board, _)) in p.groups.iter().enumerate() {
-                    if board != c {
-                        continue;
-                    }
-                    let cells: Vec<_> = self.groups[gi].cells.iter().flatten().copied().collect();
-                    let tag = p.tag(p.program.builtins.tile).expect("tiles have an arena");
-                    for t in cells {
-                        let class = self.arenas[tag as usize][t.index()].class;
-                        self.init_attrs(Value::Object(tag, t.index() as u32), class)?;
-                    }
+            if p.program.class(c).kind != ClassKind::Board {
+                continue;
+            }
+            for (gi, &(board, k)) in p.groups.iter().enumerate() {
+                if board != c {
+                    continue;
+                }
+                let cells: Vec<_> = self.groups[gi].cells.iter().flatten().copied().collect();
+                let tag = p.tag(p.program.builtins.tile).unwrap_or(0);
+                for t in cells {
+                    let class = self.arenas[tag as usize][t.index()].class;
+                    self.init_attrs(Value::Object(tag, t.index() as u32), class)?;
+                }
+                if let Some(d) = p.program.class(board).groups[k].default {
+                    self.call(d, Value::Group(gi as u32), Vec::new())?;
                 }
             }
         }

@@ -48,6 +48,9 @@ pub struct Prepared {
     pub(crate) label_fn: Vec<Option<FuncId>>,
     pub(crate) label_names_tile: Vec<bool>,
     pub(crate) has_queue: bool,
+    /// Classes whose objects the rules create with `new` (tiles of these are not only
+    /// made by boards).
+    pub(crate) created: Vec<bool>,
     /// Whether tiles keep their connections (the rules read them).
     pub(crate) uses_connections: bool,
 }
@@ -113,6 +116,7 @@ impl Prepared {
             label_names_tile: Vec::new(),
             has_queue: false,
             uses_connections: false,
+            created: Vec::new(),
         };
         prepared.check_support()?;
         prepared.lay_out();
@@ -170,14 +174,6 @@ impl Prepared {
                     "pieces and cards players can hold in a hand (hidden information)",
                 ));
             }
-            for g in &c.groups {
-                if g.geometry == Geometry::Graph {
-                    return Err(self.unsupported(g.span, "graph groups"));
-                }
-                if g.default.is_some() {
-                    return Err(self.unsupported(g.span, "a group's `default` block"));
-                }
-            }
         }
         for a in &p.attrs {
             if a.secret {
@@ -193,9 +189,6 @@ impl Prepared {
             }
         }
         for a in &p.actions {
-            if a.overrides.is_some() {
-                return Err(self.unsupported(a.span, "actions overriding an action"));
-            }
             if a.inputs.len() > MAX_LEADING && self.leading_of(a).len() > MAX_LEADING {
                 return Err(self.unsupported(a.span, "a move with more than four inputs"));
             }
@@ -209,7 +202,6 @@ impl Prepared {
                 ExprKind::Builtin { op, .. } => match op {
                     Builtin::Tell => Some("`tell` (hidden information)"),
                     Builtin::Reveal | Builtin::Disclose(_) => Some("revealing objects (hidden information)"),
-                    Builtin::Connect | Builtin::GroupAdd => Some("connections between tiles"),
                     Builtin::StackLength
                     | Builtin::StackPush
                     | Builtin::StackPushFront
@@ -224,9 +216,6 @@ impl Prepared {
                     | Builtin::DeckReshuffle => Some("stacks (hidden information)"),
                     _ => None,
                 },
-                ExprKind::New { class, .. } if p.class(*class).root == p.builtins.connection => {
-                    Some("new connections between tiles")
-                }
                 ExprKind::StackLit(_) => Some("stacks (hidden information)"),
                 _ => None,
             };
@@ -259,11 +248,17 @@ impl Prepared {
         let b = p.builtins;
         let uses_tiles =
             p.classes.iter().any(|c| !c.builtin && matches!(c.kind, ClassKind::Tile | ClassKind::Board));
-        let mut uses_connections = false;
-        p.walk_exprs(&mut |e: &Expr| {
-            if let ExprKind::Attr { attr, .. } = &e.kind {
-                uses_connections |= p.attr(*attr).builtin == Some(BuiltinAttr::Connections);
+        // As the code generator decides it: tiles keep connections when graph groups
+        // exist or the rules read or make them.
+        let mut uses_connections =
+            p.classes.iter().any(|c| c.groups.iter().any(|g| g.geometry == Geometry::Graph));
+        p.walk_exprs(&mut |e: &Expr| match &e.kind {
+            ExprKind::Attr { attr, .. } => {
+                uses_connections |= p.attr(*attr).builtin == Some(BuiltinAttr::Connections)
             }
+            ExprKind::Builtin { op: Builtin::Connect, .. } => uses_connections = true,
+            ExprKind::New { class, .. } => uses_connections |= p.class(*class).root == b.connection,
+            _ => {}
         });
         let mut tag_of = vec![None; p.classes.len()];
         let mut roots = Vec::new();
@@ -336,6 +331,13 @@ impl Prepared {
         self.label_names_tile = label_names_tile;
         self.has_queue = has_queue;
         self.uses_connections = uses_connections;
+        let mut created = vec![false; p.classes.len()];
+        p.walk_exprs(&mut |e: &Expr| {
+            if let ExprKind::New { class, .. } = &e.kind {
+                created[class.index()] = true;
+            }
+        });
+        self.created = created;
     }
 
     /// The attribute holding a built-in of a hierarchy (`owner`, `tile`, `x`...).

@@ -39,6 +39,14 @@ impl Machine {
         let p = &self.prep;
         let c = p.program.class(class);
         let this = Value::Object(tag, index);
+        // Tiles made with `new` (in graph groups, where `x` and `y` say little) are named by
+        // their label when they have one.
+        if c.kind == ClassKind::Tile
+            && p.created[class.index()]
+            && let Some(f) = p.label_fn[class.index()]
+        {
+            return self.label_call(f, this).unwrap_or_else(|| format!("{}#{}", c.name, index));
+        }
         if c.kind == ClassKind::Tile {
             let x = self.builtin_number(&this, class, BuiltinAttr::X);
             let y = self.builtin_number(&this, class, BuiltinAttr::Y);
@@ -157,6 +165,25 @@ impl Machine {
             };
             let group = &self.groups[gi];
             let tag = p.tag(p.program.builtins.tile).unwrap_or(0);
+            if def.geometry == Geometry::Graph {
+                let tiles: Vec<Value> = self.lists[self.group_tiles[gi] as usize].items.to_vec();
+                let nodes = tiles
+                    .iter()
+                    .filter_map(|t| match t {
+                        Value::Object(tag, i) => Some((*tag, *i)),
+                        _ => None,
+                    })
+                    .map(|(tag, i)| {
+                        let pieces = self.pieces_on(tag, i);
+                        let name = self.node_name(seen, tag, i);
+                        let node =
+                            if pieces.is_empty() { name } else { format!("{name} [{}]", pieces.join(", ")) };
+                        (node, self.links_of(seen, tag, i))
+                    })
+                    .collect();
+                sections.push(Section::Graph { title, nodes });
+                continue;
+            }
             let cells = (0..group.rows)
                 .map(|row| {
                     (0..group.columns)
@@ -199,6 +226,34 @@ impl Machine {
             phase: self.core.phase.to_string(),
             sections,
         }
+    }
+
+    /// How a graph listing names a tile: its label, else its class and number.
+    fn node_name(&self, seen: &Seen, tag: u32, index: u32) -> String {
+        self.tile_name(seen, tag, index).unwrap_or_else(|| self.object_label(tag, index))
+    }
+
+    /// How a graph listing shows a tile's connections: each one's `label` when its class
+    /// has one, else the name of the tile it leads to.
+    fn links_of(&self, seen: &Seen, tag: u32, index: u32) -> Vec<String> {
+        let p = &self.prep;
+        let conn = p.program.builtins.connection;
+        let tile = Value::Object(tag, index);
+        let (Some(list), Some(to)) = (
+            p.builtin_attr(p.program.builtins.tile, BuiltinAttr::Connections),
+            p.builtin_attr(conn, BuiltinAttr::To),
+        ) else {
+            return Vec::new();
+        };
+        let Value::List(l) = self.attr(&tile, list) else { return Vec::new() };
+        let mut out = Vec::new();
+        for c in self.lists[l as usize].items.iter() {
+            let Value::Object(ttag, ti) = self.attr(c, to) else { continue };
+            let class = self.class_of(c).unwrap_or(conn);
+            let by_label = p.label_fn[class.index()].and_then(|f| self.label_call(f, c.clone()));
+            out.push(by_label.unwrap_or_else(|| self.node_name(seen, ttag, ti)));
+        }
+        out
     }
 
     /// The objects of plain classes each player owns, in creation order: `player 0 has`.
