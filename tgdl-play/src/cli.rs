@@ -468,13 +468,14 @@ pub fn watch<G: Game>(args: Vec<OsString>, events: Receiver<Event<G>>, stdin_is_
         eprintln!("error: {message}");
         return 2;
     }
-    let result = play_options::<G>(args, stdin_is_terminal).and_then(|opts| {
-        match crate::watch::play_watched::<G, _>(&opts, events, std::io::stdout()) {
-            Ok(result) => Ok(if result.is_failure() { 1 } else { 0 }),
-            Err(e @ PlayError::Usage(_)) => Err((2, e.to_string())),
-            Err(e) => Err((1, e.to_string())),
-        }
-    });
+    let result =
+        play_options::<G>(args, stdin_is_terminal).and_then(|opts| {
+            match crate::watch::play_watched::<G, _>(&opts, events, std::io::stdout()) {
+                Ok(result) => Ok(if result.is_failure() { 1 } else { 0 }),
+                Err(e @ PlayError::Usage(_)) => Err((2, e.to_string())),
+                Err(e) => Err((1, e.to_string())),
+            }
+        });
     match result {
         Ok(code) => code,
         Err((code, message)) => {

@@ -9,7 +9,9 @@
 //! this module knows only [`Game`]: a reload is a function that starts the new game.
 
 use crate::agent::{AgentError, Console, ConsoleWriter};
-use crate::driver::{GameResult, PlayError, PlayOptions, expand_seats, fresh_seed, seat_agents, terminal_viewer};
+use crate::driver::{
+    GameResult, PlayError, PlayOptions, expand_seats, fresh_seed, seat_agents, terminal_viewer,
+};
 use crate::render;
 use std::collections::VecDeque;
 use std::io::{self, BufRead, Write};
@@ -52,41 +54,57 @@ pub fn send_stdin<G: 'static>(events: std::sync::mpsc::Sender<Event<G>>) {
     });
 }
 
-/// The input of the watched game's console: the lines of the events, with the latest
-/// reload set aside until the game takes it. Reading while a reload waits fails with an
-/// error, so a person's prompt gives way to the new rules at once.
+/// The input of the watched game's console: the events in the order they came, the
+/// line being read, and whether the input ended. A reload waits its turn behind the lines
+/// typed before it; reading when it is next fails with an error, so a person's prompt
+/// gives way to the new rules at once.
 struct Input<G> {
     events: Receiver<Event<G>>,
-    lines: VecDeque<u8>,
+    queue: VecDeque<Event<G>>,
+    line: VecDeque<u8>,
     ended: bool,
-    reload: Option<Restart<G>>,
+    /// Nobody reads lines (no person is seated): they are dropped as they come, so they
+    /// hold no reload back.
+    unread: bool,
 }
 
 impl<G> Input<G> {
+    fn new(events: Receiver<Event<G>>) -> Input<G> {
+        Input { events, queue: VecDeque::new(), line: VecDeque::new(), ended: false, unread: false }
+    }
+
     /// Takes every event already sent, without waiting.
     fn poll(&mut self) {
         loop {
             match self.events.try_recv() {
-                Ok(event) => self.take(event),
-                Err(TryRecvError::Empty) => return,
+                Ok(event) => self.queue.push_back(event),
+                Err(TryRecvError::Empty) => break,
                 Err(TryRecvError::Disconnected) => {
-                    self.ended = true;
-                    return;
+                    self.queue.push_back(Event::EndOfInput);
+                    break;
                 }
             }
         }
+        if self.unread {
+            self.queue.retain(|e| matches!(e, Event::Reload(_)));
+        }
     }
 
-    fn take(&mut self, event: Event<G>) {
-        match event {
-            Event::Line(line) => {
-                self.lines.extend(line.bytes());
-                self.lines.push_back(b'\n');
+    /// Whether a reload is the next thing the input holds.
+    fn reload_next(&self) -> bool {
+        self.line.is_empty() && matches!(self.queue.front(), Some(Event::Reload(_)))
+    }
+
+    /// The reload that is next, if one is: the last of several in a row (each is the whole
+    /// rules).
+    fn take_reload(&mut self) -> Option<Restart<G>> {
+        let mut taken = None;
+        while self.reload_next() {
+            if let Some(Event::Reload(restart)) = self.queue.pop_front() {
+                taken = Some(restart);
             }
-            Event::EndOfInput => self.ended = true,
-            // A later edit replaces one not yet taken: both are the whole rules.
-            Event::Reload(restart) => self.reload = Some(restart),
         }
+        taken
     }
 }
 
@@ -102,20 +120,28 @@ impl<G> io::Read for Input<G> {
 
 impl<G> BufRead for Input<G> {
     fn fill_buf(&mut self) -> io::Result<&[u8]> {
-        while self.lines.is_empty() && !self.ended {
-            if self.reload.is_some() {
-                return Err(io::Error::other("the rules were reloaded"));
-            }
-            match self.events.recv() {
-                Ok(event) => self.take(event),
-                Err(_) => self.ended = true,
+        while self.line.is_empty() && !self.ended {
+            match self.queue.pop_front() {
+                Some(Event::Line(text)) => {
+                    self.line.extend(text.bytes());
+                    self.line.push_back(b'\n');
+                }
+                Some(Event::EndOfInput) => self.ended = true,
+                Some(reload @ Event::Reload(_)) => {
+                    self.queue.push_front(reload);
+                    return Err(io::Error::other("the rules were reloaded"));
+                }
+                None => match self.events.recv() {
+                    Ok(event) => self.queue.push_back(event),
+                    Err(_) => self.ended = true,
+                },
             }
         }
-        Ok(self.lines.as_slices().0)
+        Ok(self.line.as_slices().0)
     }
 
     fn consume(&mut self, amount: usize) {
-        self.lines.drain(..amount.min(self.lines.len()));
+        self.line.drain(..amount.min(self.line.len()));
     }
 }
 
@@ -135,8 +161,7 @@ pub fn play_watched<G: Game, W: Write>(
     events: Receiver<Event<G>>,
     output: W,
 ) -> Result<GameResult, PlayError> {
-    let input = Input { events, lines: VecDeque::new(), ended: false, reload: None };
-    let console = Console::shared(input, output);
+    let console = Console::shared(Input::new(events), output);
     let mut out = ConsoleWriter(console.clone());
     let players = opts.players.unwrap_or(G::info().min_players);
     let seed = match opts.seed {
@@ -155,6 +180,7 @@ pub fn play_watched<G: Game, W: Write>(
     let mut seats = seat_agents::<G, _, _>(&kinds, seed, &console, opts);
     let humans: Vec<u32> = (0..players).filter(|&p| seats[p as usize].is_human()).collect();
     console.borrow_mut().hot_seat = humans.len() >= 2 && !opts.reveal && G::has_hidden_information();
+    console.borrow_mut().input.unread = humans.is_empty();
     let viewer = terminal_viewer(&humans, opts.reveal);
     let echo = opts.verbose || !humans.is_empty();
     if opts.verbose {
@@ -168,7 +194,7 @@ pub fn play_watched<G: Game, W: Write>(
         let reload = {
             let mut console = console.borrow_mut();
             console.input.poll();
-            console.input.reload.take()
+            console.input.take_reload()
         };
         if let Some(restart) = reload {
             if let Some(fresh) = restart_game(restart, &start, &mut made, &mut out)? {
@@ -201,7 +227,7 @@ pub fn play_watched<G: Game, W: Write>(
         let index = match seat.choose_in(&game) {
             Ok(i) => i,
             // The prompt gave way to new rules: take them, then ask again.
-            Err(AgentError::Io(_)) if console.borrow().input.reload.is_some() => continue,
+            Err(AgentError::Io(_)) if console.borrow().input.reload_next() => continue,
             Err(AgentError::Quit | AgentError::EndOfInput) => break GameResult::Quit { player, decisions },
             Err(e) => break GameResult::Stopped { player, decisions, reason: e.to_string() },
         };
@@ -245,7 +271,11 @@ fn restart_game<G: Game>(
         }
     };
     if let (Status::Failed, Some(e)) = (game.status(), game.error()) {
-        writeln!(out, "rules reloaded, but they fail at the start: error at {}: {}; {kept_rules}", e.location, e.message)?;
+        writeln!(
+            out,
+            "rules reloaded, but they fail at the start: error at {}: {}; {kept_rules}",
+            e.location, e.message
+        )?;
         return Ok(None);
     }
     let mut kept = 0;
@@ -257,7 +287,12 @@ fn restart_game<G: Game>(
             }
             Err(why) => {
                 let from = if i == 0 { "the start".to_string() } else { format!("decision {i}") };
-                writeln!(out, "decision {}, `{}`, {why} under the new rules: the game continues from {from}", i + 1, decision.label)?;
+                writeln!(
+                    out,
+                    "decision {}, `{}`, {why} under the new rules: the game continues from {from}",
+                    i + 1,
+                    decision.label
+                )?;
                 break;
             }
         }
@@ -295,24 +330,26 @@ mod tests {
     use std::sync::mpsc::channel;
 
     #[test]
-    fn input_reads_lines_and_gives_way_to_a_reload() {
+    fn input_reads_lines_and_reloads_in_the_order_they_came() {
         let (send, events) = channel::<Event<u8>>();
-        let mut input = Input { events, lines: VecDeque::new(), ended: false, reload: None };
+        let mut input = Input::new(events);
         send.send(Event::Line("1".into())).unwrap();
+        send.send(Event::Reload(Box::new(|_| Ok(6)))).unwrap();
+        send.send(Event::Reload(Box::new(|_| Ok(7)))).unwrap();
         send.send(Event::Line("a b".into())).unwrap();
+        input.poll();
+        // The line typed first comes first...
+        assert!(input.take_reload().is_none());
         let mut line = String::new();
         input.read_line(&mut line).unwrap();
         assert_eq!(line, "1\n");
-        send.send(Event::Reload(Box::new(|_| Ok(7)))).unwrap();
-        input.poll();
+        // ...then reading gives way to the reloads, the last of them taken.
+        assert!(input.read_line(&mut String::new()).is_err());
+        let restart = input.take_reload().expect("a reload");
+        assert_eq!(restart(&Start::seeded(2, 0)).ok(), Some(7));
         line.clear();
-        // Lines typed before still come first...
         input.read_line(&mut line).unwrap();
         assert_eq!(line, "a b\n");
-        // ...then reading waits for the reload to be taken.
-        assert!(input.read_line(&mut String::new()).is_err());
-        let restart = input.reload.take().expect("a reload");
-        assert_eq!(restart(&Start::seeded(2, 0)).ok(), Some(7));
         send.send(Event::EndOfInput).unwrap();
         line.clear();
         assert_eq!(input.read_line(&mut line).unwrap(), 0);

@@ -81,7 +81,8 @@ fn auto(session: &Session, subcommand: &str, file: &Path, args: &[OsString]) -> 
     }
     match tgdl_interp::prepare(program, &compilation.sources) {
         Ok(prepared) => {
-            let building = if std::env::var_os(NO_BACKGROUND_BUILD).is_some_and(|v| !v.is_empty() && v != "0") {
+            let building = if std::env::var_os(NO_BACKGROUND_BUILD).is_some_and(|v| !v.is_empty() && v != "0")
+            {
                 format!("no native build: {NO_BACKGROUND_BUILD} is set")
             } else if build_in_background(session, file) {
                 "native engine building in the background".to_string()

@@ -307,7 +307,9 @@ fn run(cli: Cli) -> u8 {
         Command::Build { file, output, verbose, python: true } => {
             run::build_python(s, &main_file(&file), output.as_deref(), verbose)
         }
-        Command::Play(PlayArgs { watch: true, run: a }) => watch::play(s, &main_file(&a.file), &a.args, a.engine),
+        Command::Play(PlayArgs { watch: true, run: a }) => {
+            watch::play(s, &main_file(&a.file), &a.args, a.engine)
+        }
         Command::Play(PlayArgs { watch: false, run: a }) => engine::run(s, "play", &a),
         Command::Simulate(a) => engine::run(s, "simulate", &a),
         Command::Perft(a) => engine::run(s, "perft", &a),
@@ -408,8 +410,12 @@ mod tests {
             other => panic!("not play: {other:?}"),
         };
         let (engine, watch, args) = play(&["play", "--engine", "native", "g.tgdl", "--seed", "1"]);
-        assert_eq!((engine, watch, args), (Engine::Native, false, vec![OsString::from("--seed"), "1".into()]));
-        let (engine, watch, args) = play(&["play", "g.tgdl", "--seats", "human", "--watch", "--engine=interpreted"]);
+        assert_eq!(
+            (engine, watch, args),
+            (Engine::Native, false, vec![OsString::from("--seed"), "1".into()])
+        );
+        let (engine, watch, args) =
+            play(&["play", "g.tgdl", "--seats", "human", "--watch", "--engine=interpreted"]);
         assert_eq!((engine, watch), (Engine::Interpreted, true));
         assert_eq!(args, ["--seats", "human"]);
         // After `--`, everything is the game's.
