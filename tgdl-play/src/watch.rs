@@ -226,8 +226,12 @@ pub fn play_watched<G: Game, W: Write>(
         };
         let index = match seat.choose_in(&game) {
             Ok(i) => i,
-            // The prompt gave way to new rules: take them, then ask again.
-            Err(AgentError::Io(_)) if console.borrow().input.reload_next() => continue,
+            // The prompt gave way to new rules: take them (on a line of their own, not
+            // after the `> `), then ask again.
+            Err(AgentError::Io(_)) if console.borrow().input.reload_next() => {
+                writeln!(out)?;
+                continue;
+            }
             Err(AgentError::Quit | AgentError::EndOfInput) => break GameResult::Quit { player, decisions },
             Err(e) => break GameResult::Stopped { player, decisions, reason: e.to_string() },
         };
