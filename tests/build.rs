@@ -170,7 +170,7 @@ fn equivalence(root: &Path, out: &Path) -> String {
             let source = path.strip_prefix(root).unwrap_or(&path).display().to_string().replace('\\', "/");
             writeln!(
                 table,
-                "    Pair {{ name: \"{stem}\", path: \"{source}\", info: none::{stem}::Game::info, play: play_pair::<{optimised}::Game, none::{stem}::Game> }},"
+                "    Pair {{ name: \"{stem}\", path: \"{source}\", info: none::{stem}::Game::info, play: play_pair::<{optimised}::Game, none::{stem}::Game>, interpreted: interpreted::play::<{optimised}::Game> }},"
             )
             .unwrap();
             writeln!(tests, "    #[test]\n    fn {stem}() {{\n        super::check(\"{stem}\");\n    }}")

@@ -13,6 +13,7 @@ mod book;
 mod cards;
 mod equivalence;
 mod examples;
+mod interpreted;
 mod macro_game;
 mod programs;
 mod scenarios;

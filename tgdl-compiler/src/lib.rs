@@ -23,6 +23,7 @@ pub mod codes;
 mod compile;
 pub mod diagnostics;
 pub mod embed;
+pub mod facts;
 mod fmt;
 pub mod hir;
 mod load;

@@ -1,1 +1,1373 @@
-//! Evaluation.
+//! Running the typed program: statements, expressions, calls, actions, inputs and events,
+//! with the code generator's semantics (the order things are evaluated in, the checks
+//! and their places, the budgets) so that both engines play the same game.
+
+use crate::machine::{Machine, Obj, Run};
+use crate::value::{Slot, Value};
+use tgdl_compiler::hir::{
+    ActionId, BinaryOp, Block, Builtin, BuiltinAttr, ClassId, ClassKind, Expr, ExprKind, FuncId, Input,
+    InputMode, Locals, PlayerOp, Stmt, StmtKind, Ty, UnaryOp, Visibility,
+};
+use tgdl_runtime::collections::List;
+use tgdl_runtime::error::{Flow, Loc, fail, some};
+use tgdl_runtime::game::Pick;
+use tgdl_runtime::value::{self as rv, Player, Str};
+
+/// The variables of one run of a body: `this`, the event, and the locals.
+#[derive(Clone, Debug)]
+pub(crate) struct Frame {
+    pub(crate) this: Value,
+    pub(crate) event: Value,
+    pub(crate) locals: Vec<Value>,
+}
+
+impl Frame {
+    pub(crate) fn new(locals: &Locals, this: Value, event: Value) -> Frame {
+        Frame { this, event, locals: vec![Value::Null; locals.vars.len()] }
+    }
+}
+
+/// Whose body runs: prompts name it.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Owner {
+    Action(ActionId),
+    Func(FuncId),
+    Setup,
+}
+
+/// How a statement ended.
+enum Ctl {
+    Next,
+    Return(Value),
+    Break,
+    Continue,
+}
+
+impl Machine {
+    pub(crate) fn frame_for_action(&self, a: ActionId, this: Value, event: Value) -> Frame {
+        let action = self.prep.program.action(a);
+        let mut frame = Frame::new(&action.locals, this, event.clone());
+        if let Some(l) = action.event_local {
+            frame.locals[l.index()] = event;
+        }
+        frame
+    }
+
+    pub(crate) fn block(&mut self, b: &Block, frame: &mut Frame, owner: Owner) -> Flow<()> {
+        self.run_block(b, frame, owner).map(|_| ())
+    }
+
+    fn run_block(&mut self, b: &Block, frame: &mut Frame, owner: Owner) -> Flow<Ctl> {
+        for s in &b.stmts {
+            match self.stmt(s, frame, owner)? {
+                Ctl::Next => {}
+                other => return Ok(other),
+            }
+        }
+        Ok(Ctl::Next)
+    }
+
+    /// A block returning a value (a function, a filter, a trigger): its `return`'s value.
+    fn returning(&mut self, b: &Block, frame: &mut Frame, owner: Owner, at: Loc) -> Flow<Value> {
+        match self.run_block(b, frame, owner)? {
+            Ctl::Return(v) => Ok(v),
+            _ => Err(tgdl_runtime::error::missing_return(at)),
+        }
+    }
+
+    fn stmt(&mut self, s: &Stmt, frame: &mut Frame, owner: Owner) -> Flow<Ctl> {
+        let p = self.prep.clone();
+        match &s.kind {
+            StmtKind::Let { local, init } => {
+                let v = match init {
+                    Some(e) => self.expr(e, frame, owner)?,
+                    None => Value::Null,
+                };
+                frame.locals[local.index()] = v;
+            }
+            StmtKind::Expr(e) => {
+                self.expr(e, frame, owner)?;
+            }
+            StmtKind::If { cond, then_branch, else_branch } => {
+                let c = self.truth(cond, frame, owner)?;
+                return self.run_block(if c { then_branch } else { else_branch }, frame, owner);
+            }
+            StmtKind::While { cond, body } => {
+                let at = p.loc(s.span);
+                loop {
+                    if !self.truth(cond, frame, owner)? {
+                        break;
+                    }
+                    self.core.tick(at)?;
+                    match self.run_block(body, frame, owner)? {
+                        Ctl::Break => break,
+                        Ctl::Return(v) => return Ok(Ctl::Return(v)),
+                        Ctl::Next | Ctl::Continue => {}
+                    }
+                }
+            }
+            StmtKind::For { init, cond, step, body } => {
+                if let Ctl::Return(v) = self.run_block(init, frame, owner)? {
+                    return Ok(Ctl::Return(v));
+                }
+                let at = p.loc(s.span);
+                loop {
+                    if let Some(c) = cond
+                        && !self.truth(c, frame, owner)?
+                    {
+                        break;
+                    }
+                    self.core.tick(at)?;
+                    match self.run_block(body, frame, owner)? {
+                        Ctl::Break => break,
+                        Ctl::Return(v) => return Ok(Ctl::Return(v)),
+                        Ctl::Next | Ctl::Continue => {}
+                    }
+                    if let Ctl::Return(v) = self.run_block(step, frame, owner)? {
+                        return Ok(Ctl::Return(v));
+                    }
+                }
+            }
+            StmtKind::ForIn { local, list, body } => {
+                let at = p.loc(s.span);
+                let items: Vec<Value> = match self.expr(list, frame, owner)? {
+                    Value::List(l) => self.lists[l as usize].items.to_vec(),
+                    Value::Table(t) => {
+                        let key_ty = match &list.ty {
+                            Ty::Table(_, Some(k)) => (**k).clone(),
+                            _ => Ty::String,
+                        };
+                        self.tables[t as usize]
+                            .entries
+                            .iter()
+                            .map(|(k, _)| Value::of_key(k, &key_ty))
+                            .collect()
+                    }
+                    _ => return some(None, p.loc(list.span)),
+                };
+                for item in items {
+                    frame.locals[local.index()] = item;
+                    self.core.tick(at)?;
+                    match self.run_block(body, frame, owner)? {
+                        Ctl::Break => break,
+                        Ctl::Return(v) => return Ok(Ctl::Return(v)),
+                        Ctl::Next | Ctl::Continue => {}
+                    }
+                }
+            }
+            StmtKind::Return(v) => {
+                let v = match v {
+                    Some(e) => self.expr(e, frame, owner)?,
+                    None => Value::Null,
+                };
+                return Ok(Ctl::Return(v));
+            }
+            StmtKind::Break => return Ok(Ctl::Break),
+            StmtKind::Continue => return Ok(Ctl::Continue),
+            StmtKind::Winner(e) => {
+                if e.ty == Ty::Player {
+                    let p = self.player(e, frame, owner)?;
+                    return self.core.win_player(p);
+                }
+                let ranking = self.ranking(e, frame, owner)?;
+                return self.core.win(&ranking);
+            }
+            StmtKind::Payoffs { ranking, payoffs } => {
+                let at = p.loc_ref(s.span);
+                let ranking = match ranking {
+                    Some(r) => Some(self.ranking(r, frame, owner)?),
+                    None => None,
+                };
+                let payoffs = self.numbers(payoffs, frame, owner)?;
+                return self.core.end_with_payoffs(ranking.as_deref(), payoffs, at);
+            }
+            StmtKind::Team { team, payoffs } => {
+                let at = p.loc_ref(s.span);
+                let team = self.players(team, frame, owner)?;
+                let payoffs = match payoffs {
+                    Some(e) => Some(self.numbers(e, frame, owner)?),
+                    None => None,
+                };
+                return self.core.win_team(&team, payoffs, at);
+            }
+            StmtKind::Throw(e) => {
+                let event = self.expr(e, frame, owner)?;
+                match event {
+                    Value::Object(t, i) => self.throw((t, i))?,
+                    _ => return some(None, p.loc(e.span)),
+                }
+            }
+            StmtKind::Input(input) => {
+                let v = self.ask_input(input, frame, owner, InputFailure::Error(s.span))?;
+                match v {
+                    Some(v) => frame.locals[input.local.index()] = v,
+                    None => return Ok(Ctl::Return(Value::Null)),
+                }
+            }
+            StmtKind::Block(b) => return self.run_block(b, frame, owner),
+        }
+        Ok(Ctl::Next)
+    }
+
+    fn truth(&mut self, e: &Expr, frame: &mut Frame, owner: Owner) -> Flow<bool> {
+        match self.expr(e, frame, owner)? {
+            Value::Bool(b) => Ok(b),
+            _ => some(None, self.prep.loc(e.span)),
+        }
+    }
+
+    fn number(&mut self, e: &Expr, frame: &mut Frame, owner: Owner) -> Flow<f64> {
+        match self.expr(e, frame, owner)? {
+            Value::Number(x) => Ok(x),
+            Value::Player(p) => Ok(f64::from(p)),
+            _ => some(None, self.prep.loc(e.span)),
+        }
+    }
+
+    fn player(&mut self, e: &Expr, frame: &mut Frame, owner: Owner) -> Flow<Player> {
+        match self.expr(e, frame, owner)? {
+            Value::Player(p) => Ok(Player(p)),
+            _ => some(None, self.prep.loc(e.span)),
+        }
+    }
+
+    fn string(&mut self, e: &Expr, frame: &mut Frame, owner: Owner) -> Flow<Str> {
+        match self.expr(e, frame, owner)? {
+            Value::Str(s) => Ok(s),
+            _ => some(None, self.prep.loc(e.span)),
+        }
+    }
+
+    fn list_of(&mut self, e: &Expr, frame: &mut Frame, owner: Owner) -> Flow<u32> {
+        match self.expr(e, frame, owner)? {
+            Value::List(l) => Ok(l),
+            _ => some(None, self.prep.loc(e.span)),
+        }
+    }
+
+    fn players(&mut self, e: &Expr, frame: &mut Frame, owner: Owner) -> Flow<Vec<Player>> {
+        let l = self.list_of(e, frame, owner)?;
+        Ok(self.lists[l as usize]
+            .items
+            .iter()
+            .filter_map(|v| match v {
+                Value::Player(p) => Some(Player(*p)),
+                _ => None,
+            })
+            .collect())
+    }
+
+    fn numbers(&mut self, e: &Expr, frame: &mut Frame, owner: Owner) -> Flow<Vec<f64>> {
+        if let ExprKind::ListLit(items) = &e.kind {
+            let mut out = Vec::with_capacity(items.len());
+            for i in items {
+                out.push(match self.expr(i, frame, owner)? {
+                    Value::Number(x) => x,
+                    _ => f64::NAN,
+                });
+            }
+            return Ok(out);
+        }
+        let l = self.list_of(e, frame, owner)?;
+        Ok(self.lists[l as usize]
+            .items
+            .iter()
+            .map(|v| match v {
+                Value::Number(x) => *x,
+                _ => f64::NAN,
+            })
+            .collect())
+    }
+
+    fn ranking(&mut self, e: &Expr, frame: &mut Frame, owner: Owner) -> Flow<Vec<Vec<Player>>> {
+        if e.ty == Ty::Player {
+            return Ok(vec![vec![self.player(e, frame, owner)?]]);
+        }
+        if let ExprKind::ListLit(places) = &e.kind {
+            let mut out = Vec::new();
+            for place in places {
+                out.push(self.players(place, frame, owner)?);
+            }
+            return Ok(out);
+        }
+        let outer = self.list_of(e, frame, owner)?;
+        let places: Vec<Value> = self.lists[outer as usize].items.to_vec();
+        Ok(places
+            .iter()
+            .filter_map(|place| match place {
+                Value::List(l) => Some(
+                    self.lists[*l as usize]
+                        .items
+                        .iter()
+                        .filter_map(|v| match v {
+                            Value::Player(p) => Some(Player(*p)),
+                            _ => None,
+                        })
+                        .collect(),
+                ),
+                _ => None,
+            })
+            .collect())
+    }
+
+    pub(crate) fn alloc_list(&mut self, items: Vec<Value>) -> Value {
+        self.lists.push(List::from_vec(items));
+        Value::List(self.lists.len() as u32 - 1)
+    }
+
+    /// The fields of an object or global.
+    fn fields(&self, v: &Value) -> Option<&Vec<Value>> {
+        match v {
+            Value::Object(t, i) => self.arenas.get(*t as usize)?.get(*i as usize).map(|o| &o.fields),
+            Value::Global(g) => self.globals.get(*g as usize),
+            _ => None,
+        }
+    }
+
+    fn fields_mut(&mut self, v: &Value) -> Option<&mut Vec<Value>> {
+        match v {
+            Value::Object(t, i) => {
+                self.arenas.get_mut(*t as usize)?.get_mut(*i as usize).map(|o| &mut o.fields)
+            }
+            Value::Global(g) => self.globals.get_mut(*g as usize),
+            _ => None,
+        }
+    }
+
+    pub(crate) fn attr(&self, object: &Value, attr: tgdl_compiler::hir::AttrId) -> Value {
+        let slot = self.prep.slot[attr.index()];
+        self.fields(object).and_then(|f| f.get(slot)).cloned().unwrap_or(Value::Null)
+    }
+
+    fn set_attr(&mut self, object: &Value, attr: tgdl_compiler::hir::AttrId, v: Value) {
+        let slot = self.prep.slot[attr.index()];
+        if let Some(f) = self.fields_mut(object).and_then(|f| f.get_mut(slot)) {
+            *f = v;
+        }
+    }
+
+    pub(crate) fn class_of(&self, v: &Value) -> Option<ClassId> {
+        match v {
+            Value::Object(t, i) => self.arenas.get(*t as usize)?.get(*i as usize).map(|o| o.class),
+            Value::Global(g) => {
+                self.prep.global_index.iter().find(|&(_, &x)| x == *g as usize).map(|(c, _)| *c)
+            }
+            Value::Group(_) => Some(self.prep.program.builtins.group),
+            _ => None,
+        }
+    }
+
+    /// Runs the attribute initialisers of a new object of `class`, base classes first.
+    pub(crate) fn init_attrs(&mut self, object: Value, class: ClassId) -> Flow<()> {
+        let p = self.prep.clone();
+        for a in p.program.all_attrs(class) {
+            let Some(init) = &p.program.attr(a).init else { continue };
+            let mut frame = Frame { this: object.clone(), event: Value::Null, locals: Vec::new() };
+            let v = self.expr(init, &mut frame, Owner::Setup)?;
+            self.set_attr(&object, a, v);
+        }
+        Ok(())
+    }
+
+    fn new_object(
+        &mut self,
+        class: ClassId,
+        inits: &[(tgdl_compiler::hir::AttrId, Expr)],
+        frame: &mut Frame,
+        owner: Owner,
+    ) -> Flow<Value> {
+        let p = self.prep.clone();
+        let Some(tag) = p.tag(class) else { return Ok(Value::Null) };
+        let mut fields = vec![Value::Null; p.fields[tag as usize]];
+        for a in p.program.all_attrs(class) {
+            let v = match p.program.attr(a).builtin {
+                Some(BuiltinAttr::Discarded | BuiltinAttr::FaceUp) => Value::Bool(false),
+                Some(BuiltinAttr::Members) => self.alloc_list(Vec::new()),
+                _ => continue,
+            };
+            fields[p.slot[a.index()]] = v;
+        }
+        let index = self.arenas[tag as usize].len() as u32;
+        self.arenas[tag as usize].push(Obj { class, fields });
+        let object = Value::Object(tag, index);
+        self.init_attrs(object.clone(), class)?;
+        for (a, e) in inits {
+            let v = self.expr(e, frame, owner)?;
+            self.set_attr(&object, *a, v);
+        }
+        Ok(object)
+    }
+
+    pub(crate) fn expr(&mut self, e: &Expr, frame: &mut Frame, owner: Owner) -> Flow<Value> {
+        let p = self.prep.clone();
+        Ok(match &e.kind {
+            ExprKind::Number(x) => Value::Number(*x),
+            ExprKind::String(s) => Value::Str(rv::str_of(s)),
+            ExprKind::Bool(b) => Value::Bool(*b),
+            ExprKind::Null => Value::Null,
+            ExprKind::Local(l) => frame.locals[l.index()].clone(),
+            ExprKind::This => frame.this.clone(),
+            ExprKind::Event => frame.event.clone(),
+            ExprKind::Global(c) => match p.global_index.get(c) {
+                Some(&g) => Value::Global(g as u32),
+                None => Value::Null,
+            },
+            ExprKind::Param(i) => match &p.program.params[*i].ty {
+                Ty::Bool => Value::Bool(self.core.param_bool(*i)),
+                Ty::String => {
+                    let choice = self.core.param(*i) as usize;
+                    Value::Str(rv::str_of(
+                        p.program.params[*i].choices.get(choice).map_or("", String::as_str),
+                    ))
+                }
+                _ => Value::Number(self.core.param(*i)),
+            },
+            ExprKind::BoardGroup { board, group } => {
+                match p.groups.iter().position(|&(b, g)| b == *board && g == *group) {
+                    Some(g) => Value::Group(g as u32),
+                    None => Value::Null,
+                }
+            }
+            ExprKind::Attr { object, attr } => {
+                let o = self.expr(object, frame, owner)?;
+                if o.is_null() {
+                    return some(None, p.loc(object.span));
+                }
+                match (p.program.attr(*attr).builtin, &o) {
+                    (Some(BuiltinAttr::Active), _) => return Ok(Value::Player(self.core.active.0)),
+                    (Some(BuiltinAttr::Tiles), Value::Group(g)) => {
+                        return Ok(Value::List(self.group_tiles[*g as usize]));
+                    }
+                    (Some(BuiltinAttr::Groups), Value::Global(g)) => {
+                        return Ok(self.board_groups[*g as usize].map_or(Value::Null, Value::Table));
+                    }
+                    _ => {}
+                }
+                self.attr(&o, *attr)
+            }
+            ExprKind::Call { func, receiver, args, virtual_call } => {
+                let this = match receiver {
+                    Some(r) => {
+                        let v = self.expr(r, frame, owner)?;
+                        if v.is_null() {
+                            return some(None, p.loc(r.span));
+                        }
+                        v
+                    }
+                    None => frame.this.clone(),
+                };
+                let mut values = Vec::with_capacity(args.len());
+                for a in args {
+                    values.push(self.expr(a, frame, owner)?);
+                }
+                let f = if *virtual_call { self.dispatch(*func, &this) } else { *func };
+                let at = p.loc(e.span);
+                self.core.enter(at)?;
+                let result = self.call(f, this, values);
+                self.core.leave();
+                result?
+            }
+            ExprKind::CallAction { action, receiver } => {
+                let this = self.expr(receiver, frame, owner)?;
+                let mut f = self.frame_for_action(*action, this.clone(), Value::Null);
+                if self.requires_hold(*action, &mut f)? {
+                    self.run_action(*action, this, None, &[])?;
+                }
+                Value::Null
+            }
+            ExprKind::Builtin { op, args } => self.builtin(e, *op, args, frame, owner)?,
+            ExprKind::Unary { op, operand } => match op {
+                UnaryOp::Neg => Value::Number(-self.number(operand, frame, owner)?),
+                UnaryOp::Not => Value::Bool(!self.truth(operand, frame, owner)?),
+            },
+            ExprKind::Binary { op, lhs, rhs } => self.binary(e, *op, lhs, rhs, frame, owner)?,
+            ExprKind::ToPlayer(inner) => {
+                let x = self.number(inner, frame, owner)?;
+                Value::Player(self.core.wrap_player(x).0)
+            }
+            ExprKind::ToNumber(inner) => match self.expr(inner, frame, owner)? {
+                Value::Player(p) => Value::Number(f64::from(p)),
+                Value::Null => Value::Null,
+                other => other,
+            },
+            ExprKind::ToText(inner) => {
+                let v = self.expr(inner, frame, owner)?;
+                Value::Str(rv::str_of(&self.text(&v, &inner.ty)))
+            }
+            ExprKind::Is { operand, class } => {
+                let v = self.expr(operand, frame, owner)?;
+                Value::Bool(self.class_of(&v).is_some_and(|c| p.program.is_subclass(c, *class)))
+            }
+            ExprKind::As { operand, class } => {
+                let v = self.expr(operand, frame, owner)?;
+                if self.class_of(&v).is_some_and(|c| p.program.is_subclass(c, *class)) {
+                    v
+                } else {
+                    Value::Null
+                }
+            }
+            ExprKind::New { class, inits } => self.new_object(*class, inits, frame, owner)?,
+            ExprKind::ListLit(items) => {
+                let mut vals = Vec::with_capacity(items.len());
+                for i in items {
+                    vals.push(self.expr(i, frame, owner)?);
+                }
+                self.alloc_list(vals)
+            }
+            ExprKind::StackLit(_) => Value::Null,
+            ExprKind::TableLit(pairs) => {
+                let mut table = tgdl_runtime::collections::Table::default();
+                for (k, v) in pairs {
+                    let key = self.key(k, frame, owner)?;
+                    let v = self.expr(v, frame, owner)?;
+                    table.set(key, (!v.is_null()).then_some(v));
+                }
+                self.tables.push(table);
+                Value::Table(self.tables.len() as u32 - 1)
+            }
+            ExprKind::Index { object, index } => {
+                let o = self.expr(object, frame, owner)?;
+                match o {
+                    Value::Table(t) => {
+                        let key = self.key(index, frame, owner)?;
+                        self.tables[t as usize].get(&key).unwrap_or(Value::Null)
+                    }
+                    Value::List(l) => {
+                        let i = self.number(index, frame, owner)?;
+                        self.lists[l as usize].get(i, p.loc(e.span))?
+                    }
+                    _ => return some(None, p.loc(object.span)),
+                }
+            }
+            ExprKind::Assign { target, value } => {
+                let v = self.expr(value, frame, owner)?;
+                self.assign(target, v, frame, owner)?;
+                Value::Null
+            }
+        })
+    }
+
+    fn key(&mut self, k: &Expr, frame: &mut Frame, owner: Owner) -> Flow<tgdl_runtime::collections::Key> {
+        let v = self.expr(k, frame, owner)?;
+        match v.key() {
+            Some(key) => Ok(key),
+            None => tgdl_runtime::collections::key(None, self.prep.loc(k.span)),
+        }
+    }
+
+    fn assign(&mut self, target: &Expr, v: Value, frame: &mut Frame, owner: Owner) -> Flow<()> {
+        let p = self.prep.clone();
+        match &target.kind {
+            ExprKind::Local(l) => frame.locals[l.index()] = v,
+            ExprKind::Attr { object, attr } => {
+                let o = self.expr(object, frame, owner)?;
+                if o.is_null() {
+                    return some(None, p.loc(object.span));
+                }
+                if matches!(p.program.attr(*attr).ty, Ty::Number)
+                    && let Value::Number(x) = v
+                {
+                    rv::finite(x, p.loc(target.span))?;
+                }
+                self.set_attr(&o, *attr, v);
+            }
+            ExprKind::Index { object, index } => {
+                let o = self.expr(object, frame, owner)?;
+                match o {
+                    Value::Table(t) => {
+                        let key = self.key(index, frame, owner)?;
+                        let at = p.loc_ref(target.span);
+                        self.tables[t as usize].set_at(key, (!v.is_null()).then_some(v), at)?;
+                    }
+                    Value::List(l) => {
+                        let i = self.number(index, frame, owner)?;
+                        self.lists[l as usize].set(i, v, p.loc(target.span))?;
+                    }
+                    _ => return some(None, p.loc(object.span)),
+                }
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+
+    fn binary(
+        &mut self,
+        e: &Expr,
+        op: BinaryOp,
+        lhs: &Expr,
+        rhs: &Expr,
+        frame: &mut Frame,
+        owner: Owner,
+    ) -> Flow<Value> {
+        let at = self.prep.loc(e.span);
+        Ok(match op {
+            BinaryOp::And => Value::Bool(self.truth(lhs, frame, owner)? && self.truth(rhs, frame, owner)?),
+            BinaryOp::Or => Value::Bool(self.truth(lhs, frame, owner)? || self.truth(rhs, frame, owner)?),
+            BinaryOp::BitAnd | BinaryOp::BitOr | BinaryOp::Xor => {
+                let (a, b) = (self.truth(lhs, frame, owner)?, self.truth(rhs, frame, owner)?);
+                Value::Bool(match op {
+                    BinaryOp::BitAnd => a & b,
+                    BinaryOp::BitOr => a | b,
+                    _ => a ^ b,
+                })
+            }
+            BinaryOp::Eq | BinaryOp::Ne => {
+                let (a, b) = (self.expr(lhs, frame, owner)?, self.expr(rhs, frame, owner)?);
+                let same = match (&a, &b) {
+                    (Value::Number(x), Value::Player(p)) | (Value::Player(p), Value::Number(x)) => {
+                        *x == f64::from(*p)
+                    }
+                    _ => a == b,
+                };
+                Value::Bool(if op == BinaryOp::Eq { same } else { !same })
+            }
+            BinaryOp::Lt | BinaryOp::Gt | BinaryOp::Le | BinaryOp::Ge => {
+                let (a, b) = (self.number(lhs, frame, owner)?, self.number(rhs, frame, owner)?);
+                Value::Bool(match op {
+                    BinaryOp::Lt => a < b,
+                    BinaryOp::Gt => a > b,
+                    BinaryOp::Le => a <= b,
+                    _ => a >= b,
+                })
+            }
+            BinaryOp::Concat => {
+                let (a, b) = (self.string(lhs, frame, owner)?, self.string(rhs, frame, owner)?);
+                Value::Str(rv::concat_at(&a, &b, at)?)
+            }
+            BinaryOp::PlayerArith(pop) => {
+                let (a, b) = (self.number(lhs, frame, owner)?, self.number(rhs, frame, owner)?);
+                let r = match pop {
+                    PlayerOp::Add => a + b,
+                    PlayerOp::Sub => a - b,
+                    PlayerOp::Mul => a * b,
+                    PlayerOp::Div => rv::div(a, b, at)?,
+                    PlayerOp::Rem => rv::rem(a, b, at)?,
+                    PlayerOp::Pow => rv::pow(a, b, at)?,
+                };
+                Value::Player(self.core.wrap_player(r).0)
+            }
+            BinaryOp::Add | BinaryOp::Sub | BinaryOp::Mul | BinaryOp::Div | BinaryOp::Rem | BinaryOp::Pow => {
+                let (a, b) = (self.number(lhs, frame, owner)?, self.number(rhs, frame, owner)?);
+                Value::Number(match op {
+                    BinaryOp::Add => rv::finite(a + b, at)?,
+                    BinaryOp::Sub => rv::finite(a - b, at)?,
+                    BinaryOp::Mul => rv::finite(a * b, at)?,
+                    BinaryOp::Div => rv::div(a, b, at)?,
+                    BinaryOp::Rem => rv::rem(a, b, at)?,
+                    _ => rv::pow(a, b, at)?,
+                })
+            }
+        })
+    }
+
+    /// The function a virtual call runs on an object of its class: the most derived
+    /// override of `f` on the object's class chain.
+    fn dispatch(&self, f: FuncId, this: &Value) -> FuncId {
+        let p = &self.prep.program;
+        let Some(mut class) = self.class_of(this) else { return f };
+        loop {
+            for &g in &p.class(class).funcs {
+                let mut cur = Some(g);
+                while let Some(c) = cur {
+                    if c == f {
+                        return g;
+                    }
+                    cur = p.func(c).overrides;
+                }
+            }
+            match p.class(class).base {
+                Some(b) => class = b,
+                None => return f,
+            }
+        }
+    }
+
+    /// Calls a function with its arguments (its inputs asked of players are asked here).
+    pub(crate) fn call(&mut self, f: FuncId, this: Value, args: Vec<Value>) -> Flow<Value> {
+        let p = self.prep.clone();
+        let func = p.program.func(f);
+        let mut frame = Frame::new(&func.locals, this, Value::Null);
+        let mut args = args.into_iter();
+        for input in &func.inputs {
+            if let InputMode::Function { .. } = input.mode {
+                frame.locals[input.local.index()] = args.next().unwrap_or(Value::Null);
+            }
+        }
+        let owner = Owner::Func(f);
+        for input in &func.inputs {
+            if matches!(input.mode, InputMode::Function { .. }) {
+                continue;
+            }
+            match self.ask_input(input, &mut frame, owner, InputFailure::Error(input.span))? {
+                Some(v) => frame.locals[input.local.index()] = v,
+                None => return Ok(Value::Null),
+            }
+        }
+        if func.ret == Ty::Void {
+            self.block(&func.body, &mut frame, owner)?;
+            return Ok(Value::Null);
+        }
+        self.returning(&func.body, &mut frame, owner, p.loc(func.span))
+    }
+
+    /// Whether the triggers of `a` watching the player's choice (`choice`) or the event in
+    /// the frame hold.
+    pub(crate) fn triggers_hold(&mut self, a: ActionId, frame: &mut Frame, choice: bool) -> Flow<bool> {
+        let p = self.prep.clone();
+        let action = p.program.action(a);
+        let pc = p.program.builtins.player_choice;
+        let event_class = self.class_of(&frame.event);
+        for t in &action.triggers {
+            let watches = if choice {
+                p.program.is_subclass(pc, t.event)
+            } else {
+                !p.program.is_subclass(pc, t.event)
+                    && event_class.is_some_and(|c| p.program.is_subclass(c, t.event))
+            };
+            if !watches {
+                continue;
+            }
+            match &t.body {
+                None => return Ok(true),
+                Some(body) => {
+                    if self.returning(body, frame, Owner::Action(a), Loc::new(p.info.source, 1, 1))?
+                        == Value::Bool(true)
+                    {
+                        return Ok(true);
+                    }
+                }
+            }
+        }
+        Ok(false)
+    }
+
+    pub(crate) fn requires_hold(&mut self, a: ActionId, frame: &mut Frame) -> Flow<bool> {
+        let p = self.prep.clone();
+        let action = p.program.action(a);
+        for r in &action.requires {
+            let at = p.loc(action.span);
+            if self.returning(r, frame, Owner::Action(a), at)? != Value::Bool(true) {
+                return Ok(false);
+            }
+        }
+        Ok(true)
+    }
+
+    /// Runs an action: its inputs not given (`given` are its leading inputs, from a move),
+    /// then its effect.
+    pub(crate) fn run_action(
+        &mut self,
+        a: ActionId,
+        this: Value,
+        event: Option<(u32, u32)>,
+        given: &[Value],
+    ) -> Flow<()> {
+        let p = self.prep.clone();
+        let action = p.program.action(a);
+        let event_v = event.map_or(Value::Null, |(t, i)| Value::Object(t, i));
+        let mut frame = self.frame_for_action(a, this, event_v);
+        let owner = Owner::Action(a);
+        for (k, input) in action.inputs.iter().enumerate() {
+            if let Some(v) = given.get(k) {
+                frame.locals[input.local.index()] = v.clone();
+                continue;
+            }
+            match self.ask_input(input, &mut frame, owner, InputFailure::Skip)? {
+                Some(v) => frame.locals[input.local.index()] = v,
+                None => return Ok(()),
+            }
+        }
+        self.block(&action.effect, &mut frame, owner)
+    }
+
+    /// Every candidate of an input before its filters: its `in` list, or every value of
+    /// its type, in the order menus list them.
+    pub(crate) fn candidates(&mut self, input: &Input, frame: &mut Frame) -> Flow<Vec<Value>> {
+        let p = self.prep.clone();
+        if let Some(domain) = &input.domain {
+            let owner = Owner::Setup;
+            let l = self.list_of(domain, frame, owner)?;
+            // Connections for a tile input: the tiles they lead to.
+            let leads_to = match (domain.ty.element(), input.candidate_ty()) {
+                (Some(Ty::Class(k)), Ty::Class(c)) => {
+                    p.program.class(*k).kind == ClassKind::Connection
+                        && p.program.class(*c).kind == ClassKind::Tile
+                }
+                _ => false,
+            };
+            let to = p.builtin_attr(p.program.builtins.connection, BuiltinAttr::To);
+            let mut listed: Vec<Value> = Vec::new();
+            for item in self.lists[l as usize].items.iter() {
+                let item = match (leads_to, to) {
+                    (true, Some(to)) => self.attr(item, to),
+                    _ => item.clone(),
+                };
+                if !item.is_null() && !listed.contains(&item) {
+                    listed.push(item);
+                }
+            }
+            return Ok(listed);
+        }
+        Ok(match input.candidate_ty() {
+            Ty::Player => (0..self.core.players).map(Value::Player).collect(),
+            Ty::Bool => vec![Value::Bool(true), Value::Bool(false)],
+            Ty::Class(c) if p.is_global(*c) => vec![Value::Global(p.global_index[c] as u32)],
+            Ty::Class(c) if *c == p.program.builtins.group => {
+                (0..self.groups.len() as u32).map(Value::Group).collect()
+            }
+            Ty::Class(c) => match p.tag(*c) {
+                Some(tag) => {
+                    (0..self.arenas[tag as usize].len() as u32).map(|i| Value::Object(tag, i)).collect()
+                }
+                None => Vec::new(),
+            },
+            _ => Vec::new(),
+        })
+    }
+
+    /// Whether a candidate passes: of the input's class, not discarded, and through the
+    /// filters.
+    pub(crate) fn accepts(&mut self, input: &Input, candidate: &Value, frame: &mut Frame) -> Flow<bool> {
+        let p = self.prep.clone();
+        if let (Ty::Class(c), Value::Object(t, i)) = (input.candidate_ty(), candidate) {
+            let obj = &self.arenas[*t as usize][*i as usize];
+            if !p.program.is_subclass(obj.class, *c) {
+                return Ok(false);
+            }
+            let root = p.program.class(*c).root;
+            if p.program.class(root).kind == ClassKind::Interactable
+                && let Some(d) = p.builtin_attr(root, BuiltinAttr::Discarded)
+                && obj.fields[p.slot[d.index()]] == Value::Bool(true)
+            {
+                return Ok(false);
+            }
+        }
+        for f in &input.filters {
+            frame.locals[f.binder.index()] = candidate.clone();
+            let at = p.loc(f.span);
+            if self.returning(&f.body, frame, Owner::Setup, at)? != Value::Bool(true) {
+                return Ok(false);
+            }
+        }
+        Ok(true)
+    }
+
+    /// An input's value: computed (`auto`) or asked of its target player. `None` when the
+    /// run ends here (no candidate, where that skips the action).
+    fn ask_input(
+        &mut self,
+        input: &Input,
+        frame: &mut Frame,
+        owner: Owner,
+        failure: InputFailure,
+    ) -> Flow<Option<Value>> {
+        let p = self.prep.clone();
+        let mut passing = Vec::new();
+        for c in self.candidates(input, frame)? {
+            if self.accepts(input, &c, frame)? {
+                passing.push(c);
+            }
+        }
+        let no_candidate = |this: &Self| -> Flow<Option<Value>> {
+            match failure {
+                InputFailure::Skip => Ok(None),
+                InputFailure::Error(span) => {
+                    fail(this.prep.loc(span), format!("no candidate for the input `{}`", input.name))
+                }
+            }
+        };
+        if matches!(input.mode, InputMode::Auto) {
+            if input.is_list() {
+                return Ok(Some(self.alloc_list(passing)));
+            }
+            return match passing.into_iter().next() {
+                Some(v) => Ok(Some(v)),
+                None if input.optional => Ok(Some(Value::Null)),
+                None => no_candidate(self),
+            };
+        }
+        let target = self.input_target(input, frame, owner)?;
+        let Some(target) = target else { return Ok(Some(Value::Null)) };
+        let owner_name = match owner {
+            Owner::Action(a) => p.program.action(a).name.clone(),
+            Owner::Func(f) => p.program.func(f).name.clone(),
+            Owner::Setup => "setup".into(),
+        };
+        let prompt = format!(
+            "{}: choose {}",
+            tgdl_compiler::facts::words(&owner_name),
+            tgdl_compiler::facts::words(&input.name)
+        );
+        if input.is_list() {
+            let mut chosen = Vec::new();
+            let mut after: Option<Pick> = None;
+            loop {
+                let mut options = Vec::new();
+                let mut passed = after.is_none();
+                for c in &passing {
+                    let pick = pick_of(c);
+                    if passed {
+                        options.push(pick);
+                    } else {
+                        passed = Some(pick) == after;
+                    }
+                }
+                if options.is_empty() {
+                    break;
+                }
+                options.push(Pick::Done);
+                let answer = self.core.ask(target, options, || prompt.clone())?;
+                if answer == Pick::Done {
+                    break;
+                }
+                chosen.push(unpick(answer));
+                after = Some(answer);
+            }
+            return Ok(Some(self.alloc_list(chosen)));
+        }
+        let mut options: Vec<Pick> = passing.iter().map(pick_of).collect();
+        if input.optional {
+            options.push(Pick::Null);
+            if options.len() == 1 {
+                return Ok(Some(Value::Null));
+            }
+            let answer = self.core.ask(target, options, || prompt.clone())?;
+            return Ok(Some(unpick(answer)));
+        }
+        if options.is_empty() {
+            return no_candidate(self);
+        }
+        let answer = self.core.ask(target, options, || prompt.clone())?;
+        Ok(Some(unpick(answer)))
+    }
+
+    /// The player who answers an input: its explicit target, else the default of the
+    /// class. `None`: an owned object without an owner (the input is left null).
+    fn input_target(&mut self, input: &Input, frame: &mut Frame, owner: Owner) -> Flow<Option<Player>> {
+        let p = self.prep.clone();
+        if let InputMode::Player { target: Some(t) } = &input.mode {
+            return Ok(Some(self.player(t, frame, owner)?));
+        }
+        let active = self.core.active;
+        let Value::Object(..) = frame.this else { return Ok(Some(active)) };
+        let Some(class) = self.class_of(&frame.this) else { return Ok(Some(active)) };
+        let root = p.program.class(class).root;
+        Ok(match p.program.class(class).visibility {
+            Visibility::Local => match p.builtin_attr(root, BuiltinAttr::Owner) {
+                None => Some(active),
+                Some(o) => match self.attr(&frame.this, o) {
+                    Value::Player(p) => Some(Player(p)),
+                    _ => None,
+                },
+            },
+            Visibility::Group => {
+                let members: Vec<Player> =
+                    match p.builtin_attr(root, BuiltinAttr::Members).map(|m| self.attr(&frame.this, m)) {
+                        Some(Value::List(l)) => self.lists[l as usize]
+                            .items
+                            .iter()
+                            .filter_map(|v| match v {
+                                Value::Player(p) => Some(Player(*p)),
+                                _ => None,
+                            })
+                            .collect(),
+                        _ => Vec::new(),
+                    };
+                if members.contains(&active) || members.is_empty() {
+                    Some(active)
+                } else {
+                    Some(members[self.core.rng.below(members.len() as u64) as usize])
+                }
+            }
+            Visibility::Global => Some(active),
+        })
+    }
+
+    /// Throws an event: every action watching it, on every candidate object, whose
+    /// triggers and requires hold, joins one batch sorted by priority (ties in declaration
+    /// order, then creation order), queued after the runs already waiting.
+    fn throw(&mut self, event: (u32, u32)) -> Flow<()> {
+        let p = self.prep.clone();
+        let event_v = Value::Object(event.0, event.1);
+        let mut batch: Vec<(f64, Run)> = Vec::new();
+        let pc = p.program.builtins.player_choice;
+        for (i, action) in p.program.actions.iter().enumerate() {
+            let a = ActionId(i as u32);
+            if !action.triggers.iter().any(|t| !p.program.is_subclass(pc, t.event)) {
+                continue;
+            }
+            let subjects: Vec<Slot> = match p.global_index.get(&action.owner) {
+                Some(&g) => vec![Slot::Global(g as u32)],
+                None => match p.tag(action.owner) {
+                    Some(tag) => {
+                        let root = p.program.class(action.owner).root;
+                        let discarded = (p.program.class(root).kind == ClassKind::Interactable)
+                            .then(|| p.builtin_attr(root, BuiltinAttr::Discarded))
+                            .flatten();
+                        self.arenas[tag as usize]
+                            .iter()
+                            .enumerate()
+                            .filter(|(_, o)| p.program.is_subclass(o.class, action.owner))
+                            .filter(|(_, o)| {
+                                discarded.is_none_or(|d| o.fields[p.slot[d.index()]] != Value::Bool(true))
+                            })
+                            .map(|(i, _)| Slot::Object(tag, i as u32))
+                            .collect()
+                    }
+                    None => Vec::new(),
+                },
+            };
+            for this in subjects {
+                let mut frame = self.frame_for_action(a, this.value(), event_v.clone());
+                if self.triggers_hold(a, &mut frame, false)? && self.requires_hold(a, &mut frame)? {
+                    batch.push((action.prio, Run { action: a, this, event }));
+                }
+            }
+        }
+        batch.sort_by(|a, b| b.0.total_cmp(&a.0));
+        self.queue.extend(batch.into_iter().map(|(_, run)| run));
+        Ok(())
+    }
+
+    /// Runs queued actions until the queue is empty; requires are checked again when a run
+    /// leaves the queue.
+    pub(crate) fn drain(&mut self) -> Flow<()> {
+        let p = self.prep.clone();
+        while let Some(run) = self.queue.pop_front() {
+            let action = p.program.action(run.action);
+            let mut frame =
+                self.frame_for_action(run.action, run.this.value(), Value::Object(run.event.0, run.event.1));
+            if self.requires_hold(run.action, &mut frame)? {
+                self.core.run_event(p.loc(action.span))?;
+                self.run_action(run.action, run.this.value(), Some(run.event), &[])?;
+            }
+        }
+        Ok(())
+    }
+
+    /// `turn.pass()`: the active turn's `default` names the next player.
+    fn pass_turn(&mut self) -> Flow<()> {
+        let p = self.prep.clone();
+        let next = match p.program.turns.get(self.core.turn).and_then(|t| t.default) {
+            Some(f) => match self.call(f, Value::Null, Vec::new())? {
+                Value::Player(n) => Player(n),
+                Value::Number(x) => self.core.wrap_player(x),
+                _ => return some(None, p.loc(p.program.func(f).span)),
+            },
+            None => self.core.wrap_player(self.core.active.number() + 1.0),
+        };
+        self.core.active = next;
+        Ok(())
+    }
+
+    fn builtin(
+        &mut self,
+        e: &Expr,
+        op: Builtin,
+        args: &[Expr],
+        frame: &mut Frame,
+        owner: Owner,
+    ) -> Flow<Value> {
+        use Builtin::*;
+        let p = self.prep.clone();
+        let at = p.loc(e.span);
+        let mut vals = Vec::with_capacity(args.len());
+        if op != Log {
+            for a in args {
+                vals.push(self.expr(a, frame, owner)?);
+            }
+        }
+        let num = |i: usize| -> Flow<f64> {
+            match vals.get(i) {
+                Some(Value::Number(x)) => Ok(*x),
+                Some(Value::Player(p)) => Ok(f64::from(*p)),
+                _ => some(None, p.loc(args.get(i).map_or(e.span, |a| a.span))),
+            }
+        };
+        let list = |i: usize| -> Flow<usize> {
+            match vals.get(i) {
+                Some(Value::List(l)) => Ok(*l as usize),
+                _ => some(None, p.loc(args.get(i).map_or(e.span, |a| a.span))),
+            }
+        };
+        let table = |i: usize| -> Flow<usize> {
+            match vals.get(i) {
+                Some(Value::Table(t)) => Ok(*t as usize),
+                _ => some(None, p.loc(args.get(i).map_or(e.span, |a| a.span))),
+            }
+        };
+        let object = |i: usize| -> Flow<Value> {
+            match vals.get(i) {
+                Some(v @ (Value::Object(..) | Value::Global(_))) => Ok(v.clone()),
+                _ => some(None, p.loc(args.get(i).map_or(e.span, |a| a.span))),
+            }
+        };
+        let changed = || p.loc_ref(e.span);
+        Ok(match op {
+            PlayerAll => {
+                let all = (0..self.core.players).map(Value::Player).collect();
+                self.alloc_list(all)
+            }
+            PlayerActive | TurnActive => Value::Player(self.core.active.0),
+            PlayerCount => Value::Number(f64::from(self.core.players)),
+            TurnCurrent => {
+                Value::Str(rv::str_of(p.program.turns.get(self.core.turn).map_or("", |t| t.name.as_str())))
+            }
+            TurnPass => {
+                match vals.len() {
+                    0 => self.pass_turn()?,
+                    1 => self.core.active = Player(num(0)? as u32),
+                    _ => {
+                        let next = Player(num(0)? as u32);
+                        if let Some(Value::Str(s)) = vals.get(1) {
+                            self.core.phase = s.clone();
+                        }
+                        self.core.active = next;
+                    }
+                }
+                self.core.turn_changed_at = Some(changed());
+                Value::Null
+            }
+            PhaseActive => Value::Str(self.core.phase.clone()),
+            PhaseSet => {
+                if let Some(Value::Str(s)) = vals.first() {
+                    self.core.phase = s.clone();
+                }
+                self.core.turn_changed_at = Some(changed());
+                Value::Null
+            }
+            TurnsUse => {
+                let name = match vals.first() {
+                    Some(Value::Str(s)) => s.clone(),
+                    _ => return some(None, at),
+                };
+                match p.program.turns.iter().position(|t| *t.name == *name) {
+                    Some(i) => self.core.turn = i,
+                    None => return fail(at, format!("there is no turn named `{name}`")),
+                }
+                if let Some(Value::Str(phase)) = vals.get(1) {
+                    self.core.phase = phase.clone();
+                }
+                self.core.turn_changed_at = Some(changed());
+                Value::Null
+            }
+            Roll => Value::Number(self.core.roll(num(0)?, at)?),
+            Random => Value::Number(self.core.random()?),
+            Log => {
+                let v = self.expr(&args[0], frame, owner)?;
+                let line = self.text(&v, &args[0].ty);
+                self.core.log.push(line);
+                Value::Null
+            }
+            Abs => Value::Number(num(0)?.abs()),
+            Floor => Value::Number(num(0)?.floor()),
+            Ceil => Value::Number(num(0)?.ceil()),
+            Round => Value::Number(num(0)?.round()),
+            Sqrt => Value::Number(rv::sqrt(num(0)?, at)?),
+            Pow => Value::Number(rv::pow(num(0)?, num(1)?, at)?),
+            Min | Max => {
+                let mut acc = num(0)?;
+                for i in 1..vals.len() {
+                    acc = if op == Min { f64::min(acc, num(i)?) } else { f64::max(acc, num(i)?) };
+                }
+                Value::Number(acc)
+            }
+            ListLength => Value::Number(self.lists[list(0)?].len()),
+            TableLength => Value::Number(self.tables[table(0)?].len()),
+            ListPush => {
+                let l = list(0)?;
+                self.lists[l].push_at(vals[1].clone(), changed())?;
+                Value::Null
+            }
+            ListAppend => {
+                let (l, other) = (list(0)?, list(1)?);
+                let copy = self.lists[other].clone();
+                self.lists[l].append_at(&copy, at)?;
+                Value::Null
+            }
+            ListClear => {
+                let l = list(0)?;
+                self.lists[l].clear();
+                Value::Null
+            }
+            TableClear => {
+                let t = table(0)?;
+                self.tables[t].clear();
+                Value::Null
+            }
+            ListContains => Value::Bool(self.lists[list(0)?].contains(&vals[1])),
+            ListIndexOf => Value::Number(self.lists[list(0)?].index_of(&vals[1])),
+            ListRemove => {
+                let l = list(0)?;
+                self.lists[l].remove(&vals[1]);
+                Value::Null
+            }
+            ListRemoveAt => {
+                let l = list(0)?;
+                self.lists[l].remove_at(num(1)?, at)?
+            }
+            ListShuffle => {
+                let l = list(0)?;
+                let mut items = std::mem::take(&mut self.lists[l]);
+                let r = items.shuffle(&mut self.core);
+                self.lists[l] = items;
+                r?;
+                Value::Null
+            }
+            ListCopy => {
+                let copy = self.lists[list(0)?].clone();
+                self.lists.push(copy);
+                Value::List(self.lists.len() as u32 - 1)
+            }
+            TableCopy => {
+                let copy = self.tables[table(0)?].clone();
+                self.tables.push(copy);
+                Value::Table(self.tables.len() as u32 - 1)
+            }
+            ListCast => {
+                let class = match e.ty.element() {
+                    Some(Ty::Class(c)) => *c,
+                    _ => p.program.builtins.tile,
+                };
+                let items: Vec<Value> = self.lists[list(0)?].items.to_vec();
+                let cast = items
+                    .into_iter()
+                    .map(|v| {
+                        if self.class_of(&v).is_some_and(|c| p.program.is_subclass(c, class)) {
+                            v
+                        } else {
+                            Value::Null
+                        }
+                    })
+                    .collect();
+                self.alloc_list(cast)
+            }
+            TableKeys => {
+                let key_ty = e.ty.element().cloned().unwrap_or(Ty::Error);
+                let keys =
+                    self.tables[table(0)?].entries.iter().map(|(k, _)| Value::of_key(k, &key_ty)).collect();
+                self.alloc_list(keys)
+            }
+            TableContains => {
+                let t = table(0)?;
+                let key = match vals[1].key() {
+                    Some(k) => k,
+                    None => return tgdl_runtime::collections::key(None, p.loc(args[1].span)),
+                };
+                Value::Bool(self.tables[t].get(&key).is_some())
+            }
+            Assign => {
+                let o = object(0)?;
+                let class = self.class_of(&o).unwrap_or(p.program.builtins.event);
+                let root = p.program.class(class).root;
+                if p.program.class(class).visibility == Visibility::Group {
+                    if let (Some(m), Value::Player(_)) =
+                        (p.builtin_attr(root, BuiltinAttr::Members), &vals[1])
+                        && let Value::List(l) = self.attr(&o, m)
+                        && !self.lists[l as usize].contains(&vals[1])
+                    {
+                        self.lists[l as usize].push(vals[1].clone());
+                    }
+                } else if let Some(a) = p.builtin_attr(root, BuiltinAttr::Owner) {
+                    self.set_attr(&o, a, vals[1].clone());
+                }
+                Value::Null
+            }
+            MoveTo => {
+                let o = object(0)?;
+                let root = p.program.class(self.class_of(&o).unwrap_or(p.program.builtins.event)).root;
+                if let Some(a) = p.builtin_attr(root, BuiltinAttr::Tile) {
+                    self.set_attr(&o, a, vals[1].clone());
+                }
+                if let Some(a) = p.builtin_attr(root, BuiltinAttr::FaceUp) {
+                    self.set_attr(&o, a, Value::Bool(true));
+                }
+                Value::Null
+            }
+            RemoveFromBoard => {
+                let o = object(0)?;
+                let root = p.program.class(self.class_of(&o).unwrap_or(p.program.builtins.event)).root;
+                if let Some(a) = p.builtin_attr(root, BuiltinAttr::Tile) {
+                    self.set_attr(&o, a, Value::Null);
+                }
+                Value::Null
+            }
+            Discard => return fail(at, "the interpreter does not run `discard` yet"),
+            GroupAt | GroupIndex => {
+                let g = match vals.first() {
+                    Some(Value::Group(g)) => *g as usize,
+                    _ => return some(None, p.loc(args[0].span)),
+                };
+                let (i, j) = (num(1)?, num(2)?);
+                let tag = p.tag(p.program.builtins.tile).unwrap_or(0);
+                let tile =
+                    if op == GroupAt { self.groups[g].at(i, j) } else { self.groups[g].index(i, j, at)? };
+                tile.map_or(Value::Null, |t| Value::Object(tag, t.index() as u32))
+            }
+            Text => {
+                let text = self.text(&vals[0], &args[0].ty);
+                Value::Str(rv::str_of(&text))
+            }
+            Tell | Reveal | Disclose(_) | Connect | GroupAdd | StackLength | StackPush | StackPushFront
+            | StackPop | StackPopFront | StackPeek | StackPeekFront | StackClone | StackShuffle
+            | StackClear | StackContains | DeckReshuffle => {
+                return fail(at, "the interpreter does not run this operation yet");
+            }
+        })
+    }
+
+    /// The text of a value, as string concatenation and `log` write it.
+    pub(crate) fn text(&self, v: &Value, ty: &Ty) -> String {
+        match v {
+            Value::Null => String::from("null"),
+            Value::Str(s) => s.to_string(),
+            Value::Number(x) => rv::fmt_number(*x),
+            Value::Bool(b) => b.to_string(),
+            Value::Player(p) => p.to_string(),
+            Value::Object(t, i) => self.object_label(*t, *i),
+            Value::Global(_) | Value::Group(_) => match ty {
+                Ty::Class(c) => self.prep.program.class(*c).name.clone(),
+                _ => String::from("null"),
+            },
+            Value::List(l) => {
+                let elem = ty.element().cloned().unwrap_or(Ty::Error);
+                let items: Vec<String> =
+                    self.lists[*l as usize].items.iter().map(|x| self.text(x, &elem)).collect();
+                format!("[{}]", items.join(", "))
+            }
+            Value::Table(t) => format!("{{{} entries}}", self.tables[*t as usize].entries.len()),
+        }
+    }
+}
+
+/// What an input without candidates does: skip the action, or stop with a rule error.
+#[derive(Clone, Copy, Debug)]
+enum InputFailure {
+    Skip,
+    Error(tgdl_compiler::source::Span),
+}
+
+/// The answer a candidate is offered as.
+fn pick_of(v: &Value) -> Pick {
+    match *v {
+        Value::Player(p) => Pick::Player(p),
+        Value::Bool(b) => Pick::Bool(b),
+        Value::Number(x) => Pick::of_number(x),
+        Value::Object(t, i) => Pick::Object(t, i),
+        Value::Global(g) => Pick::Object(u32::MAX, g),
+        _ => Pick::Null,
+    }
+}
+
+/// The value an answer stands for.
+fn unpick(pick: Pick) -> Value {
+    match pick {
+        Pick::Player(p) => Value::Player(p),
+        Pick::Bool(b) => Value::Bool(b),
+        Pick::Number(bits) => Value::Number(f64::from_bits(bits)),
+        Pick::Object(u32::MAX, g) => Value::Global(g),
+        Pick::Object(t, i) => Value::Object(t, i),
+        Pick::Null | Pick::Done => Value::Null,
+    }
+}

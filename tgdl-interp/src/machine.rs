@@ -1,63 +1,432 @@
-//! The interpreted world.
+//! The interpreted world: a game's objects, collections and boards as data, and the
+//! runtime's `Rules` over it (setup, the turn menu, playing a move, labels and the view),
+//! as the generated world implements them.
 
-use crate::prepared::Prepared;
+use crate::prepared::{MAX_LEADING, Prepared};
+use crate::value::{Slot, Value};
+use std::collections::VecDeque;
 use std::sync::Arc;
+use tgdl_compiler::hir::{ActionId, BuiltinAttr, ClassId, ClassKind, Geometry, Visibility};
+use tgdl_runtime::__private::board::Group;
+use tgdl_runtime::arena::Id;
+use tgdl_runtime::collections::{List, Table};
 use tgdl_runtime::engine::{Core, Rules};
-use tgdl_runtime::error::{Flow, Loc, fail};
+use tgdl_runtime::error::{Flow, Loc};
 use tgdl_runtime::game::{Choice, GameInfo, Pick};
 use tgdl_runtime::hidden::{Resample, Seen};
 use tgdl_runtime::view::View;
 
+/// An object of an arena: its class and its attributes, by slot.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct Obj {
+    pub(crate) class: ClassId,
+    pub(crate) fields: Vec<Value>,
+}
+
+/// An action waiting in the queue of triggered runs.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct Run {
+    pub(crate) action: ActionId,
+    pub(crate) this: Slot,
+    pub(crate) event: (u32, u32),
+}
+
 /// The world of an interpreted game.
 #[derive(Clone, Debug)]
 pub struct Machine {
-    core: Core,
-    prepared: Arc<Prepared>,
+    pub(crate) core: Core,
+    pub(crate) prep: Arc<Prepared>,
+    pub(crate) arenas: Vec<Vec<Obj>>,
+    pub(crate) globals: Vec<Vec<Value>>,
+    pub(crate) groups: Vec<Group<Obj>>,
+    pub(crate) lists: Vec<List<Value>>,
+    pub(crate) tables: Vec<Table<Value>>,
+    pub(crate) queue: VecDeque<Run>,
+    /// `G.tiles` of each group (a list of its tiles in creation order), by group.
+    pub(crate) group_tiles: Vec<u32>,
+    /// `B.groups` of each board (a table from name to group), by global index.
+    pub(crate) board_groups: Vec<Option<u32>>,
 }
 
+/// A move of the turn menu: an action, the object it belongs to and its leading inputs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Move(u32);
+pub struct Move {
+    pub(crate) action: u32,
+    pub(crate) this: Slot,
+    pub(crate) inputs: [Slot; MAX_LEADING],
+}
+
+impl Machine {
+    fn empty(core: Core, prep: Arc<Prepared>) -> Machine {
+        let mut m = Machine {
+            core,
+            arenas: vec![Vec::new(); prep.roots.len()],
+            globals: prep.global_fields.iter().map(|&n| vec![Value::Null; n]).collect(),
+            groups: Vec::new(),
+            lists: Vec::new(),
+            tables: Vec::new(),
+            queue: VecDeque::new(),
+            group_tiles: Vec::new(),
+            board_groups: Vec::new(),
+            prep,
+        };
+        let p = m.prep.clone();
+        let choice = p.program.builtins.player_choice;
+        if let Some(tag) = p.tag(choice) {
+            m.arenas[tag as usize]
+                .push(Obj { class: choice, fields: vec![Value::Null; p.fields[tag as usize]] });
+        }
+        m.build_boards();
+        m.list_tiles_and_groups();
+        m
+    }
+
+    /// The lists `G.tiles` and the tables `B.groups` read.
+    fn list_tiles_and_groups(&mut self) {
+        let p = self.prep.clone();
+        let tag = p.tag(p.program.builtins.tile).unwrap_or(0);
+        for g in 0..self.groups.len() {
+            let tiles =
+                self.groups[g].cells.iter().flatten().map(|t| Value::Object(tag, t.index() as u32)).collect();
+            let Value::List(l) = self.alloc_list(tiles) else { unreachable!("a list was allocated") };
+            self.group_tiles.push(l);
+        }
+        self.board_groups = vec![None; p.global_fields.len()];
+        for (&board, &g) in &p.global_index {
+            if p.program.class(board).kind != ClassKind::Board {
+                continue;
+            }
+            let mut table = Table::default();
+            for (gi, &(b, k)) in p.groups.iter().enumerate() {
+                if b == board {
+                    let name = tgdl_runtime::value::str_of(&p.program.class(b).groups[k].name);
+                    table.set(tgdl_runtime::collections::Key::String(name), Some(Value::Group(gi as u32)));
+                }
+            }
+            self.tables.push(table);
+            self.board_groups[g] = Some(self.tables.len() as u32 - 1);
+        }
+    }
+
+    /// Every board group and its tiles, row by row, left to right.
+    fn build_boards(&mut self) {
+        let p = self.prep.clone();
+        let tile_root = p.program.builtins.tile;
+        for (gi, &(board, g)) in p.groups.iter().enumerate() {
+            let group = &p.program.class(board).groups[g];
+            let rows = group.cells.len();
+            let columns = group.cells.first().map_or(0, Vec::len);
+            let mut cells = Vec::with_capacity(rows * columns);
+            for (y, row) in group.cells.iter().enumerate() {
+                for x in 0..columns {
+                    match row.get(x).copied().flatten() {
+                        Some(class) => {
+                            let tag = p.tag(tile_root).expect("tiles have an arena") as usize;
+                            let mut fields = vec![Value::Null; p.fields[tag]];
+                            for a in p.program.all_attrs(class) {
+                                let v = match p.program.attr(a).builtin {
+                                    Some(BuiltinAttr::X) => Value::Number(x as f64),
+                                    Some(BuiltinAttr::Y) => Value::Number(y as f64),
+                                    Some(BuiltinAttr::TileGroup) => Value::Group(gi as u32),
+                                    Some(BuiltinAttr::Connections) if p.uses_connections => {
+                                        self.alloc_list(Vec::new())
+                                    }
+                                    _ => continue,
+                                };
+                                fields[p.slot[a.index()]] = v;
+                            }
+                            let index = self.arenas[tag].len();
+                            self.arenas[tag].push(Obj { class, fields });
+                            cells.push(Some(Id::from_index(index)));
+                        }
+                        None => cells.push(None),
+                    }
+                }
+            }
+            if p.uses_connections {
+                self.connect_neighbours(group.geometry, columns, rows, &cells);
+            }
+            let geometry = match group.geometry {
+                Geometry::Square => tgdl_runtime::__private::board::Geometry::Square,
+                Geometry::HexRows => tgdl_runtime::__private::board::Geometry::HexRows,
+                Geometry::HexColumns => tgdl_runtime::__private::board::Geometry::HexColumns,
+                Geometry::Graph => tgdl_runtime::__private::board::Geometry::Graph,
+            };
+            self.groups.push(Group {
+                name: tgdl_runtime::value::str_of(&group.name),
+                geometry,
+                columns,
+                rows,
+                cells: cells.into(),
+                tiles: None,
+            });
+        }
+    }
+
+    /// The connections from each tile of a grid to its neighbours, in the order the
+    /// geometry lists them.
+    fn connect_neighbours(
+        &mut self,
+        geometry: Geometry,
+        columns: usize,
+        rows: usize,
+        cells: &[Option<Id<Obj>>],
+    ) {
+        let p = self.prep.clone();
+        let (Some(tile_tag), Some(conn_tag)) =
+            (p.tag(p.program.builtins.tile), p.tag(p.program.builtins.connection))
+        else {
+            return;
+        };
+        let (Some(list_attr), Some(to_attr)) = (
+            p.builtin_attr(p.program.builtins.tile, BuiltinAttr::Connections),
+            p.builtin_attr(p.program.builtins.connection, BuiltinAttr::To),
+        ) else {
+            return;
+        };
+        let geometry = match geometry {
+            Geometry::Square => tgdl_runtime::__private::board::Geometry::Square,
+            Geometry::HexRows => tgdl_runtime::__private::board::Geometry::HexRows,
+            Geometry::HexColumns => tgdl_runtime::__private::board::Geometry::HexColumns,
+            Geometry::Graph => return,
+        };
+        for (i, cell) in cells.iter().enumerate() {
+            let Some(tile) = cell else { continue };
+            let from = Value::Object(tile_tag, tile.index() as u32);
+            for (column, row) in
+                tgdl_runtime::__private::board::neighbours(geometry, columns, rows, i % columns, i / columns)
+            {
+                let Some(to) = cells[row * columns + column] else { continue };
+                let mut fields = vec![Value::Null; p.fields[conn_tag as usize]];
+                fields[p.slot[to_attr.index()]] = Value::Object(tile_tag, to.index() as u32);
+                let index = self.arenas[conn_tag as usize].len() as u32;
+                self.arenas[conn_tag as usize].push(Obj { class: p.program.builtins.connection, fields });
+                if let Value::List(l) = self.attr(&from, list_attr) {
+                    self.lists[l as usize].push(Value::Object(conn_tag, index));
+                }
+            }
+        }
+    }
+
+    /// Creates the global classes and boards: attribute initialisers, tile initialisers.
+    fn create_globals(&mut self) -> Flow<()> {
+        let p = self.prep.clone();
+        for &c in &p.program.globals {
+            let g = p.global_index[&c] as u32;
+            self.init_attrs(Value::Global(g), c)?;
+            if p.program.class(c).kind == ClassKind::Board {
+                for (gi, &(board, _)) in p.groups.iter().enumerate() {
+                    if board != c {
+                        continue;
+                    }
+                    let cells: Vec<_> = self.groups[gi].cells.iter().flatten().copied().collect();
+                    let tag = p.tag(p.program.builtins.tile).expect("tiles have an arena");
+                    for t in cells {
+                        let class = self.arenas[tag as usize][t.index()].class;
+                        self.init_attrs(Value::Object(tag, t.index() as u32), class)?;
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The objects an action of `owner` may run on for the active player, in creation order.
+    fn subjects(&self, owner: ClassId) -> Vec<Slot> {
+        let p = &self.prep;
+        if let Some(&g) = p.global_index.get(&owner) {
+            return vec![Slot::Global(g as u32)];
+        }
+        let Some(tag) = p.tag(owner) else { return Vec::new() };
+        let root = p.program.class(owner).root;
+        let interactable = p.program.class(root).kind == ClassKind::Interactable;
+        let discarded = p.builtin_attr(root, BuiltinAttr::Discarded).map(|a| p.slot[a.index()]);
+        let owner_slot = p.builtin_attr(root, BuiltinAttr::Owner).map(|a| p.slot[a.index()]);
+        let members = p.builtin_attr(root, BuiltinAttr::Members).map(|a| p.slot[a.index()]);
+        let active = Value::Player(self.core.active.0);
+        let mut out = Vec::new();
+        for (i, obj) in self.arenas[tag as usize].iter().enumerate() {
+            if !p.program.is_subclass(obj.class, owner) {
+                continue;
+            }
+            if interactable && discarded.is_some_and(|d| obj.fields[d] == Value::Bool(true)) {
+                continue;
+            }
+            match p.program.class(owner).visibility {
+                Visibility::Local => {
+                    if owner_slot.is_some_and(|o| obj.fields[o] != active) {
+                        continue;
+                    }
+                }
+                Visibility::Group => {
+                    let listed = match members.map(|m| &obj.fields[m]) {
+                        Some(Value::List(l)) => self.lists[*l as usize].contains(&active),
+                        _ => false,
+                    };
+                    if !listed {
+                        continue;
+                    }
+                }
+                Visibility::Global => {}
+            }
+            out.push(Slot::Object(tag, i as u32));
+        }
+        out
+    }
+
+    /// The moves of one menu action for the active player.
+    fn menu_of(&mut self, a: ActionId, out: &mut Vec<Choice<Move>>) -> Flow<()> {
+        let p = self.prep.clone();
+        let action = p.program.action(a);
+        let choice_event = Value::Object(p.tag(p.program.builtins.player_choice).unwrap_or(0), 0);
+        for this in self.subjects(action.owner) {
+            let this_v = this.value();
+            let mut frame = self.frame_for_action(a, this_v.clone(), choice_event.clone());
+            if !self.triggers_hold(a, &mut frame, true)? {
+                continue;
+            }
+            if !self.requires_hold(a, &mut frame)? {
+                continue;
+            }
+            let leading = p.leading[a.index()].clone();
+            let mut chosen = [Slot::Null; MAX_LEADING];
+            self.leading_moves(a, this, &leading, 0, &mut frame, &mut chosen, out)?;
+        }
+        Ok(())
+    }
+
+    /// The nested walk of an action's leading inputs: every complete choice is a move.
+    #[allow(clippy::too_many_arguments)]
+    fn leading_moves(
+        &mut self,
+        a: ActionId,
+        this: Slot,
+        leading: &[usize],
+        k: usize,
+        frame: &mut crate::eval::Frame,
+        chosen: &mut [Slot; MAX_LEADING],
+        out: &mut Vec<Choice<Move>>,
+    ) -> Flow<()> {
+        if k == leading.len() {
+            out.push(Choice::Move(Move { action: a.0, this, inputs: *chosen }));
+            return Ok(());
+        }
+        let p = self.prep.clone();
+        let input = &p.program.action(a).inputs[leading[k]];
+        for candidate in self.candidates(input, frame)? {
+            if self.accepts(input, &candidate, frame)? {
+                frame.locals[input.local.index()] = candidate.clone();
+                chosen[k] = candidate.slot();
+                self.leading_moves(a, this, leading, k + 1, frame, chosen, out)?;
+            }
+        }
+        if input.optional {
+            frame.locals[input.local.index()] = Value::Null;
+            chosen[k] = Slot::Null;
+            self.leading_moves(a, this, leading, k + 1, frame, chosen, out)?;
+        }
+        Ok(())
+    }
+
+    /// Runs a move of the menu and the cascade of events it starts.
+    fn play_move(&mut self, mv: Move) -> Flow<()> {
+        let p = self.prep.clone();
+        let a = ActionId(mv.action);
+        let choice_event = (p.tag(p.program.builtins.player_choice).unwrap_or(0), 0);
+        let leading = &p.leading[a.index()];
+        let given: Vec<Value> = leading.iter().enumerate().map(|(k, _)| mv.inputs[k].value()).collect();
+        self.run_action(a, mv.this.value(), Some(choice_event), &given)?;
+        self.drain()
+    }
+}
 
 impl Resample for Machine {}
 
 impl Rules for Machine {
     type Move = Move;
+    /// Whether `setup` asks is the program's; the engine only saves a copy before it.
     const SETUP_MAY_ASK: bool = true;
+
     fn info() -> GameInfo {
-        GameInfo { name: "interpreted", source: "", min_players: 1, max_players: 1, params: &[] }
+        crate::installed().info
     }
+
     fn new(core: Core) -> Self {
-        Machine { core, prepared: crate::installed() }
+        let prep = crate::installed();
+        Machine::empty(core, prep)
     }
+
+    fn restart(&mut self, players: u32, seed: u128) {
+        let prep = self.prep.clone();
+        let mut core = std::mem::replace(&mut self.core, Core::new(players, seed));
+        core.restart(players, seed);
+        *self = Machine::empty(core, prep);
+    }
+
     fn core(&self) -> &Core {
         &self.core
     }
+
     fn core_mut(&mut self) -> &mut Core {
         &mut self.core
     }
+
     fn setup(&mut self) -> Flow<()> {
-        let _ = &self.prepared;
-        fail(Loc::new("", 1, 1), "not yet")
+        self.create_globals()?;
+        let p = self.prep.clone();
+        let mut frame = crate::eval::Frame::new(&p.program.setup.locals, Value::Null, Value::Null);
+        let owner = crate::eval::Owner::Setup;
+        self.block(&p.program.setup.body, &mut frame, owner)?;
+        self.drain()
     }
-    fn play(&mut self, _mv: Move) -> Flow<()> {
-        Ok(())
+
+    fn play(&mut self, mv: Move) -> Flow<()> {
+        self.play_move(mv)
     }
+
     fn may_ask(_mv: &Move) -> bool {
         true
     }
-    fn menu(&mut self, _out: &mut Vec<Choice<Move>>) -> Flow<()> {
+
+    fn menu(&mut self, out: &mut Vec<Choice<Move>>) -> Flow<()> {
+        let p = self.prep.clone();
+        for &a in &p.menu_actions {
+            self.menu_of(a, out)?;
+        }
         Ok(())
     }
+
     fn turn_location(&self) -> Loc {
-        Loc::new("", 1, 1)
+        self.prep.turn_loc(self.core.turn)
     }
-    fn move_label(&self, _mv: &Move, _seen: &Seen) -> String {
-        String::new()
+
+    fn move_label(&self, mv: &Move, seen: &Seen) -> String {
+        self.label_move(mv, seen)
     }
-    fn pick_label(&self, _pick: &Pick, _seen: &Seen) -> String {
-        String::new()
+
+    fn pick_label(&self, pick: &Pick, seen: &Seen) -> String {
+        match *pick {
+            Pick::Object(tag, index) => self.seen_label(seen, tag, index),
+            Pick::Player(p) => format!("player {p}"),
+            Pick::Bool(b) => b.to_string(),
+            Pick::Number(bits) => tgdl_runtime::value::fmt_number(f64::from_bits(bits)),
+            Pick::Null => String::from("none"),
+            Pick::Done => String::from("done"),
+        }
     }
-    fn observe(&self, _seen: &Seen) -> View {
-        View::default()
+
+    fn move_subject(&self, mv: &Move) -> Option<(u32, u32)> {
+        match mv.this {
+            Slot::Object(tag, index) => Some((tag, index)),
+            _ => None,
+        }
+    }
+
+    fn object_place(&self, tag: u32, index: u32) -> Option<String> {
+        self.place_of(tag, index)
+    }
+
+    fn observe(&self, seen: &Seen) -> View {
+        self.game_view(seen)
     }
 }

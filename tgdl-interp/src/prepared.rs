@@ -1,14 +1,61 @@
-//! A program made ready for the interpreter: what it supports, and the facts about the
-//! program every run needs.
+//! A program made ready for the interpreter: which parts of the language it runs, and
+//! the facts every run needs, computed once (arenas and attribute slots, the menu's
+//! actions, labels, source places).
 
+use std::collections::HashMap;
 use std::fmt;
-use tgdl_compiler::hir::Program;
-use tgdl_compiler::source::SourceMap;
+use std::sync::Mutex;
+use tgdl_compiler::hir::{
+    ActionId, AttrId, Builtin, BuiltinAttr, ClassId, ClassKind, Expr, ExprKind, FuncId, Geometry, InputMode,
+    Program, Ty, Visibility,
+};
+use tgdl_compiler::source::{SourceFile, SourceMap, Span};
+use tgdl_runtime::error::Loc;
+use tgdl_runtime::game::GameInfo;
+use tgdl_runtime::params::{ParamKind, ParamSpec};
+
+/// The most leading inputs a move carries in the interpreter (a move is a small `Copy`
+/// value, as the engine requires).
+pub(crate) const MAX_LEADING: usize = 4;
 
 /// A checked program ready to be interpreted.
-#[derive(Debug)]
 pub struct Prepared {
     pub(crate) program: Program,
+    pub(crate) info: GameInfo,
+    /// The source files, for the places of rule errors.
+    sources: Vec<SourceFile>,
+    files: Vec<&'static str>,
+    /// Places handed out as `&'static Loc` (where the runtime keeps one), made once each.
+    kept_locs: Mutex<HashMap<(u32, u32), &'static Loc>>,
+    /// The arena (tag) of each class's hierarchy, for classes whose objects live in one.
+    pub(crate) tag_of: Vec<Option<u32>>,
+    /// The root class of each arena, by tag.
+    pub(crate) roots: Vec<ClassId>,
+    /// The slot of each attribute in its object's fields (or in its global's).
+    pub(crate) slot: Vec<usize>,
+    /// How many fields an object of each arena has.
+    pub(crate) fields: Vec<usize>,
+    /// Index of each global class among the globals.
+    pub(crate) global_index: HashMap<ClassId, usize>,
+    /// Fields of each global, by global index.
+    pub(crate) global_fields: Vec<usize>,
+    /// The board groups, in creation order: (board, group index).
+    pub(crate) groups: Vec<(ClassId, usize)>,
+    pub(crate) menu_actions: Vec<ActionId>,
+    /// Leading inputs of every action (the inputs a move carries).
+    pub(crate) leading: Vec<Vec<usize>>,
+    /// Whether a class's label names its tiles (a grid tile named by its `label`).
+    pub(crate) label_fn: Vec<Option<FuncId>>,
+    pub(crate) label_names_tile: Vec<bool>,
+    pub(crate) has_queue: bool,
+    /// Whether tiles keep their connections (the rules read them).
+    pub(crate) uses_connections: bool,
+}
+
+impl fmt::Debug for Prepared {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Prepared").field("game", &self.program.name).finish_non_exhaustive()
+    }
 }
 
 /// A part of a program the interpreter does not run yet: front ends fall back to the
@@ -23,19 +70,319 @@ pub struct Unsupported {
 
 impl fmt::Display for Unsupported {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}:{}:{}: the interpreter does not run {} yet", self.file, self.line, self.column, self.what)
+        write!(
+            f,
+            "{}:{}:{}: the interpreter does not run {} yet",
+            self.file, self.line, self.column, self.what
+        )
     }
 }
 
 impl std::error::Error for Unsupported {}
 
+fn leak(s: &str) -> &'static str {
+    Box::leak(s.to_string().into_boxed_str())
+}
+
 impl Prepared {
-    pub(crate) fn new(program: &Program, _sources: &SourceMap) -> Result<Prepared, Unsupported> {
-        Err(Unsupported {
-            file: program.files.first().cloned().unwrap_or_default(),
-            line: 1,
-            column: 1,
-            what: String::from("any game"),
-        })
+    pub(crate) fn new(program: &Program, map: &SourceMap) -> Result<Prepared, Unsupported> {
+        let sources: Vec<SourceFile> = map.files().map(|(_, f)| f.clone()).collect();
+        let files: Vec<&'static str> = program.files.iter().map(|f| leak(f)).collect();
+        let mut prepared = Prepared {
+            program: program.clone(),
+            info: GameInfo {
+                name: leak(&program.name),
+                source: files.first().copied().unwrap_or(""),
+                min_players: program.min_players,
+                max_players: program.max_players,
+                params: Box::leak(params(program).into_boxed_slice()),
+            },
+            sources,
+            files,
+            kept_locs: Mutex::new(HashMap::new()),
+            tag_of: Vec::new(),
+            roots: Vec::new(),
+            slot: Vec::new(),
+            fields: Vec::new(),
+            global_index: HashMap::new(),
+            global_fields: Vec::new(),
+            groups: Vec::new(),
+            menu_actions: Vec::new(),
+            leading: Vec::new(),
+            label_fn: Vec::new(),
+            label_names_tile: Vec::new(),
+            has_queue: false,
+            uses_connections: false,
+        };
+        prepared.check_support()?;
+        prepared.lay_out();
+        Ok(prepared)
     }
+
+    /// The place of a span, as rule errors name it.
+    pub(crate) fn loc(&self, span: Span) -> Loc {
+        let file = span.file.0 as usize;
+        let (line, column) = self.sources.get(file).map_or((0, 0), |s| s.line_col(span.start));
+        Loc::new(self.files.get(file).copied().unwrap_or(""), line, column)
+    }
+
+    /// [`Prepared::loc`] for the runtime's fields that keep a `&'static Loc`.
+    pub(crate) fn loc_ref(&self, span: Span) -> &'static Loc {
+        let mut kept = self.kept_locs.lock().unwrap_or_else(|e| e.into_inner());
+        let loc = self.loc(span);
+        kept.entry((span.file.0, span.start)).or_insert_with(|| Box::leak(Box::new(loc)))
+    }
+
+    /// Where the active turn is defined: a turn the game does not declare has no place in
+    /// the source, and an empty menu is then reported at `setup`.
+    pub(crate) fn turn_loc(&self, turn: usize) -> Loc {
+        let p = &self.program;
+        let span = match p.turns.get(turn).or(p.turns.first()) {
+            Some(t) if t.span != Span::default() => t.span,
+            _ => p.setup.span,
+        };
+        let loc = self.loc(span);
+        Loc::new(loc.file, loc.line.max(1), loc.column.max(1))
+    }
+
+    fn unsupported(&self, span: Span, what: &str) -> Unsupported {
+        let loc = self.loc(span);
+        Unsupported { file: loc.file.to_string(), line: loc.line, column: loc.column, what: what.to_string() }
+    }
+
+    /// Refuses what the interpreter does not run yet: hidden information, simultaneous
+    /// turns, overridden actions, graph boards and connections.
+    fn check_support(&self) -> Result<(), Unsupported> {
+        let p = &self.program;
+        for c in &p.classes {
+            if c.builtin {
+                continue;
+            }
+            if c.kind == ClassKind::Deck {
+                return Err(self.unsupported(c.span, "decks (hidden information)"));
+            }
+            if c.outward {
+                return Err(self.unsupported(c.span, "cards held facing out (hidden information)"));
+            }
+            if c.kind == ClassKind::Interactable && c.base.is_none_or(|b| p.class(b).builtin) {
+                return Err(self.unsupported(
+                    c.span,
+                    "pieces and cards players can hold in a hand (hidden information)",
+                ));
+            }
+            for g in &c.groups {
+                if g.geometry == Geometry::Graph {
+                    return Err(self.unsupported(g.span, "graph groups"));
+                }
+                if g.default.is_some() {
+                    return Err(self.unsupported(g.span, "a group's `default` block"));
+                }
+            }
+        }
+        for a in &p.attrs {
+            if a.secret {
+                return Err(self.unsupported(a.span, "`secret` attributes (hidden information)"));
+            }
+            if matches!(a.ty, Ty::Stack(_)) && !a.builtin.is_some_and(|b| b != BuiltinAttr::DiscardStack) {
+                return Err(self.unsupported(a.span, "stacks (hidden information)"));
+            }
+        }
+        for t in &p.turns {
+            if t.simultaneous.is_some() {
+                return Err(self.unsupported(t.span, "simultaneous turns"));
+            }
+        }
+        for a in &p.actions {
+            if a.overrides.is_some() {
+                return Err(self.unsupported(a.span, "actions overriding an action"));
+            }
+            if a.inputs.len() > MAX_LEADING && self.leading_of(a).len() > MAX_LEADING {
+                return Err(self.unsupported(a.span, "a move with more than four inputs"));
+            }
+        }
+        let mut found: Option<(Span, &'static str)> = None;
+        p.walk_exprs(&mut |e: &Expr| {
+            if found.is_some() {
+                return;
+            }
+            let what = match &e.kind {
+                ExprKind::Builtin { op, .. } => match op {
+                    Builtin::Tell => Some("`tell` (hidden information)"),
+                    Builtin::Reveal | Builtin::Disclose(_) => Some("revealing objects (hidden information)"),
+                    Builtin::Connect | Builtin::GroupAdd => Some("connections between tiles"),
+                    Builtin::StackLength
+                    | Builtin::StackPush
+                    | Builtin::StackPushFront
+                    | Builtin::StackPop
+                    | Builtin::StackPopFront
+                    | Builtin::StackPeek
+                    | Builtin::StackPeekFront
+                    | Builtin::StackClone
+                    | Builtin::StackShuffle
+                    | Builtin::StackClear
+                    | Builtin::StackContains
+                    | Builtin::DeckReshuffle => Some("stacks (hidden information)"),
+                    _ => None,
+                },
+                ExprKind::New { class, .. } if p.class(*class).root == p.builtins.connection => {
+                    Some("new connections between tiles")
+                }
+                ExprKind::StackLit(_) => Some("stacks (hidden information)"),
+                _ => None,
+            };
+            if let Some(w) = what {
+                found = Some((e.span, w));
+            }
+        });
+        if let Some((span, what)) = found {
+            return Err(self.unsupported(span, what));
+        }
+        Ok(())
+    }
+
+    fn leading_of(&self, action: &tgdl_compiler::hir::Action) -> Vec<usize> {
+        action
+            .inputs
+            .iter()
+            .take_while(|i| {
+                !i.is_list() && i.ty != Ty::Number && matches!(i.mode, InputMode::Player { target: None })
+            })
+            .enumerate()
+            .map(|(k, _)| k)
+            .collect()
+    }
+
+    /// Arenas (one per hierarchy root, in declaration order, as the code generator numbers
+    /// them: object picks name them), attribute slots, globals, groups and the menu.
+    fn lay_out(&mut self) {
+        let p = &self.program;
+        let b = p.builtins;
+        let uses_tiles =
+            p.classes.iter().any(|c| !c.builtin && matches!(c.kind, ClassKind::Tile | ClassKind::Board));
+        let mut uses_connections = false;
+        p.walk_exprs(&mut |e: &Expr| {
+            if let ExprKind::Attr { attr, .. } = &e.kind {
+                uses_connections |= p.attr(*attr).builtin == Some(BuiltinAttr::Connections);
+            }
+        });
+        let mut tag_of = vec![None; p.classes.len()];
+        let mut roots = Vec::new();
+        for (i, c) in p.classes.iter().enumerate() {
+            let id = ClassId(i as u32);
+            if c.root != id
+                || c.visibility == Visibility::Global
+                || matches!(c.kind, ClassKind::Board | ClassKind::Group)
+            {
+                continue;
+            }
+            if (!uses_tiles && id == b.tile) || (!uses_connections && id == b.connection) {
+                continue;
+            }
+            roots.push(id);
+        }
+        for (i, c) in p.classes.iter().enumerate() {
+            if let Some(t) = roots.iter().position(|&r| r == c.root) {
+                tag_of[i] = Some(t as u32);
+            }
+        }
+        let mut slot = vec![0; p.attrs.len()];
+        let mut fields = vec![0; roots.len()];
+        let mut global_index = HashMap::new();
+        let mut global_fields = Vec::new();
+        for (i, c) in p.classes.iter().enumerate() {
+            let id = ClassId(i as u32);
+            if !c.builtin && (c.visibility == Visibility::Global || c.kind == ClassKind::Board) {
+                global_index.insert(id, global_fields.len());
+                global_fields.push(0);
+            }
+        }
+        for (i, a) in p.attrs.iter().enumerate() {
+            let class = p.class(a.class);
+            if let Some(&g) = global_index.get(&a.class) {
+                slot[i] = global_fields[g];
+                global_fields[g] += 1;
+            } else if let Some(t) = tag_of[class.root.index()] {
+                slot[i] = fields[t as usize];
+                fields[t as usize] += 1;
+            }
+        }
+        let mut groups = Vec::new();
+        for &c in &p.globals {
+            for g in 0..p.class(c).groups.len() {
+                groups.push((c, g));
+            }
+        }
+        let menu_actions = (0..p.actions.len() as u32)
+            .map(ActionId)
+            .filter(|&a| p.action(a).triggers.iter().any(|t| p.is_subclass(b.player_choice, t.event)))
+            .collect();
+        let leading = p.actions.iter().map(|a| self.leading_of(a)).collect();
+        let label_fn: Vec<Option<FuncId>> =
+            (0..p.classes.len() as u32).map(|c| find_label_fn(p, ClassId(c))).collect();
+        let label_names_tile =
+            (0..p.funcs.len() as u32).map(|f| tgdl_compiler::facts::label_names_tile(p, FuncId(f))).collect();
+        let has_queue =
+            p.actions.iter().any(|a| a.triggers.iter().any(|t| !p.is_subclass(b.player_choice, t.event)));
+        self.tag_of = tag_of;
+        self.roots = roots;
+        self.slot = slot;
+        self.fields = fields;
+        self.global_index = global_index;
+        self.global_fields = global_fields;
+        self.groups = groups;
+        self.menu_actions = menu_actions;
+        self.leading = leading;
+        self.label_fn = label_fn;
+        self.label_names_tile = label_names_tile;
+        self.has_queue = has_queue;
+        self.uses_connections = uses_connections;
+    }
+
+    /// The attribute holding a built-in of a hierarchy (`owner`, `tile`, `x`...).
+    pub(crate) fn builtin_attr(&self, class: ClassId, which: BuiltinAttr) -> Option<AttrId> {
+        let p = &self.program;
+        p.all_attrs(p.class(class).root).into_iter().find(|&a| p.attr(a).builtin == Some(which))
+    }
+
+    /// The arena of objects of `class`.
+    pub(crate) fn tag(&self, class: ClassId) -> Option<u32> {
+        self.tag_of.get(class.index()).copied().flatten()
+    }
+
+    pub(crate) fn is_global(&self, class: ClassId) -> bool {
+        self.global_index.contains_key(&class)
+    }
+}
+
+fn find_label_fn(p: &Program, class: ClassId) -> Option<FuncId> {
+    let mut cur = Some(class);
+    while let Some(c) = cur {
+        if let Some(&f) = p.class(c).funcs.iter().find(|&&f| {
+            let func = p.func(f);
+            func.name == "label" && func.ret == Ty::String && func.inputs.is_empty()
+        }) {
+            return Some(f);
+        }
+        cur = p.class(c).base;
+    }
+    None
+}
+
+fn params(p: &Program) -> Vec<ParamSpec> {
+    p.params
+        .iter()
+        .map(|param| {
+            let kind = match (&param.ty, param.range) {
+                (Ty::Bool, _) => ParamKind::Bool,
+                (Ty::String, _) => ParamKind::Choice {
+                    options: Box::leak(
+                        param.choices.iter().map(|c| leak(c)).collect::<Vec<_>>().into_boxed_slice(),
+                    ),
+                },
+                (_, Some((min, max))) => ParamKind::Number { min, max },
+                (_, None) => ParamKind::Number { min: f64::NEG_INFINITY, max: f64::INFINITY },
+            };
+            ParamSpec { name: leak(&param.name), kind, default: param.default }
+        })
+        .collect()
 }

@@ -1,1 +1,337 @@
-//! Views.
+//! What an interpreted world shows: labels of objects and moves, where objects stand, and
+//! the view (board groups as grids, global classes' attributes, what players own), in
+//! the generated world's words.
+
+use crate::machine::{Machine, Move};
+use crate::value::{Slot, Value};
+use tgdl_compiler::hir::{BuiltinAttr, ClassId, ClassKind, Geometry, Ty, Visibility};
+use tgdl_runtime::hidden::Seen;
+use tgdl_runtime::value::fmt_number;
+use tgdl_runtime::view::{GridLayout, Section, View};
+
+impl Machine {
+    /// An object's label, or its hidden form when `seen` may not see it.
+    pub(crate) fn seen_label(&self, seen: &Seen, tag: u32, index: u32) -> String {
+        match seen.hides(tag, index) {
+            Some(root) => Seen::hidden_label(root),
+            None => self.object_label(tag, index),
+        }
+    }
+
+    /// A readable name for an object (tag: its arena).
+    pub(crate) fn object_label(&self, tag: u32, index: u32) -> String {
+        let Some(obj) = self.arenas.get(tag as usize).and_then(|a| a.get(index as usize)) else {
+            return format!("object {tag}#{index}");
+        };
+        self.class_label(obj.class, tag, index)
+    }
+
+    /// The result of a `label` function on an object, run on a copy of the world (it may
+    /// do anything a function may); none when it fails or returns null.
+    fn label_call(&self, f: tgdl_compiler::hir::FuncId, this: Value) -> Option<String> {
+        match self.clone().call(f, this, Vec::new()) {
+            Ok(Value::Str(s)) => Some(s.to_string()),
+            _ => None,
+        }
+    }
+
+    fn class_label(&self, class: ClassId, tag: u32, index: u32) -> String {
+        let p = &self.prep;
+        let c = p.program.class(class);
+        let this = Value::Object(tag, index);
+        if c.kind == ClassKind::Tile {
+            let x = self.builtin_number(&this, class, BuiltinAttr::X);
+            let y = self.builtin_number(&this, class, BuiltinAttr::Y);
+            let position = format!("{}({}, {})", c.name, fmt_number(x), fmt_number(y));
+            if let Some(f) = p.label_fn[class.index()].filter(|f| p.label_names_tile[f.index()]) {
+                return self.label_call(f, this).unwrap_or(position);
+            }
+            return position;
+        }
+        if let Some(f) = p.label_fn[class.index()] {
+            return self.label_call(f, this).unwrap_or_else(|| format!("{}#{}", c.name, index));
+        }
+        let attrs: Vec<_> = p
+            .program
+            .all_attrs(class)
+            .into_iter()
+            .filter(|&a| {
+                let attr = p.program.attr(a);
+                attr.builtin.is_none() && attr.ty.is_value() && !attr.secret && !attr.internal
+            })
+            .take(4)
+            .collect();
+        if attrs.is_empty() {
+            return format!("{}#{}", c.name, index);
+        }
+        let parts: Vec<String> = attrs
+            .iter()
+            .map(|&a| {
+                let text = match self.attr(&this, a) {
+                    Value::Null => String::from("null"),
+                    Value::Number(x) => fmt_number(x),
+                    Value::Player(n) => n.to_string(),
+                    Value::Bool(b) => b.to_string(),
+                    Value::Str(s) => s.to_string(),
+                    _ => String::new(),
+                };
+                format!("{}: {}", p.program.attr(a).name, text)
+            })
+            .collect();
+        format!("{}({})", c.name, parts.join(", "))
+    }
+
+    fn builtin_number(&self, this: &Value, class: ClassId, which: BuiltinAttr) -> f64 {
+        match self.prep.builtin_attr(class, which).map(|a| self.attr(this, a)) {
+            Some(Value::Number(x)) => x,
+            _ => 0.0,
+        }
+    }
+
+    /// A readable name for a move as `seen` may read it: `place Cell(1, 2)`.
+    pub(crate) fn label_move(&self, mv: &Move, seen: &Seen) -> String {
+        let p = &self.prep;
+        let a = tgdl_compiler::hir::ActionId(mv.action);
+        let action = p.program.action(a);
+        let mut out = String::new();
+        if let Slot::Object(tag, index) = mv.this {
+            out.push_str(&self.seen_label(seen, tag, index));
+            out.push_str(": ");
+        }
+        out.push_str(&action.name);
+        let leading = &p.leading[a.index()];
+        let several = leading.len() > 1;
+        for (k, &i) in leading.iter().enumerate() {
+            let input = &action.inputs[i];
+            let text = match mv.inputs[k] {
+                Slot::Null => String::from("none"),
+                Slot::Player(n) => format!("player {n}"),
+                Slot::Bool(b) => b.to_string(),
+                Slot::Object(tag, index) => self.seen_label(seen, tag, index),
+                Slot::Global(_) | Slot::Group(_) => match input.candidate_ty() {
+                    Ty::Class(c) => p.program.class(*c).name.clone(),
+                    _ => String::from("?"),
+                },
+            };
+            if several {
+                out.push_str(&format!(" {}={text}", input.name));
+            } else {
+                out.push(' ');
+                out.push_str(&text);
+            }
+        }
+        out
+    }
+
+    /// The label of the tile an object stands on.
+    pub(crate) fn place_of(&self, tag: u32, index: u32) -> Option<String> {
+        let p = &self.prep;
+        let obj = self.arenas.get(tag as usize)?.get(index as usize)?;
+        let root = p.program.class(obj.class).root;
+        if p.program.class(root).kind != ClassKind::Interactable {
+            return None;
+        }
+        let this = Value::Object(tag, index);
+        if p.builtin_attr(root, BuiltinAttr::Discarded).map(|d| self.attr(&this, d))
+            == Some(Value::Bool(true))
+        {
+            return None;
+        }
+        match p.builtin_attr(root, BuiltinAttr::Tile).map(|t| self.attr(&this, t)) {
+            Some(Value::Object(t, i)) => Some(self.object_label(t, i)),
+            _ => None,
+        }
+    }
+
+    /// The board and the global classes, as `seen` may see them.
+    pub(crate) fn game_view(&self, seen: &Seen) -> View {
+        let p = &self.prep;
+        let mut sections = Vec::new();
+        for (gi, &(board, g)) in p.groups.iter().enumerate() {
+            let def = &p.program.class(board).groups[g];
+            let title = format!("{}.{}", p.program.class(board).name, def.name);
+            let layout = match def.geometry {
+                Geometry::HexRows => GridLayout::HexRows,
+                Geometry::HexColumns => GridLayout::HexColumns,
+                _ => GridLayout::Square,
+            };
+            let group = &self.groups[gi];
+            let tag = p.tag(p.program.builtins.tile).unwrap_or(0);
+            let cells = (0..group.rows)
+                .map(|row| {
+                    (0..group.columns)
+                        .map(|column| {
+                            group.cells[row * group.columns + column]
+                                .map(|t| self.tile_text(seen, tag, t.index() as u32))
+                        })
+                        .collect()
+                })
+                .collect();
+            sections.push(Section::Grid { title, layout, cells });
+        }
+        for (i, c) in p.program.classes.iter().enumerate() {
+            let id = ClassId(i as u32);
+            let Some(&g) = p.global_index.get(&id) else { continue };
+            if c.kind == ClassKind::Board {
+                continue;
+            }
+            let this = Value::Global(g as u32);
+            let items: Vec<(String, String)> = c
+                .attrs
+                .iter()
+                .filter(|&&a| {
+                    let attr = p.program.attr(a);
+                    attr.builtin.is_none() && !attr.secret && !attr.internal
+                })
+                .map(|&a| {
+                    let attr = p.program.attr(a);
+                    (attr.name.clone(), self.value_text(seen, &self.attr(&this, a), &attr.ty))
+                })
+                .collect();
+            if !items.is_empty() {
+                sections.push(Section::Attributes { title: c.name.clone(), items });
+            }
+        }
+        self.owned_sections(&mut sections);
+        View {
+            title: p.program.name.clone(),
+            active: Some(self.core.active.0),
+            phase: self.core.phase.to_string(),
+            sections,
+        }
+    }
+
+    /// The objects of plain classes each player owns, in creation order: `player 0 has`.
+    fn owned_sections(&self, sections: &mut Vec<Section>) {
+        let p = &self.prep;
+        let mut has: Vec<Vec<String>> = vec![Vec::new(); self.core.players as usize];
+        let mut any = false;
+        for (tag, &root) in p.roots.iter().enumerate() {
+            let r = p.program.class(root);
+            if r.kind != ClassKind::Class || r.builtin || r.visibility != Visibility::Local {
+                continue;
+            }
+            let Some(owner) = p.builtin_attr(root, BuiltinAttr::Owner) else { continue };
+            any = true;
+            for index in 0..self.arenas[tag].len() {
+                let this = Value::Object(tag as u32, index as u32);
+                if let Value::Player(n) = self.attr(&this, owner)
+                    && let Some(list) = has.get_mut(n as usize)
+                {
+                    list.push(self.object_label(tag as u32, index as u32));
+                }
+            }
+        }
+        if !any {
+            return;
+        }
+        for (n, items) in has.into_iter().enumerate() {
+            if !items.is_empty() {
+                sections.push(Section::List { title: format!("player {n} has"), items });
+            }
+        }
+    }
+
+    /// The text of a value for the view.
+    fn value_text(&self, seen: &Seen, v: &Value, ty: &Ty) -> String {
+        match v {
+            Value::Null => String::from("-"),
+            Value::Number(x) => fmt_number(*x),
+            Value::Player(n) => format!("player {n}"),
+            Value::Str(s) => s.to_string(),
+            Value::Bool(b) => b.to_string(),
+            Value::Object(t, i) => self.seen_label(seen, *t, *i),
+            Value::Global(_) | Value::Group(_) => match ty {
+                Ty::Class(c) => self.prep.program.class(*c).name.clone(),
+                _ => String::from("?"),
+            },
+            Value::List(l) => {
+                let elem = ty.element().cloned().unwrap_or(Ty::Error);
+                let list = &self.lists[*l as usize];
+                let items: Vec<String> =
+                    list.items.iter().take(12).map(|x| self.value_text(seen, x, &elem)).collect();
+                let more = if list.items.len() > 12 { ", ..." } else { "" };
+                format!("[{}{}]", items.join(", "), more)
+            }
+            Value::Table(t) => {
+                let elem = ty.element().cloned().unwrap_or(Ty::Error);
+                let items: Vec<String> = self.tables[*t as usize]
+                    .entries
+                    .iter()
+                    .take(12)
+                    .map(|(k, x)| {
+                        let key = match *k {
+                            tgdl_runtime::collections::Key::Object(tag, index) => {
+                                self.seen_label(seen, tag, index)
+                            }
+                            ref other => other.describe(),
+                        };
+                        format!("{}: {}", key, self.value_text(seen, x, &elem))
+                    })
+                    .collect();
+                format!("{{{}}}", items.join(", "))
+            }
+        }
+    }
+
+    /// What the cell of a tile shows: the pieces on it, else the tile's name.
+    fn tile_text(&self, seen: &Seen, tag: u32, index: u32) -> String {
+        let pieces = self.pieces_on(tag, index);
+        if !pieces.is_empty() {
+            return pieces.join(" ");
+        }
+        self.tile_name(seen, tag, index).unwrap_or_else(|| String::from("."))
+    }
+
+    /// A tile's `label`, else its first attribute with a value.
+    fn tile_name(&self, seen: &Seen, tag: u32, index: u32) -> Option<String> {
+        let p = &self.prep;
+        let obj = &self.arenas[tag as usize][index as usize];
+        let this = Value::Object(tag, index);
+        if let Some(f) = p.label_fn[obj.class.index()] {
+            return self.label_call(f, this);
+        }
+        let root = p.program.class(obj.class).root;
+        for a in p.program.all_attrs(obj.class) {
+            let attr = p.program.attr(a);
+            if attr.class == root
+                || !attr.ty.is_value()
+                || attr.secret
+                || attr.internal
+                || attr.builtin.is_some()
+            {
+                continue;
+            }
+            let v = self.attr(&this, a);
+            if !v.is_null() {
+                return Some(self.value_text(seen, &v, &attr.ty));
+            }
+        }
+        None
+    }
+
+    /// The pieces standing on a tile (not discarded), by label.
+    fn pieces_on(&self, tile_tag: u32, tile: u32) -> Vec<String> {
+        let p = &self.prep;
+        let mut on = Vec::new();
+        let target = Value::Object(tile_tag, tile);
+        for (tag, &root) in p.roots.iter().enumerate() {
+            if p.program.class(root).kind != ClassKind::Interactable {
+                continue;
+            }
+            let (Some(t), d) =
+                (p.builtin_attr(root, BuiltinAttr::Tile), p.builtin_attr(root, BuiltinAttr::Discarded))
+            else {
+                continue;
+            };
+            for index in 0..self.arenas[tag].len() {
+                let this = Value::Object(tag as u32, index as u32);
+                if self.attr(&this, t) == target && d.is_none_or(|d| self.attr(&this, d) != Value::Bool(true))
+                {
+                    on.push(self.object_label(tag as u32, index as u32));
+                }
+            }
+        }
+        on
+    }
+}

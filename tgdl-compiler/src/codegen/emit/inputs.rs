@@ -317,7 +317,11 @@ impl<'g, 'p> BodyGen<'g, 'p> {
             };
         }
         let target = self.input_target(input);
-        let prompt = format!("{}: choose {}", words(&self.prompt_owner()), words(&input.name));
+        let prompt = format!(
+            "{}: choose {}",
+            crate::facts::words(&self.prompt_owner()),
+            crate::facts::words(&input.name)
+        );
         if input.is_list() {
             let arena = g.collection_arena(&input.ty);
             let wrap = if elem_null { quote!(Some(value)) } else { quote!(value) };
@@ -438,29 +442,6 @@ impl<'g, 'p> BodyGen<'g, 'p> {
     }
 }
 
-/// A name of the program as the words a player reads: `end_turn` and `endTurn` read
-/// `end turn` (prompts name the action and the input).
-pub(super) fn words(name: &str) -> String {
-    let mut out = String::with_capacity(name.len());
-    let mut after_lower = false;
-    for c in name.chars() {
-        if c == '_' {
-            if !out.is_empty() && !out.ends_with(' ') {
-                out.push(' ');
-            }
-            after_lower = false;
-        } else if c.is_ascii_uppercase() && after_lower {
-            out.push(' ');
-            out.push(c.to_ascii_lowercase());
-            after_lower = false;
-        } else {
-            out.push(c);
-            after_lower = c.is_ascii_lowercase() || c.is_ascii_digit();
-        }
-    }
-    out.trim_end().to_string()
-}
-
 /// `rt::Pick` of a candidate.
 pub(super) fn pick_of(g: &Gen<'_>, ty: &Ty, v: TokenStream) -> TokenStream {
     match ty {
@@ -512,7 +493,7 @@ pub(super) fn guarded(test: Option<TokenStream>, body: TokenStream) -> TokenStre
 
 #[cfg(test)]
 mod tests {
-    use super::words;
+    use crate::facts::words;
 
     #[test]
     fn names_read_as_words() {

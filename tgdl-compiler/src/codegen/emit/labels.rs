@@ -269,7 +269,7 @@ impl<'p> Gen<'p> {
                 format!("{}({}, {})", #name, rt::value::fmt_number(self.#arena[id].x as f64), rt::value::fmt_number(self.#arena[id].y as f64))
             );
             // A label that names the tile (`Harbor`) names it in menus and logs too.
-            if let Some(f) = label_fn(prog, class).filter(|&f| label_names_tile(prog, f)) {
+            if let Some(f) = label_fn(prog, class).filter(|&f| crate::facts::label_names_tile(prog, f)) {
                 let label = self.label_call(f, quote!(id));
                 return quote!(#label.unwrap_or_else(|| #position));
             }
@@ -382,69 +382,4 @@ pub(super) fn label_fn(prog: &crate::hir::Program, class: ClassId) -> Option<cra
         cur = prog.class(c).base;
     }
     None
-}
-
-/// Whether a grid tile's `label` (`f`) names the tile rather than drawing what is on it:
-/// it reads, through the functions it calls, no built-in attribute but the tile's
-/// position, and no attribute that an action or a function writes or changes in place
-/// (`setup` and initialisers may: they give a tile its name). A chess square's label reads
-/// the piece on it, and `Square(0, 3)` names the square; a harbour's reads its name.
-pub(super) fn label_names_tile(prog: &crate::hir::Program, f: crate::hir::FuncId) -> bool {
-    use crate::hir::{BuiltinAttr, Expr, ExprKind};
-    use std::collections::HashSet;
-    // The attribute a place stands for: `a.b[i].c` changes `c` (and, in place, `b`).
-    fn changed(e: &Expr, into: &mut HashSet<crate::hir::AttrId>) {
-        match &e.kind {
-            ExprKind::Attr { object, attr } => {
-                into.insert(*attr);
-                changed(object, into);
-            }
-            ExprKind::Index { object, .. } => changed(object, into),
-            _ => {}
-        }
-    }
-    let mut written = HashSet::new();
-    let mut note = |e: &Expr| match &e.kind {
-        ExprKind::Assign { target, .. } => changed(target, &mut written),
-        // A built-in operation may change what its receiver holds (`hand.push(c)`).
-        ExprKind::Builtin { args, .. } => {
-            if let Some(first) = args.first() {
-                changed(first, &mut written);
-            }
-        }
-        _ => {}
-    };
-    for func in &prog.funcs {
-        func.body.walk_exprs(&mut note);
-    }
-    for action in &prog.actions {
-        action.effect.walk_exprs(&mut note);
-    }
-    let mut work = vec![f];
-    let mut seen = HashSet::new();
-    let mut names = true;
-    while let Some(g) = work.pop() {
-        if !seen.insert(g) {
-            continue;
-        }
-        // A call may run an override.
-        work.extend(
-            (0..prog.funcs.len() as u32)
-                .map(crate::hir::FuncId)
-                .filter(|&o| prog.func(o).overrides == Some(g)),
-        );
-        prog.func(g).body.walk_exprs(&mut |e: &Expr| match &e.kind {
-            ExprKind::Attr { attr, .. } => {
-                let a = prog.attr(*attr);
-                let position = matches!(a.builtin, Some(BuiltinAttr::X | BuiltinAttr::Y));
-                if (a.builtin.is_some() && !position) || written.contains(attr) {
-                    names = false;
-                }
-            }
-            ExprKind::Call { func, .. } => work.push(*func),
-            ExprKind::CallAction { .. } | ExprKind::New { .. } | ExprKind::Event => names = false,
-            _ => {}
-        });
-    }
-    names
 }
