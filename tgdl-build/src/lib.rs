@@ -317,6 +317,13 @@ impl Project {
         format!("{}-{:016x}", self.name, self.hash)
     }
 
+    /// The project's directory in a cache, and the binary kept there.
+    fn places(&self, cache: &Path) -> (PathBuf, PathBuf) {
+        let dir = cache.join("games").join(self.dir_name());
+        let binary = dir.join(format!("{}{}", self.name, std::env::consts::EXE_SUFFIX));
+        (dir, binary)
+    }
+
     fn package(&self) -> String {
         self.dir_name()
     }
@@ -346,6 +353,25 @@ pub fn build(name: &str, code: &str, opts: &BuildOptions) -> Result<Built, Build
     build_in(&cache, &runtime, name, code, opts)
 }
 
+/// The binary [`build`] would reuse for this engine without running cargo, if the cache
+/// holds one: the same project (name and code) built against the runtime sources as they
+/// are now. Builds nothing and writes nothing, so a front end can choose an engine
+/// before committing to a build.
+pub fn cached(name: &str, code: &str) -> Result<Option<PathBuf>, BuildError> {
+    let cache = cache_dir()?;
+    let runtime = runtime_path()?;
+    Ok(cached_in(&cache, &runtime, name, code))
+}
+
+/// [`cached`] with the cache and runtime directories given.
+pub fn cached_in(cache: &Path, runtime: &Path, name: &str, code: &str) -> Option<PathBuf> {
+    let project = Project::new(name, code, runtime);
+    let (dir, binary) = project.places(cache);
+    let fresh = binary.is_file()
+        && std::fs::read_to_string(dir.join(STAMP)).is_ok_and(|s| s == runtime_fingerprint(runtime));
+    fresh.then_some(binary)
+}
+
 /// [`build`] with the cache and runtime directories given.
 pub fn build_in(
     cache: &Path,
@@ -355,8 +381,7 @@ pub fn build_in(
     opts: &BuildOptions,
 ) -> Result<Built, BuildError> {
     let project = Project::new(name, code, runtime);
-    let dir = cache.join("games").join(project.dir_name());
-    let binary = dir.join(format!("{}{}", project.name, std::env::consts::EXE_SUFFIX));
+    let (dir, binary) = project.places(cache);
     let stamp = runtime_fingerprint(runtime);
     let stamp_path = dir.join(STAMP);
     if binary.is_file() && std::fs::read_to_string(&stamp_path).is_ok_and(|s| s == stamp) {
@@ -516,6 +541,25 @@ mod tests {
     #[test]
     fn toml_strings_are_escaped() {
         assert_eq!(toml_string(r#"C:\a "b""#), r#""C:\\a \"b\"""#);
+    }
+
+    #[test]
+    fn a_cached_binary_is_found_without_building() {
+        let dir = std::env::temp_dir().join(format!("tgdl-build-cached-{}", std::process::id()));
+        let (cache, runtime) = (dir.join("cache"), dir.join("tgdl-runtime"));
+        std::fs::create_dir_all(&runtime).unwrap();
+        std::fs::write(runtime.join("Cargo.toml"), "[package]\nname = \"tgdl-runtime\"\n").unwrap();
+        assert_eq!(cached_in(&cache, &runtime, "G", "code"), None);
+        let (project, binary) = Project::new("G", "code", &runtime).places(&cache);
+        std::fs::create_dir_all(&project).unwrap();
+        std::fs::write(&binary, "").unwrap();
+        // A binary without the stamp of the runtime as it is now is not reused.
+        assert_eq!(cached_in(&cache, &runtime, "G", "code"), None);
+        std::fs::write(project.join(STAMP), runtime_fingerprint(&runtime)).unwrap();
+        assert_eq!(cached_in(&cache, &runtime, "G", "code"), Some(binary));
+        assert_eq!(cached_in(&cache, &runtime, "G", "other code"), None);
+        assert!(!cache.join("target").exists(), "looking builds nothing");
+        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]

@@ -9,11 +9,13 @@ use crate::agent::StdinLines;
 use crate::driver::{DEFAULT_MAX_DECISIONS, PlayError, PlayOptions, SeatKind, run_play};
 use crate::perft::perft_full;
 use crate::simulate::{SimOptions, simulate};
+use crate::watch::Event;
 use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand};
 use std::ffi::OsString;
 use std::io::{BufRead, IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::sync::mpsc::Receiver;
 use tgdl_runtime::game::{ChanceMode, Game, Start};
 use tgdl_runtime::limits::Limits;
 use tgdl_runtime::params::Params;
@@ -255,21 +257,34 @@ fn thread_count(text: &str) -> Result<usize, String> {
 
 /// The whole program of a game binary: parses the process's arguments and runs.
 pub fn main<G: Game>() -> ExitCode {
+    ExitCode::from(run_main::<G>(std::env::args_os().collect()))
+}
+
+/// What [`main`] does with a command line (program name first), on the process's
+/// standard streams: for a front end that runs a game in process (`tgdlc play
+/// --engine interpreted`). The exit code.
+pub fn run_main<G: Game>(args: Vec<OsString>) -> u8 {
     let stdin_is_terminal = std::io::stdin().is_terminal();
-    match parse::<G>(std::env::args_os().collect()) {
-        Ok(cli) => {
-            let stderr = std::io::stderr();
-            let code = execute::<G, _, _, _>(
-                cli,
-                StdinLines::default(),
-                std::io::stdout(),
-                stderr,
-                stdin_is_terminal,
-            );
-            ExitCode::from(code)
-        }
-        Err(e) => ExitCode::from(print_usage_error(&e)),
+    match parse::<G>(args) {
+        Ok(cli) => execute::<G, _, _, _>(
+            cli,
+            StdinLines::default(),
+            std::io::stdout(),
+            std::io::stderr(),
+            stdin_is_terminal,
+        ),
+        Err(e) => print_usage_error(&e),
     }
+}
+
+/// The game file usage lines name when no `TGDL_GAME_FILE` is set: set by a front end
+/// that runs the game in process ([`set_game_file`]).
+static GAME_FILE: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+
+/// Names the game's file in usage and help text, as `TGDL_GAME_FILE` does for a game
+/// binary run by `tgdlc` (see [`as_typed`]). The first call wins.
+pub fn set_game_file(file: &std::path::Path) {
+    let _ = GAME_FILE.set(file.display().to_string());
 }
 
 /// Prints a clap error or help text where clap would (help on standard output), as the
@@ -288,7 +303,9 @@ pub fn print_usage_error(e: &clap::Error) -> u8 {
 /// (which names the binary `tgdlc` and passes FILE in `TGDL_GAME_FILE`), `tgdlc perft`
 /// becomes `tgdlc perft FILE`.
 pub fn as_typed(text: String) -> String {
-    let Ok(file) = std::env::var("TGDL_GAME_FILE") else { return text };
+    let Some(file) = std::env::var("TGDL_GAME_FILE").ok().or_else(|| GAME_FILE.get().cloned()) else {
+        return text;
+    };
     ["play", "simulate", "perft", "tournament", "serve", "test"]
         .iter()
         .fold(text, |text, sub| text.replace(&format!("tgdlc {sub} "), &format!("tgdlc {sub} {file} ")))
@@ -378,6 +395,17 @@ fn execute<G: Game, R: BufRead, W: Write, E: Write>(
 type Exit = Result<u8, (u8, String)>;
 
 fn play<G: Game, R: BufRead, W: Write>(args: PlayArgs, input: R, output: W, stdin_is_terminal: bool) -> Exit {
+    let opts = play_options::<G>(args, stdin_is_terminal)?;
+    match run_play::<G, _, _>(&opts, input, output) {
+        Ok(result) => Ok(if result.is_failure() { 1 } else { 0 }),
+        Err(e @ PlayError::Usage(_)) => Err((2, e.to_string())),
+        Err(e) => Err((1, e.to_string())),
+    }
+}
+
+/// The options of `play` from its flags (the default seats depend on whether a person
+/// is at a terminal).
+fn play_options<G: Game>(args: PlayArgs, stdin_is_terminal: bool) -> Result<PlayOptions, (u8, String)> {
     let seats = match (args.seats.is_empty(), stdin_is_terminal) {
         (false, _) => args.seats,
         (true, false) => vec![SeatKind::Random],
@@ -406,10 +434,54 @@ fn play<G: Game, R: BufRead, W: Write>(args: PlayArgs, input: R, output: W, stdi
         params: args.params.params::<G>()?,
         record: args.record,
     };
-    match run_play::<G, _, _>(&opts, input, output) {
-        Ok(result) => Ok(if result.is_failure() { 1 } else { 0 }),
-        Err(e @ PlayError::Usage(_)) => Err((2, e.to_string())),
-        Err(e) => Err((1, e.to_string())),
+    Ok(opts)
+}
+
+/// `play` with its arguments (program name first) for a game whose rules are being
+/// edited (`tgdlc play --watch`): human seats read the lines of `events`, and each
+/// reload in it starts the game again under the new rules ([`crate::watch`]). Standard
+/// output and error as `main`'s; the exit code.
+pub fn watch<G: Game>(args: Vec<OsString>, events: Receiver<Event<G>>, stdin_is_terminal: bool) -> u8 {
+    let cli = match parse::<G>(args) {
+        Ok(cli) => cli,
+        Err(e) => return print_usage_error(&e),
+    };
+    let args = match cli.command {
+        None => cli.play,
+        Some(Command::Play(args)) => args,
+        Some(_) => {
+            eprintln!("error: only `play` watches the game's files");
+            return 2;
+        }
+    };
+    let saved = [
+        ("--trace", args.trace.is_some()),
+        ("--replay", args.replay.is_some()),
+        ("--record", args.record.is_some()),
+        ("--trace-for", args.trace_for.is_some()),
+    ];
+    if let Some((flag, _)) = saved.iter().find(|(_, given)| *given) {
+        eprintln!("error: a watched game is a draft whose rules change: {flag} is not taken with --watch");
+        return 2;
+    }
+    if let Err(message) = args.limits.apply() {
+        eprintln!("error: {message}");
+        return 2;
+    }
+    let result =
+        play_options::<G>(args, stdin_is_terminal).and_then(|opts| {
+            match crate::watch::play_watched::<G, _>(&opts, events, std::io::stdout()) {
+                Ok(result) => Ok(if result.is_failure() { 1 } else { 0 }),
+                Err(e @ PlayError::Usage(_)) => Err((2, e.to_string())),
+                Err(e) => Err((1, e.to_string())),
+            }
+        });
+    match result {
+        Ok(code) => code,
+        Err((code, message)) => {
+            eprintln!("error: {message}");
+            code
+        }
     }
 }
 

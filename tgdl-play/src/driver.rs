@@ -1,7 +1,9 @@
 //! Playing one game: seats, seed, the decision budget, replaying a trace, the event lines
 //! and the final `result:` line.
 
-use crate::agent::{Agent, AgentError, Console, ConsoleWriter, HumanAgent, RandomAgent, seat_seed};
+use crate::agent::{
+    Agent, AgentError, Console, ConsoleWriter, HumanAgent, RandomAgent, SharedConsole, seat_seed,
+};
 use crate::chances::{ChanceFollower, Drawn};
 use crate::mcts::{Budget, MctsAgent};
 use crate::render;
@@ -493,6 +495,32 @@ pub fn expand_seats(seats: &[SeatKind], players: u32) -> Result<Vec<SeatKind>, P
     Ok((0..players as usize).map(|i| seats.get(i).copied().unwrap_or(last)).collect())
 }
 
+/// The agents of seats `kinds` (one per player) in a game started with `seed`: people at
+/// `console`, agents seeded from the game's seed as in every front end.
+pub(crate) fn seat_agents<'c, G: Game, R: BufRead + 'c, W: Write + 'c>(
+    kinds: &[SeatKind],
+    seed: u128,
+    console: &SharedConsole<R, W>,
+    opts: &PlayOptions,
+) -> Vec<Box<dyn Agent<G> + 'c>> {
+    kinds
+        .iter()
+        .enumerate()
+        .map(|(i, kind)| -> Box<dyn Agent<G> + 'c> {
+            match *kind {
+                SeatKind::Human => {
+                    let mut agent = HumanAgent::on(console.clone());
+                    agent.echo_input = opts.echo_input;
+                    agent.reveal = opts.reveal;
+                    Box::new(agent)
+                }
+                SeatKind::Random => Box::new(RandomAgent::new(seat_seed(seed, i as u32))),
+                SeatKind::Mcts(budget) => Box::new(MctsAgent::new(budget, seat_seed(seed, i as u32))),
+            }
+        })
+        .collect()
+}
+
 /// `play`: plays one game with human seats reading `input`; everything (views, prompts,
 /// events, the `result:` line) goes to `output`. Writes the trace file if asked.
 pub fn run_play<G: Game, R: BufRead, W: Write>(
@@ -552,22 +580,7 @@ pub fn run_play<G: Game, R: BufRead, W: Write>(
             max: info.max_players,
         }));
     }
-    let mut seats: Vec<Box<dyn Agent<G> + '_>> = expand_seats(&opts.seats, players)?
-        .into_iter()
-        .enumerate()
-        .map(|(i, kind)| -> Box<dyn Agent<G> + '_> {
-            match kind {
-                SeatKind::Human => {
-                    let mut agent = HumanAgent::on(console.clone());
-                    agent.echo_input = opts.echo_input;
-                    agent.reveal = opts.reveal;
-                    Box::new(agent)
-                }
-                SeatKind::Random => Box::new(RandomAgent::new(seat_seed(seed, i as u32))),
-                SeatKind::Mcts(budget) => Box::new(MctsAgent::new(budget, seat_seed(seed, i as u32))),
-            }
-        })
-        .collect();
+    let mut seats = seat_agents::<G, _, _>(&expand_seats(&opts.seats, players)?, seed, &console, opts);
     if let Some(p) = opts.trace_for.filter(|&p| p >= players) {
         return Err(PlayError::Usage(format!("--trace-for {p}: there are only {players} players")));
     }

@@ -13,6 +13,8 @@
 //! - [`exact`](mod@exact): every history to its end, with its probability.
 //! - [`tournament`](mod@tournament): agents against each other in every seating rotation.
 //! - [`scenario`]: rules pinned as tests: `.scenarios` files, run in process.
+//! - [`watch`]: playing one game while its rules are edited, starting it again under
+//!   each new version with the decisions made so far.
 //! - [`cli`]: the command line of a game binary (`play`, `simulate`, `perft`,
 //!   `tournament`, `test`) and its `--max-*` budget flags.
 
@@ -29,6 +31,7 @@ pub mod scenario;
 pub mod simulate;
 pub mod tournament;
 pub mod trace;
+pub mod watch;
 
 pub use agent::{Agent, AgentError, HumanAgent, RandomAgent, ScriptedAgent};
 pub use driver::{GameResult, PlayOptions, run_play};

@@ -9,6 +9,8 @@ fn tgdlc() -> Command {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_tgdlc"));
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
     cmd.current_dir(&root);
+    // A game played by the interpreter starts no native build in the background here.
+    cmd.env("TGDL_NO_BACKGROUND_BUILD", "1");
     // Share one cache inside the workspace's target directory (CI sets it too).
     if std::env::var_os("TGDL_CACHE").is_none() {
         cmd.env("TGDL_CACHE", root.join("target/tgdl-cache"));
@@ -69,6 +71,8 @@ fn build_gives_a_binary_that_plays_the_same_game_for_the_same_seed() {
 fn play_builds_and_plays_tic_tac_toe() {
     let (out, err, code) = stdout_of(tgdlc().args([
         "play",
+        "--engine",
+        "native",
         "examples/tic_tac_toe.tgdl",
         "--seats",
         "random,random",
@@ -80,6 +84,8 @@ fn play_builds_and_plays_tic_tac_toe() {
     assert!(["result: player 0 wins", "result: player 1 wins", "result: draw"].contains(&last), "{out}");
     let (again, _, _) = stdout_of(tgdlc().args([
         "play",
+        "--engine",
+        "native",
         "examples/tic_tac_toe.tgdl",
         "--seats",
         "random,random",
@@ -132,7 +138,7 @@ fn a_new_project_checks_and_plays() {
 fn the_same_game_from_another_directory_is_not_rebuilt() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
     let play = |cwd: &Path, file: &Path| {
-        stdout_of(tgdlc().current_dir(cwd).arg("play").arg(file).args([
+        stdout_of(tgdlc().current_dir(cwd).args(["play", "--engine", "native"]).arg(file).args([
             "--seats",
             "random,random",
             "--seed",
@@ -181,6 +187,8 @@ fn tgdl_runtime_path_may_name_the_runtime_or_the_checkout() {
     for runtime in [root.join("tgdl-runtime"), root.clone(), PathBuf::from("tgdl-runtime")] {
         let (out, err, code) = stdout_of(tgdlc().env("TGDL_RUNTIME_PATH", &runtime).args([
             "play",
+            "--engine",
+            "native",
             "examples/tic_tac_toe.tgdl",
             "--seats",
             "random,random",

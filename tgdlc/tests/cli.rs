@@ -17,6 +17,7 @@ fn tgdlc_in(dir: &Path, args: &[&str]) -> Output {
         .current_dir(dir)
         .env("NO_COLOR", "1")
         .env("TGDL_CACHE", scratch_path("cache"))
+        .env("TGDL_NO_BACKGROUND_BUILD", "1")
         .output()
         .expect("run tgdlc")
 }
@@ -285,7 +286,7 @@ fn build_without_the_runtime_says_how_to_set_tgdl_runtime_path() {
     // A crate that is not the runtime (here the command line's own) is refused the same way,
     // before cargo would fail on it.
     let out = Command::new(env!("CARGO_BIN_EXE_tgdlc"))
-        .args(["play", "valid.tgdl"])
+        .args(["play", "--engine", "native", "valid.tgdl"])
         .current_dir(data())
         .env("TGDL_CACHE", dir.join("cache"))
         .env("TGDL_RUNTIME_PATH", env!("CARGO_MANIFEST_DIR"))

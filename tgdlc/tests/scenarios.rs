@@ -11,6 +11,8 @@ const GAME: &str = include_str!("../../examples/tic_tac_toe.tgdl");
 fn tgdlc(dir: &Path) -> Command {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_tgdlc"));
     cmd.current_dir(dir);
+    // A game played by the interpreter starts no native build in the background here.
+    cmd.env("TGDL_NO_BACKGROUND_BUILD", "1");
     if std::env::var_os("TGDL_CACHE").is_none() {
         let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
         cmd.env("TGDL_CACHE", root.join("target/tgdl-cache"));

@@ -14,6 +14,8 @@ fn tgdlc() -> Command {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_tgdlc"));
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
     cmd.current_dir(&root);
+    // A game played by the interpreter starts no native build in the background here.
+    cmd.env("TGDL_NO_BACKGROUND_BUILD", "1");
     // Share one cache inside the workspace's target directory (CI sets it too).
     if std::env::var_os("TGDL_CACHE").is_none() {
         cmd.env("TGDL_CACHE", root.join("target/tgdl-cache"));

@@ -3,14 +3,16 @@
 //!
 //! Exit codes: 0 success, 1 an invalid game (or a failed build, file, rule error or
 //! scenario of the game binary), 2 a usage error. `play`, `simulate` and `perft` exit
-//! with the game binary's own code.
+//! with the game's own code, whichever engine runs it.
 
 mod check;
+mod engine;
 mod explain;
 mod fmt;
 mod new;
 mod run;
 mod test;
+mod watch;
 
 use clap::{Parser, Subcommand, ValueEnum};
 use std::ffi::OsString;
@@ -121,8 +123,8 @@ enum Command {
         #[arg(long)]
         python: bool,
     },
-    /// Play the game in the terminal (builds it first; options go to the game binary)
-    Play(RunArgs),
+    /// Play the game in the terminal (options go to the game's command line)
+    Play(PlayArgs),
     /// Play random games in parallel and report statistics (e.g. `-n 1000 --json`)
     Simulate(RunArgs),
     /// Count the decision sequences of each length (e.g. `--depth 4 --json`)
@@ -168,16 +170,53 @@ enum Command {
         #[arg(long, conflicts_with = "code")]
         list: bool,
     },
+    /// Build a game's native engine into the cache, printing nothing: what `play` and
+    /// `serve` start in the background while the interpreter plays
+    #[command(name = "build-in-background", hide = true)]
+    BuildInBackground {
+        /// The game's main .tgdl file
+        file: PathBuf,
+    },
 }
 
-/// A game file and the arguments passed verbatim to its binary.
+/// `play`'s arguments: those of every command that runs a game, and `--watch`.
+#[derive(clap::Args, Debug)]
+struct PlayArgs {
+    /// Play with the interpreter, and start the game again under the new rules, its
+    /// decisions replayed, whenever one of its files changes (may come among ARGS)
+    #[arg(long)]
+    watch: bool,
+    #[command(flatten)]
+    run: RunArgs,
+}
+
+/// A game file and the arguments passed verbatim to its command line.
 #[derive(clap::Args, Debug)]
 struct RunArgs {
+    /// Which engine runs the game: the interpreter (starts at once), the native binary
+    /// (built with cargo once, then cached), or auto: for play and serve the cached
+    /// binary when there is one, else the interpreter (building the binary in the
+    /// background), for the others native (may come among ARGS)
+    #[arg(long, value_enum, default_value_t = Engine::Auto)]
+    engine: Engine,
     /// The game's main .tgdl file
     file: PathBuf,
     /// Options of the game binary (see `tgdlc play FILE --help`)
     #[arg(trailing_var_arg = true, allow_hyphen_values = true, value_name = "ARGS")]
     args: Vec<OsString>,
+}
+
+/// What runs a game (`--engine`, docs/playing.md).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
+enum Engine {
+    /// The interpreter: the game starts the moment it checks
+    Interpreted,
+    /// The game's binary, built with cargo (cached by the game's code)
+    Native,
+    /// The cached binary when there is one, else the interpreter for play and serve
+    /// (the binary is built in the background for next time); native for the others
+    #[default]
+    Auto,
 }
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
@@ -200,17 +239,21 @@ pub fn main() -> ExitCode {
     ExitCode::from(run(cli))
 }
 
-/// Parses a command line (program name first). For `play`, `simulate` and `perft`,
-/// everything after FILE belongs to the game binary, `--help` included, so it is set
-/// aside before clap sees it.
+/// Parses a command line (program name first). For `play`, `simulate`, `perft`,
+/// `tournament` and `serve`, everything after FILE belongs to the game's command line,
+/// `--help` included, so it is set aside before clap sees it; tgdlc's own options of
+/// these commands (`--engine`, `--watch`) are taken from among it first.
 fn parse_args(mut args: Vec<OsString>) -> Result<Cli, clap::Error> {
     let is_run = args
         .get(1)
         .is_some_and(|a| a == "play" || a == "simulate" || a == "perft" || a == "tournament" || a == "serve");
+    if is_run {
+        lift_own_options(&mut args);
+    }
     let has_file = args.get(2).is_some_and(|a| !a.to_string_lossy().starts_with('-'));
     let rest = if is_run && has_file { args.split_off(3) } else { Vec::new() };
     let mut cli = Cli::try_parse_from(args)?;
-    if let Command::Play(a)
+    if let Command::Play(PlayArgs { run: a, .. })
     | Command::Simulate(a)
     | Command::Perft(a)
     | Command::Tournament(a)
@@ -219,6 +262,34 @@ fn parse_args(mut args: Vec<OsString>) -> Result<Cli, clap::Error> {
         a.args.extend(rest);
     }
     Ok(cli)
+}
+
+/// Moves tgdlc's own options of the commands that run a game (`--engine E`,
+/// `--engine=E`, `--watch`) from wherever they are to just after the subcommand, before
+/// FILE, where clap reads them: `tgdlc play g.tgdl --seats human --watch` is
+/// `tgdlc play --watch g.tgdl --seats human`. The game's command line has no options of
+/// these names, so none of its arguments is taken; a `--` ends the search (what follows
+/// is the game's, verbatim).
+fn lift_own_options(args: &mut Vec<OsString>) {
+    let mut own = Vec::new();
+    let mut i = 2;
+    while i < args.len() {
+        let arg = args[i].to_string_lossy();
+        if arg == "--" {
+            break;
+        } else if arg == "--watch" || arg.starts_with("--engine=") {
+            own.push(args.remove(i));
+        } else if arg == "--engine" {
+            own.push(args.remove(i));
+            if i < args.len() {
+                own.push(args.remove(i));
+            }
+        } else {
+            i += 1;
+        }
+    }
+    let at = 2.min(args.len());
+    args.splice(at..at, own);
 }
 
 fn run(cli: Cli) -> u8 {
@@ -236,11 +307,15 @@ fn run(cli: Cli) -> u8 {
         Command::Build { file, output, verbose, python: true } => {
             run::build_python(s, &main_file(&file), output.as_deref(), verbose)
         }
-        Command::Play(a) => run::run(s, "play", &main_file(&a.file), &a.args),
-        Command::Simulate(a) => run::run(s, "simulate", &main_file(&a.file), &a.args),
-        Command::Perft(a) => run::run(s, "perft", &main_file(&a.file), &a.args),
-        Command::Tournament(a) => run::run(s, "tournament", &main_file(&a.file), &a.args),
-        Command::Serve(a) => run::serve(s, &main_file(&a.file), &a.args),
+        Command::Play(PlayArgs { watch: true, run: a }) => {
+            watch::play(s, &main_file(&a.file), &a.args, a.engine)
+        }
+        Command::Play(PlayArgs { watch: false, run: a }) => engine::run(s, "play", &a),
+        Command::Simulate(a) => engine::run(s, "simulate", &a),
+        Command::Perft(a) => engine::run(s, "perft", &a),
+        Command::Tournament(a) => engine::run(s, "tournament", &a),
+        Command::Serve(a) => engine::run(s, "serve", &a),
+        Command::BuildInBackground { file } => engine::build_quietly(s, &main_file(&file)),
         Command::Test { files, json } => test::test(s, &files, json),
         Command::Fmt { files, check } => fmt::fmt(&files, check),
         Command::Lsp => match crate::lsp::run_stdio() {
@@ -306,8 +381,9 @@ mod tests {
     #[test]
     fn run_arguments_pass_through_verbatim() {
         let cli = parse(&["play", "g.tgdl", "--seats", "human,random", "--seed", "7"]).unwrap();
-        let Command::Play(a) = cli.command else { panic!("not play") };
+        let Command::Play(PlayArgs { run: a, watch: false }) = cli.command else { panic!("not play") };
         assert_eq!(a.file, PathBuf::from("g.tgdl"));
+        assert_eq!(a.engine, Engine::Auto);
         assert_eq!(a.args, ["--seats", "human,random", "--seed", "7"]);
 
         let cli = parse(&["simulate", "g.tgdl", "-n", "100", "--json"]).unwrap();
@@ -319,12 +395,42 @@ mod tests {
         assert_eq!(a.args, ["--help"]);
 
         let cli = parse(&["play", "g.tgdl", "--", "-h", "-V"]).unwrap();
-        let Command::Play(a) = cli.command else { panic!("not play") };
+        let Command::Play(PlayArgs { run: a, .. }) = cli.command else { panic!("not play") };
         assert_eq!(a.args, ["--", "-h", "-V"]);
 
         // tgdlc's own help for the subcommand.
         assert_eq!(parse(&["play", "--help"]).unwrap_err().kind(), clap::error::ErrorKind::DisplayHelp);
         assert!(parse(&["play"]).is_err());
+    }
+
+    #[test]
+    fn engine_and_watch_are_tgdlc_s_wherever_they_are() {
+        let play = |args: &[&str]| match parse(args).map(|cli| cli.command) {
+            Ok(Command::Play(PlayArgs { run, watch })) => (run.engine, watch, run.args),
+            other => panic!("not play: {other:?}"),
+        };
+        let (engine, watch, args) = play(&["play", "--engine", "native", "g.tgdl", "--seed", "1"]);
+        assert_eq!(
+            (engine, watch, args),
+            (Engine::Native, false, vec![OsString::from("--seed"), "1".into()])
+        );
+        let (engine, watch, args) =
+            play(&["play", "g.tgdl", "--seats", "human", "--watch", "--engine=interpreted"]);
+        assert_eq!((engine, watch), (Engine::Interpreted, true));
+        assert_eq!(args, ["--seats", "human"]);
+        // After `--`, everything is the game's.
+        let (engine, watch, args) = play(&["play", "g.tgdl", "--", "--watch", "--engine", "native"]);
+        assert_eq!((engine, watch), (Engine::Auto, false));
+        assert_eq!(args, ["--", "--watch", "--engine", "native"]);
+
+        let cli = parse(&["simulate", "g.tgdl", "-n", "10", "--engine", "interpreted"]).unwrap();
+        let Command::Simulate(a) = cli.command else { panic!("not simulate") };
+        assert_eq!((a.engine, a.args), (Engine::Interpreted, vec![OsString::from("-n"), "10".into()]));
+
+        assert!(parse(&["play", "g.tgdl", "--engine", "fast"]).is_err());
+        assert!(parse(&["play", "g.tgdl", "--engine"]).is_err());
+        // Only `play` watches.
+        assert!(parse(&["simulate", "g.tgdl", "--watch"]).is_err());
     }
 
     #[test]

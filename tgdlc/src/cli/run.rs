@@ -1,6 +1,6 @@
-//! `tgdlc build`, and `play`, `simulate`, `perft`, `tournament`, `serve`: build the game
-//! (cached), then run its binary with the subcommand and the remaining arguments (`test`
-//! builds through here too).
+//! `tgdlc build`, and the native engine of `play`, `simulate`, `perft`, `tournament`,
+//! `serve`: build the game (cached), then run its binary with the subcommand and the
+//! remaining arguments (`test` builds through here too).
 
 use super::{Session, fail};
 use std::ffi::OsString;
@@ -27,7 +27,7 @@ pub(super) fn build_game(
 /// The game's name and generated engine, for a build. The engine names the game's files
 /// as every front end does (relative to the main file's directory), so the build cache,
 /// keyed by the code, reuses the binary of the same game reached by another path.
-fn generated(compilation: tgdl_compiler::Compilation) -> Option<(String, String)> {
+pub(super) fn generated(compilation: tgdl_compiler::Compilation) -> Option<(String, String)> {
     Some((compilation.program?.name, compilation.generated?))
 }
 
@@ -87,31 +87,36 @@ fn partial_name(target: &Path) -> PathBuf {
     target.with_file_name(name)
 }
 
-/// `tgdlc play|simulate|perft FILE ARGS...`: the binary's exit code.
+/// `tgdlc play|simulate|perft|tournament|serve FILE ARGS...` on the native engine: builds
+/// the game (cached) and runs its binary; the binary's exit code.
 pub(super) fn run(session: &Session, subcommand: &str, file: &Path, args: &[OsString]) -> u8 {
-    let built = match build_game(session, file, false, None) {
-        Ok(b) => b,
-        Err(code) => return code,
-    };
-    let mut cmd = Command::new(&built.binary);
+    match build_game(session, file, false, None) {
+        Ok(built) => run_binary(&built.binary, subcommand, file, args),
+        Err(code) => code,
+    }
+}
+
+/// Runs a game binary with the subcommand and its arguments, in place of this process.
+pub(super) fn run_binary(binary: &Path, subcommand: &str, file: &Path, args: &[OsString]) -> u8 {
+    let mut cmd = Command::new(binary);
     cmd.arg(subcommand).args(args);
     // The binary's usage lines and errors then say `tgdlc perft FILE`, what was typed,
     // not the cached binary's name.
     cmd.env("TGDL_GAME_FILE", file);
     #[cfg(unix)]
     std::os::unix::process::CommandExt::arg0(&mut cmd, "tgdlc");
-    exec(cmd, &built.binary)
+    exec(cmd, binary)
 }
 
-/// `tgdlc serve FILE ARGS...`: the binary's `serve`, with the matches kept beside the
-/// game (`FILE` with the extension `.sqlite`) unless `--db` is given.
-pub(super) fn serve(session: &Session, file: &Path, args: &[OsString]) -> u8 {
+/// The arguments of `serve` for the game's command line: the matches are kept beside
+/// the game (`FILE` with the extension `.sqlite`) unless `--db` is given.
+pub(super) fn serve_args(file: &Path, args: &[OsString]) -> Vec<OsString> {
     let mut args = args.to_vec();
     let has_db = args.iter().any(|a| a == "--db" || a.to_string_lossy().starts_with("--db="));
     if !has_db {
         args.extend([OsString::from("--db"), file.with_extension("sqlite").into_os_string()]);
     }
-    run(session, "serve", file, &args)
+    args
 }
 
 /// Replaces this process with the game binary (Unix), so signals, the terminal and the
