@@ -464,8 +464,8 @@ pub fn determinization<R: Rules>(
     samples: u64,
 ) -> Result<Sampled, String> {
     let mut out = Sampled::default();
-    let samples = if R::POOL_RESAMPLING { samples } else { samples.min(REPLAYED_SAMPLES) };
-    out.pooled = R::POOL_RESAMPLING;
+    let samples = if R::pool_resampling() { samples } else { samples.min(REPLAYED_SAMPLES) };
+    out.pooled = R::pool_resampling();
     for (k, seed) in (first_seed..first_seed + points).enumerate() {
         let start = tgdl_runtime::Start::observed::<Engine<R>>(players, seed.into());
         let mut game = Engine::<R>::start_with(&start).map_err(|e| e.to_string())?;

@@ -1,5 +1,145 @@
 //! Facts about a checked program that every engine of it must agree on, compiled or
-//! interpreted: how names read as words in prompts, and which tile labels name their tile.
+//! interpreted: which actions make the turn menu and which of their inputs a move
+//! carries, which runs may ask a player mid-effect, how names read as words in prompts,
+//! and which tile labels name their tile.
+
+use crate::hir::{ActionId, Block, Builtin, ClassId, ExprKind, FuncId, InputMode, Program, StmtKind, Ty};
+use std::collections::HashMap;
+
+/// A trigger on `PlayerChoiceEvent` (or on `event`, its base) puts the action in menus.
+pub fn is_choice_trigger(prog: &Program, event: ClassId) -> bool {
+    prog.is_subclass(prog.builtins.player_choice, event)
+}
+
+/// Actions of the turn menu, in declaration order.
+pub fn menu_actions(prog: &Program) -> Vec<ActionId> {
+    (0..prog.actions.len() as u32)
+        .map(ActionId)
+        .filter(|&a| prog.action(a).triggers.iter().any(|t| is_choice_trigger(prog, t.event)))
+        .collect()
+}
+
+/// Indices of an action's leading inputs: the run of single, asked, default-target inputs
+/// that a move carries. A number (from an `in` list) is asked once the move is chosen:
+/// moves are compared and hashed, which `f64`s are not.
+pub fn leading_inputs(prog: &Program, a: ActionId) -> Vec<usize> {
+    prog.action(a)
+        .inputs
+        .iter()
+        .take_while(|i| {
+            !i.is_list() && i.ty != Ty::Number && matches!(i.mode, InputMode::Player { target: None })
+        })
+        .enumerate()
+        .map(|(k, _)| k)
+        .collect()
+}
+
+/// Whether the game throws events (and so needs the queue of triggered runs).
+pub fn has_queue(prog: &Program) -> bool {
+    prog.actions.iter().any(|a| a.triggers.iter().any(|t| !is_choice_trigger(prog, t.event)))
+}
+
+/// Functions overriding `f` (directly or not).
+pub fn overriders(prog: &Program, f: FuncId) -> Vec<FuncId> {
+    (0..prog.funcs.len() as u32)
+        .map(FuncId)
+        .filter(|&g| {
+            let mut cur = prog.func(g).overrides;
+            while let Some(o) = cur {
+                if o == f {
+                    return true;
+                }
+                cur = prog.func(o).overrides;
+            }
+            false
+        })
+        .collect()
+}
+
+/// Whether running this action (its inputs, effect and everything it starts) may ask a
+/// player something: such moves are run from a saved copy of the world.
+pub fn action_may_ask(prog: &Program, a: ActionId, from_menu: bool) -> bool {
+    let mut memo = HashMap::new();
+    let action = prog.action(a);
+    let leading = if from_menu { leading_inputs(prog, a).len() } else { 0 };
+    action.inputs.iter().skip(leading).any(|i| !matches!(i.mode, InputMode::Auto))
+        || block_may_ask(prog, &action.effect, &mut memo)
+        || (from_menu && has_queue(prog) && cascade_may_ask(prog, &mut memo))
+}
+
+/// Whether creating the globals and running `setup` (and its cascade) may ask.
+pub fn setup_may_ask(prog: &Program) -> bool {
+    let mut memo = HashMap::new();
+    block_may_ask(prog, &prog.setup.body, &mut memo)
+        || prog
+            .funcs
+            .iter()
+            .any(|f| f.kind == crate::hir::FuncKind::GroupDefault && block_may_ask(prog, &f.body, &mut memo))
+        || prog.attrs.iter().any(|a| a.init.as_ref().is_some_and(|e| expr_may_ask(prog, e, &mut memo)))
+        || (has_queue(prog) && cascade_may_ask(prog, &mut memo))
+}
+
+fn cascade_may_ask(prog: &Program, memo: &mut HashMap<FuncId, bool>) -> bool {
+    prog.actions.iter().any(|a| {
+        a.triggers.iter().any(|t| !is_choice_trigger(prog, t.event))
+            && (a.inputs.iter().any(|x| !matches!(x.mode, InputMode::Auto))
+                || block_may_ask(prog, &a.effect, memo))
+    })
+}
+
+fn block_may_ask(prog: &Program, b: &Block, memo: &mut HashMap<FuncId, bool>) -> bool {
+    let mut found = false;
+    b.walk_stmts(&mut |s| {
+        if let StmtKind::Input(i) = &s.kind {
+            found |= !matches!(i.mode, InputMode::Auto);
+        }
+    });
+    if found {
+        return true;
+    }
+    let mut exprs = Vec::new();
+    b.walk_exprs(&mut |e| exprs.push(e.clone()));
+    exprs.iter().any(|e| expr_may_ask(prog, e, memo))
+}
+
+fn expr_may_ask(prog: &Program, e: &crate::hir::Expr, memo: &mut HashMap<FuncId, bool>) -> bool {
+    let mut calls = Vec::new();
+    let mut actions = Vec::new();
+    let mut pass = false;
+    e.walk(&mut |x| match &x.kind {
+        ExprKind::Call { func, .. } => calls.push(*func),
+        ExprKind::CallAction { action, .. } => actions.push(*action),
+        ExprKind::Builtin { op: Builtin::TurnPass, args } if args.is_empty() => pass = true,
+        ExprKind::New { class, .. } => {
+            if let Some(d) = prog.class(*class).default {
+                calls.push(d);
+            }
+        }
+        _ => {}
+    });
+    if pass && prog.turns.iter().filter_map(|t| t.default).any(|f| func_may_ask(prog, f, memo)) {
+        return true;
+    }
+    calls.into_iter().any(|f| {
+        func_may_ask(prog, f, memo) || overriders(prog, f).into_iter().any(|o| func_may_ask(prog, o, memo))
+    }) || actions.into_iter().any(|a| {
+        let action = prog.action(a);
+        action.inputs.iter().any(|i| !matches!(i.mode, InputMode::Auto))
+            || block_may_ask(prog, &action.effect, memo)
+    })
+}
+
+fn func_may_ask(prog: &Program, f: FuncId, memo: &mut HashMap<FuncId, bool>) -> bool {
+    if let Some(&m) = memo.get(&f) {
+        return m;
+    }
+    memo.insert(f, false); // recursion: assume no until shown otherwise
+    let func = prog.func(f);
+    let r = func.inputs.iter().any(|i| matches!(i.mode, InputMode::Player { .. }))
+        || block_may_ask(prog, &func.body, memo);
+    memo.insert(f, r);
+    r
+}
 
 /// A name of the program as the words a player reads: `end_turn` and `endTurn` read
 /// `end turn` (prompts name the action and the input).

@@ -3,13 +3,15 @@
 //! and their places, the budgets) so that both engines play the same game.
 
 use crate::machine::{Machine, Obj, Run};
+use crate::prepared::At;
 use crate::value::{Slot, Value};
 use tgdl_compiler::hir::{
     ActionId, BinaryOp, Block, Builtin, BuiltinAttr, ClassId, ClassKind, Expr, ExprKind, FuncId, FuncKind,
     Input, InputMode, Locals, PlayerOp, Stmt, StmtKind, Ty, UnaryOp, Visibility,
 };
+use tgdl_compiler::source::Span;
 use tgdl_runtime::collections::List;
-use tgdl_runtime::error::{Flow, Loc, fail, some};
+use tgdl_runtime::error::{Flow, fail, some};
 use tgdl_runtime::game::Pick;
 use tgdl_runtime::value::{self as rv, Player, Str};
 
@@ -68,15 +70,24 @@ impl Machine {
     }
 
     /// A block returning a value (a function, a filter, a trigger): its `return`'s value.
-    fn returning(&mut self, b: &Block, frame: &mut Frame, owner: Owner, at: Loc) -> Flow<Value> {
+    fn returning(&mut self, b: &Block, frame: &mut Frame, owner: Owner, at: Span) -> Flow<Value> {
         match self.run_block(b, frame, owner)? {
             Ctl::Return(v) => Ok(v),
-            _ => Err(tgdl_runtime::error::missing_return(at)),
+            _ => Err(tgdl_runtime::error::missing_return(self.prep.loc(at))),
         }
     }
 
+    /// Entering a call: deeper than the call budget is a located error.
+    fn enter(&mut self, at: Span) -> Flow<()> {
+        if self.core.depth >= self.core.depth_limit {
+            return self.core.enter(self.prep.loc(at));
+        }
+        self.core.depth += 1;
+        Ok(())
+    }
+
     fn stmt(&mut self, s: &Stmt, frame: &mut Frame, owner: Owner) -> Flow<Ctl> {
-        let p = self.prep.clone();
+        let p = self.prep;
         match &s.kind {
             StmtKind::Let { local, init } => {
                 let v = match init {
@@ -93,7 +104,7 @@ impl Machine {
                 return self.run_block(if c { then_branch } else { else_branch }, frame, owner);
             }
             StmtKind::While { cond, body } => {
-                let at = p.loc(s.span);
+                let at = At(p, s.span);
                 loop {
                     if !self.truth(cond, frame, owner)? {
                         break;
@@ -110,7 +121,7 @@ impl Machine {
                 if let Ctl::Return(v) = self.run_block(init, frame, owner)? {
                     return Ok(Ctl::Return(v));
                 }
-                let at = p.loc(s.span);
+                let at = At(p, s.span);
                 loop {
                     if let Some(c) = cond
                         && !self.truth(c, frame, owner)?
@@ -129,7 +140,7 @@ impl Machine {
                 }
             }
             StmtKind::ForIn { local, list, body } => {
-                let at = p.loc(s.span);
+                let at = At(p, s.span);
                 let items: Vec<Value> = match self.expr(list, frame, owner)? {
                     Value::List(l) => self.lists[l as usize].items.to_vec(),
                     Value::Table(t) => {
@@ -363,9 +374,7 @@ impl Machine {
     pub(crate) fn class_of(&self, v: &Value) -> Option<ClassId> {
         match v {
             Value::Object(t, i) => self.arenas.get(*t as usize)?.get(*i as usize).map(|o| o.class),
-            Value::Global(g) => {
-                self.prep.global_index.iter().find(|&(_, &x)| x == *g as usize).map(|(c, _)| *c)
-            }
+            Value::Global(g) => self.prep.global_class.get(*g as usize).copied(),
             Value::Group(_) => Some(self.prep.program.builtins.group),
             _ => None,
         }
@@ -373,8 +382,8 @@ impl Machine {
 
     /// Runs the attribute initialisers of a new object of `class`, base classes first.
     pub(crate) fn init_attrs(&mut self, object: Value, class: ClassId) -> Flow<()> {
-        let p = self.prep.clone();
-        for a in p.program.all_attrs(class) {
+        let p = self.prep;
+        for &a in &p.inits_of[class.index()] {
             let Some(init) = &p.program.attr(a).init else { continue };
             let mut frame = Frame { this: object.clone(), event: Value::Null, locals: Vec::new() };
             let v = self.expr(init, &mut frame, Owner::Setup)?;
@@ -390,7 +399,7 @@ impl Machine {
         frame: &mut Frame,
         owner: Owner,
     ) -> Flow<Value> {
-        let p = self.prep.clone();
+        let p = self.prep;
         let Some(tag) = p.tag(class) else { return Ok(Value::Null) };
         let mut fields = vec![Value::Null; p.fields[tag as usize]];
         for a in p.program.all_attrs(class) {
@@ -417,7 +426,7 @@ impl Machine {
     }
 
     pub(crate) fn expr(&mut self, e: &Expr, frame: &mut Frame, owner: Owner) -> Flow<Value> {
-        let p = self.prep.clone();
+        let p = self.prep;
         Ok(match &e.kind {
             ExprKind::Number(x) => Value::Number(*x),
             ExprKind::String(s) => Value::Str(rv::str_of(s)),
@@ -426,10 +435,7 @@ impl Machine {
             ExprKind::Local(l) => frame.locals[l.index()].clone(),
             ExprKind::This => frame.this.clone(),
             ExprKind::Event => frame.event.clone(),
-            ExprKind::Global(c) => match p.global_index.get(c) {
-                Some(&g) => Value::Global(g as u32),
-                None => Value::Null,
-            },
+            ExprKind::Global(c) => p.global_of[c.index()].map_or(Value::Null, Value::Global),
             ExprKind::Param(i) => match &p.program.params[*i].ty {
                 Ty::Bool => Value::Bool(self.core.param_bool(*i)),
                 Ty::String => {
@@ -441,10 +447,7 @@ impl Machine {
                 _ => Value::Number(self.core.param(*i)),
             },
             ExprKind::BoardGroup { board, group } => {
-                match p.groups.iter().position(|&(b, g)| b == *board && g == *group) {
-                    Some(g) => Value::Group(g as u32),
-                    None => Value::Null,
-                }
+                p.group_of[board.index()].get(*group).map_or(Value::Null, |&g| Value::Group(g))
             }
             ExprKind::Attr { object, attr } => {
                 let o = self.expr(object, frame, owner)?;
@@ -474,14 +477,28 @@ impl Machine {
                     }
                     None => frame.this.clone(),
                 };
-                let mut values = Vec::with_capacity(args.len());
+                let callee = if *virtual_call { self.dispatch(*func, &this) } else { *func };
+                let def = p.program.func(callee);
+                // The arguments go straight into the callee's locals (taken from the pool).
+                let mut locals = self.pool.take(def.locals.vars.len());
+                let mut params = def.inputs.iter().filter(|i| matches!(i.mode, InputMode::Function { .. }));
                 for a in args {
-                    values.push(self.expr(a, frame, owner)?);
+                    let v = match self.expr(a, frame, owner) {
+                        Ok(v) => v,
+                        Err(stop) => {
+                            self.pool.put(locals);
+                            return Err(stop);
+                        }
+                    };
+                    if let Some(input) = params.next() {
+                        locals[input.local.index()] = v;
+                    }
                 }
-                let f = if *virtual_call { self.dispatch(*func, &this) } else { *func };
-                let at = p.loc(e.span);
-                self.core.enter(at)?;
-                let result = self.call(f, this, values);
+                if let Err(stop) = self.enter(e.span) {
+                    self.pool.put(locals);
+                    return Err(stop);
+                }
+                let result = self.run_call(callee, this, locals);
                 self.core.leave();
                 result?
             }
@@ -554,7 +571,11 @@ impl Machine {
                     }
                     Value::List(l) => {
                         let i = self.number(index, frame, owner)?;
-                        self.lists[l as usize].get(i, p.loc(e.span))?
+                        let items = &self.lists[l as usize].items;
+                        match whole_index(i, items.len()) {
+                            Some(k) => items[k].clone(),
+                            None => self.lists[l as usize].get(i, p.loc(e.span))?,
+                        }
                     }
                     _ => return some(None, p.loc(object.span)),
                 }
@@ -576,7 +597,7 @@ impl Machine {
     }
 
     fn assign(&mut self, target: &Expr, v: Value, frame: &mut Frame, owner: Owner) -> Flow<()> {
-        let p = self.prep.clone();
+        let p = self.prep;
         match &target.kind {
             ExprKind::Local(l) => frame.locals[l.index()] = v,
             ExprKind::Attr { object, attr } => {
@@ -587,7 +608,7 @@ impl Machine {
                 if matches!(p.program.attr(*attr).ty, Ty::Number)
                     && let Value::Number(x) = v
                 {
-                    rv::finite(x, p.loc(target.span))?;
+                    rv::finite(x, At(p, target.span))?;
                 }
                 self.set_attr(&o, *attr, v);
             }
@@ -620,7 +641,7 @@ impl Machine {
         frame: &mut Frame,
         owner: Owner,
     ) -> Flow<Value> {
-        let at = self.prep.loc(e.span);
+        let at = At(self.prep, e.span);
         Ok(match op {
             BinaryOp::And => Value::Bool(self.truth(lhs, frame, owner)? && self.truth(rhs, frame, owner)?),
             BinaryOp::Or => Value::Bool(self.truth(lhs, frame, owner)? || self.truth(rhs, frame, owner)?),
@@ -705,36 +726,49 @@ impl Machine {
 
     /// Calls a function with its arguments (its inputs asked of players are asked here).
     pub(crate) fn call(&mut self, f: FuncId, this: Value, args: Vec<Value>) -> Flow<Value> {
-        let p = self.prep.clone();
-        let func = p.program.func(f);
-        let mut frame = Frame::new(&func.locals, this, Value::Null);
+        let func = self.prep.program.func(f);
+        let mut locals = self.pool.take(func.locals.vars.len());
         let mut args = args.into_iter();
         for input in &func.inputs {
             if let InputMode::Function { .. } = input.mode {
-                frame.locals[input.local.index()] = args.next().unwrap_or(Value::Null);
+                locals[input.local.index()] = args.next().unwrap_or(Value::Null);
             }
         }
+        self.run_call(f, this, locals)
+    }
+
+    /// Runs a function whose arguments are in `locals`: its inputs asked of players, then
+    /// its body. The locals go back to the pool.
+    fn run_call(&mut self, f: FuncId, this: Value, locals: Vec<Value>) -> Flow<Value> {
+        let mut frame = Frame { this, event: Value::Null, locals };
+        let result = self.run_body(f, &mut frame);
+        self.pool.put(frame.locals);
+        result
+    }
+
+    fn run_body(&mut self, f: FuncId, frame: &mut Frame) -> Flow<Value> {
+        let func = self.prep.program.func(f);
         let owner = Owner::Func(f);
         for input in &func.inputs {
             if matches!(input.mode, InputMode::Function { .. }) {
                 continue;
             }
-            match self.ask_input(input, &mut frame, owner, InputFailure::Error(input.span))? {
+            match self.ask_input(input, frame, owner, InputFailure::Error(input.span))? {
                 Some(v) => frame.locals[input.local.index()] = v,
                 None => return Ok(Value::Null),
             }
         }
         if func.ret == Ty::Void {
-            self.block(&func.body, &mut frame, owner)?;
+            self.block(&func.body, frame, owner)?;
             return Ok(Value::Null);
         }
-        self.returning(&func.body, &mut frame, owner, p.loc(func.span))
+        self.returning(&func.body, frame, owner, func.span)
     }
 
     /// Whether the triggers of `a` watching the player's choice (`choice`) or the event in
     /// the frame hold.
     pub(crate) fn triggers_hold(&mut self, a: ActionId, frame: &mut Frame, choice: bool) -> Flow<bool> {
-        let p = self.prep.clone();
+        let p = self.prep;
         let action = p.program.action(a);
         let pc = p.program.builtins.player_choice;
         let event_class = self.class_of(&frame.event);
@@ -751,9 +785,7 @@ impl Machine {
             match &t.body {
                 None => return Ok(true),
                 Some(body) => {
-                    if self.returning(body, frame, Owner::Action(a), Loc::new(p.info.source, 1, 1))?
-                        == Value::Bool(true)
-                    {
+                    if self.returning(body, frame, Owner::Action(a), t.span)? == Value::Bool(true) {
                         return Ok(true);
                     }
                 }
@@ -763,11 +795,10 @@ impl Machine {
     }
 
     pub(crate) fn requires_hold(&mut self, a: ActionId, frame: &mut Frame) -> Flow<bool> {
-        let p = self.prep.clone();
+        let p = self.prep;
         let action = p.program.action(a);
         for r in &action.requires {
-            let at = p.loc(action.span);
-            if self.returning(r, frame, Owner::Action(a), at)? != Value::Bool(true) {
+            if self.returning(r, frame, Owner::Action(a), action.span)? != Value::Bool(true) {
                 return Ok(false);
             }
         }
@@ -783,7 +814,7 @@ impl Machine {
         event: Option<(u32, u32)>,
         given: &[Value],
     ) -> Flow<()> {
-        let p = self.prep.clone();
+        let p = self.prep;
         let action = p.program.action(a);
         let event_v = event.map_or(Value::Null, |(t, i)| Value::Object(t, i));
         let mut frame = self.frame_for_action(a, this, event_v);
@@ -838,7 +869,7 @@ impl Machine {
     /// Every candidate of an input before its filters: its `in` list, or every value of
     /// its type, in the order menus list them.
     pub(crate) fn candidates(&mut self, input: &Input, frame: &mut Frame) -> Flow<Vec<Value>> {
-        let p = self.prep.clone();
+        let p = self.prep;
         if let Some(domain) = &input.domain {
             let owner = Owner::Setup;
             let l = self.list_of(domain, frame, owner)?;
@@ -866,14 +897,17 @@ impl Machine {
         Ok(match input.candidate_ty() {
             Ty::Player => (0..self.core.players).map(Value::Player).collect(),
             Ty::Bool => vec![Value::Bool(true), Value::Bool(false)],
-            Ty::Class(c) if p.is_global(*c) => vec![Value::Global(p.global_index[c] as u32)],
+            Ty::Class(c) if p.is_global(*c) => vec![Value::Global(p.global_of[c.index()].unwrap_or(0))],
             Ty::Class(c) if *c == p.program.builtins.group => {
                 (0..self.groups.len() as u32).map(Value::Group).collect()
             }
             Ty::Class(c) => match p.tag(*c) {
-                Some(tag) => {
-                    (0..self.arenas[tag as usize].len() as u32).map(|i| Value::Object(tag, i)).collect()
-                }
+                Some(tag) => self.arenas[tag as usize]
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, o)| p.program.is_subclass(o.class, *c))
+                    .map(|(i, _)| Value::Object(tag, i as u32))
+                    .collect(),
                 None => Vec::new(),
             },
             _ => Vec::new(),
@@ -883,7 +917,7 @@ impl Machine {
     /// Whether a candidate passes: of the input's class, not discarded, and through the
     /// filters.
     pub(crate) fn accepts(&mut self, input: &Input, candidate: &Value, frame: &mut Frame) -> Flow<bool> {
-        let p = self.prep.clone();
+        let p = self.prep;
         if let (Ty::Class(c), Value::Object(t, i)) = (input.candidate_ty(), candidate) {
             let obj = &self.arenas[*t as usize][*i as usize];
             if !p.program.is_subclass(obj.class, *c) {
@@ -899,8 +933,7 @@ impl Machine {
         }
         for f in &input.filters {
             frame.locals[f.binder.index()] = candidate.clone();
-            let at = p.loc(f.span);
-            if self.returning(&f.body, frame, Owner::Setup, at)? != Value::Bool(true) {
+            if self.returning(&f.body, frame, Owner::Setup, f.span)? != Value::Bool(true) {
                 return Ok(false);
             }
         }
@@ -916,7 +949,7 @@ impl Machine {
         owner: Owner,
         failure: InputFailure,
     ) -> Flow<Option<Value>> {
-        let p = self.prep.clone();
+        let p = self.prep;
         let mut passing = Vec::new();
         for c in self.candidates(input, frame)? {
             if self.accepts(input, &c, frame)? {
@@ -999,7 +1032,7 @@ impl Machine {
     /// The player who answers an input: its explicit target, else the default of the
     /// class. `None`: an owned object without an owner (the input is left null).
     fn input_target(&mut self, input: &Input, frame: &mut Frame, owner: Owner) -> Flow<Option<Player>> {
-        let p = self.prep.clone();
+        let p = self.prep;
         if let InputMode::Player { target: Some(t) } = &input.mode {
             return Ok(Some(self.player(t, frame, owner)?));
         }
@@ -1042,7 +1075,7 @@ impl Machine {
     /// triggers and requires hold, joins one batch sorted by priority (ties in declaration
     /// order, then creation order), queued after the runs already waiting.
     fn throw(&mut self, event: (u32, u32)) -> Flow<()> {
-        let p = self.prep.clone();
+        let p = self.prep;
         let event_v = Value::Object(event.0, event.1);
         let mut batch: Vec<(f64, Run)> = Vec::new();
         let pc = p.program.builtins.player_choice;
@@ -1051,8 +1084,8 @@ impl Machine {
             if !action.triggers.iter().any(|t| !p.program.is_subclass(pc, t.event)) {
                 continue;
             }
-            let subjects: Vec<Slot> = match p.global_index.get(&action.owner) {
-                Some(&g) => vec![Slot::Global(g as u32)],
+            let subjects: Vec<Slot> = match p.global_of[action.owner.index()] {
+                Some(g) => vec![Slot::Global(g)],
                 None => match p.tag(action.owner) {
                     Some(tag) => {
                         let root = p.program.class(action.owner).root;
@@ -1087,7 +1120,7 @@ impl Machine {
     /// Runs queued actions until the queue is empty; requires are checked again when a run
     /// leaves the queue.
     pub(crate) fn drain(&mut self) -> Flow<()> {
-        let p = self.prep.clone();
+        let p = self.prep;
         while let Some(run) = self.queue.pop_front() {
             let action = p.program.action(run.action);
             let mut frame =
@@ -1102,7 +1135,7 @@ impl Machine {
 
     /// `turn.pass()`: the active turn's `default` names the next player.
     fn pass_turn(&mut self) -> Flow<()> {
-        let p = self.prep.clone();
+        let p = self.prep;
         let next = match p.program.turns.get(self.core.turn).and_then(|t| t.default) {
             Some(f) => match self.call(f, Value::Null, Vec::new())? {
                 Value::Player(n) => Player(n),
@@ -1124,8 +1157,8 @@ impl Machine {
         owner: Owner,
     ) -> Flow<Value> {
         use Builtin::*;
-        let p = self.prep.clone();
-        let at = p.loc(e.span);
+        let p = self.prep;
+        let at = At(p, e.span);
         let mut vals = Vec::with_capacity(args.len());
         if op != Log {
             for a in args {
@@ -1198,7 +1231,7 @@ impl Machine {
                 };
                 match p.program.turns.iter().position(|t| *t.name == *name) {
                     Some(i) => self.core.turn = i,
-                    None => return fail(at, format!("there is no turn named `{name}`")),
+                    None => return fail(at.into(), format!("there is no turn named `{name}`")),
                 }
                 if let Some(Value::Str(phase)) = vals.get(1) {
                     self.core.phase = phase.clone();
@@ -1206,7 +1239,7 @@ impl Machine {
                 self.core.turn_changed_at = Some(changed());
                 Value::Null
             }
-            Roll => Value::Number(self.core.roll(num(0)?, at)?),
+            Roll => Value::Number(self.core.roll(num(0)?, at.into())?),
             Random => Value::Number(self.core.random()?),
             Log => {
                 let v = self.expr(&args[0], frame, owner)?;
@@ -1218,7 +1251,7 @@ impl Machine {
             Floor => Value::Number(num(0)?.floor()),
             Ceil => Value::Number(num(0)?.ceil()),
             Round => Value::Number(num(0)?.round()),
-            Sqrt => Value::Number(rv::sqrt(num(0)?, at)?),
+            Sqrt => Value::Number(rv::sqrt(num(0)?, at.into())?),
             Pow => Value::Number(rv::pow(num(0)?, num(1)?, at)?),
             Min | Max => {
                 let mut acc = num(0)?;
@@ -1237,7 +1270,7 @@ impl Machine {
             ListAppend => {
                 let (l, other) = (list(0)?, list(1)?);
                 let copy = self.lists[other].clone();
-                self.lists[l].append_at(&copy, at)?;
+                self.lists[l].append_at(&copy, at.into())?;
                 Value::Null
             }
             ListClear => {
@@ -1259,7 +1292,7 @@ impl Machine {
             }
             ListRemoveAt => {
                 let l = list(0)?;
-                self.lists[l].remove_at(num(1)?, at)?
+                self.lists[l].remove_at(num(1)?, at.into())?
             }
             ListShuffle => {
                 let l = list(0)?;
@@ -1347,7 +1380,7 @@ impl Machine {
                 }
                 Value::Null
             }
-            Discard => return fail(at, "the interpreter does not run `discard` yet"),
+            Discard => return fail(at.into(), "the interpreter does not run `discard` yet"),
             GroupAt | GroupIndex => {
                 let g = match vals.first() {
                     Some(Value::Group(g)) => *g as usize,
@@ -1355,8 +1388,11 @@ impl Machine {
                 };
                 let (i, j) = (num(1)?, num(2)?);
                 let tag = p.tag(p.program.builtins.tile).unwrap_or(0);
-                let tile =
-                    if op == GroupAt { self.groups[g].at(i, j) } else { self.groups[g].index(i, j, at)? };
+                let tile = match (op, self.groups[g].shape().cell(i, j)) {
+                    (GroupAt, _) => self.groups[g].at(i, j),
+                    (_, Some(k)) => self.groups[g].cells[k],
+                    _ => self.groups[g].index(i, j, at.into())?,
+                };
                 tile.map_or(Value::Null, |t| Value::Object(tag, t.index() as u32))
             }
             GroupAdd => {
@@ -1396,7 +1432,7 @@ impl Machine {
             Tell | Reveal | Disclose(_) | StackLength | StackPush | StackPushFront | StackPop
             | StackPopFront | StackPeek | StackPeekFront | StackClone | StackShuffle | StackClear
             | StackContains | DeckReshuffle => {
-                return fail(at, "the interpreter does not run this operation yet");
+                return fail(at.into(), "the interpreter does not run this operation yet");
             }
         })
     }
@@ -1404,7 +1440,7 @@ impl Machine {
     /// `from.connect(to[, with])`: links two tiles both ways; `with` is used for
     /// `from → to` and a copy of it for `to → from`.
     fn connect(&mut self, from: Value, to: Value, with: Option<Value>) {
-        let p = self.prep.clone();
+        let p = self.prep;
         let conn = p.program.builtins.connection;
         let (Some(ctag), Some(to_attr), Some(list_attr)) = (
             p.tag(conn),
@@ -1464,6 +1500,12 @@ impl Machine {
             Value::Table(t) => format!("{{{} entries}}", self.tables[*t as usize].entries.len()),
         }
     }
+}
+
+/// The position of a whole `i` in a list of `len` items, when it is one (else the list's
+/// own check reports it).
+fn whole_index(i: f64, len: usize) -> Option<usize> {
+    (i >= 0.0 && i.fract() == 0.0 && i < len as f64).then_some(i as usize)
 }
 
 /// The action an override overrides, through every level.

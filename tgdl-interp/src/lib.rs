@@ -36,11 +36,14 @@ pub fn prepare(program: &Program, sources: &SourceMap) -> Result<Arc<Prepared>, 
     Prepared::new(program, sources).map(Arc::new)
 }
 
-static INSTALLED: RwLock<Option<Arc<Prepared>>> = RwLock::new(None);
+static INSTALLED: RwLock<Option<&'static Prepared>> = RwLock::new(None);
 
-/// Makes `prepared` the game [`Interpreted`] starts from now on.
+/// Makes `prepared` the game [`Interpreted`] starts from now on. The program stays in
+/// memory for the rest of the process (worlds refer to it without counting: a reload
+/// after an edit keeps a few kilobytes), so that reading it costs nothing in play.
 pub fn install(prepared: Arc<Prepared>) {
-    *INSTALLED.write().unwrap_or_else(|e| e.into_inner()) = Some(prepared);
+    let kept: &'static Arc<Prepared> = Box::leak(Box::new(prepared));
+    *INSTALLED.write().unwrap_or_else(|e| e.into_inner()) = Some(&**kept);
 }
 
 /// The installed program.
@@ -48,10 +51,9 @@ pub fn install(prepared: Arc<Prepared>) {
 /// # Panics
 /// When no program was installed: starting an interpreted game before installing one is
 /// a mistake of the front end, not of the game.
-pub(crate) fn installed() -> Arc<Prepared> {
+pub(crate) fn installed() -> &'static Prepared {
     INSTALLED
         .read()
         .unwrap_or_else(|e| e.into_inner())
-        .clone()
         .expect("tgdl_interp::install is called before an interpreted game starts")
 }

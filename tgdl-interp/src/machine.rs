@@ -5,7 +5,6 @@
 use crate::prepared::{MAX_LEADING, Prepared};
 use crate::value::{Slot, Value};
 use std::collections::VecDeque;
-use std::sync::Arc;
 use tgdl_compiler::hir::{ActionId, BuiltinAttr, ClassId, ClassKind, Geometry, Visibility};
 use tgdl_runtime::__private::board::Group;
 use tgdl_runtime::arena::Id;
@@ -14,6 +13,7 @@ use tgdl_runtime::engine::{Core, Rules};
 use tgdl_runtime::error::{Flow, Loc};
 use tgdl_runtime::game::{Choice, GameInfo, Pick};
 use tgdl_runtime::hidden::{Resample, Seen};
+use tgdl_runtime::value::Player;
 use tgdl_runtime::view::View;
 
 /// An object of an arena: its class and its attributes, by slot.
@@ -35,7 +35,7 @@ pub(crate) struct Run {
 #[derive(Clone, Debug)]
 pub struct Machine {
     pub(crate) core: Core,
-    pub(crate) prep: Arc<Prepared>,
+    pub(crate) prep: &'static Prepared,
     pub(crate) arenas: Vec<Vec<Obj>>,
     pub(crate) globals: Vec<Vec<Value>>,
     pub(crate) groups: Vec<Group<Obj>>,
@@ -46,6 +46,39 @@ pub struct Machine {
     pub(crate) group_tiles: Vec<u32>,
     /// `B.groups` of each board (a table from name to group), by global index.
     pub(crate) board_groups: Vec<Option<u32>>,
+    /// Spare vectors for the locals of calls.
+    pub(crate) pool: Pool,
+}
+
+/// Vectors of locals kept for the next call: a call then allocates nothing. Scratch
+/// space, not state: a copy of the world starts with none.
+#[derive(Default)]
+pub(crate) struct Pool(Vec<Vec<Value>>);
+
+impl Pool {
+    /// `n` nulls.
+    pub(crate) fn take(&mut self, n: usize) -> Vec<Value> {
+        let mut v = self.0.pop().unwrap_or_default();
+        v.resize(n, Value::Null);
+        v
+    }
+
+    pub(crate) fn put(&mut self, mut v: Vec<Value>) {
+        v.clear();
+        self.0.push(v);
+    }
+}
+
+impl Clone for Pool {
+    fn clone(&self) -> Pool {
+        Pool::default()
+    }
+}
+
+impl std::fmt::Debug for Pool {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Pool")
+    }
 }
 
 /// A move of the turn menu: an action, the object it belongs to and its leading inputs.
@@ -54,10 +87,13 @@ pub struct Move {
     pub(crate) action: u32,
     pub(crate) this: Slot,
     pub(crate) inputs: [Slot; MAX_LEADING],
+    /// Whether playing it may ask a player mid-effect (the action's, kept with the move:
+    /// the engine asks the type, not the world).
+    pub(crate) asks: bool,
 }
 
 impl Machine {
-    fn empty(core: Core, prep: Arc<Prepared>) -> Machine {
+    fn empty(core: Core, prep: &'static Prepared) -> Machine {
         let mut m = Machine {
             core,
             arenas: vec![Vec::new(); prep.roots.len()],
@@ -68,9 +104,10 @@ impl Machine {
             queue: VecDeque::new(),
             group_tiles: Vec::new(),
             board_groups: Vec::new(),
+            pool: Pool::default(),
             prep,
         };
-        let p = m.prep.clone();
+        let p = m.prep;
         let choice = p.program.builtins.player_choice;
         if let Some(tag) = p.tag(choice) {
             m.arenas[tag as usize]
@@ -83,7 +120,7 @@ impl Machine {
 
     /// The lists `G.tiles` and the tables `B.groups` read.
     fn list_tiles_and_groups(&mut self) {
-        let p = self.prep.clone();
+        let p = self.prep;
         let tag = p.tag(p.program.builtins.tile).unwrap_or(0);
         for g in 0..self.groups.len() {
             let tiles =
@@ -110,7 +147,7 @@ impl Machine {
 
     /// Every board group and its tiles, row by row, left to right.
     fn build_boards(&mut self) {
-        let p = self.prep.clone();
+        let p = self.prep;
         let tile_root = p.program.builtins.tile;
         for (gi, &(board, g)) in p.groups.iter().enumerate() {
             let group = &p.program.class(board).groups[g];
@@ -172,7 +209,7 @@ impl Machine {
         rows: usize,
         cells: &[Option<Id<Obj>>],
     ) {
-        let p = self.prep.clone();
+        let p = self.prep;
         let (Some(tile_tag), Some(conn_tag)) =
             (p.tag(p.program.builtins.tile), p.tag(p.program.builtins.connection))
         else {
@@ -211,7 +248,7 @@ impl Machine {
     /// Creates the global classes and boards, in dependency order: attribute
     /// initialisers, then for each group its tiles' initialisers and its `default` block.
     fn create_globals(&mut self) -> Flow<()> {
-        let p = self.prep.clone();
+        let p = self.prep;
         for &c in &p.program.globals {
             let g = p.global_index[&c] as u32;
             self.init_attrs(Value::Global(g), c)?;
@@ -239,8 +276,8 @@ impl Machine {
     /// The objects an action of `owner` may run on for the active player, in creation order.
     fn subjects(&self, owner: ClassId) -> Vec<Slot> {
         let p = &self.prep;
-        if let Some(&g) = p.global_index.get(&owner) {
-            return vec![Slot::Global(g as u32)];
+        if let Some(g) = p.global_of[owner.index()] {
+            return vec![Slot::Global(g)];
         }
         let Some(tag) = p.tag(owner) else { return Vec::new() };
         let root = p.program.class(owner).root;
@@ -281,7 +318,7 @@ impl Machine {
 
     /// The moves of one menu action for the active player.
     fn menu_of(&mut self, a: ActionId, out: &mut Vec<Choice<Move>>) -> Flow<()> {
-        let p = self.prep.clone();
+        let p = self.prep;
         let action = p.program.action(a);
         let choice_event = Value::Object(p.tag(p.program.builtins.player_choice).unwrap_or(0), 0);
         for this in self.subjects(action.owner) {
@@ -313,10 +350,15 @@ impl Machine {
         out: &mut Vec<Choice<Move>>,
     ) -> Flow<()> {
         if k == leading.len() {
-            out.push(Choice::Move(Move { action: a.0, this, inputs: *chosen }));
+            out.push(Choice::Move(Move {
+                action: a.0,
+                this,
+                inputs: *chosen,
+                asks: self.prep.may_ask[a.index()],
+            }));
             return Ok(());
         }
-        let p = self.prep.clone();
+        let p = self.prep;
         let input = &p.program.action(a).inputs[leading[k]];
         for candidate in self.candidates(input, frame)? {
             if self.accepts(input, &candidate, frame)? {
@@ -335,7 +377,7 @@ impl Machine {
 
     /// Runs a move of the menu and the cascade of events it starts.
     fn play_move(&mut self, mv: Move) -> Flow<()> {
-        let p = self.prep.clone();
+        let p = self.prep;
         let a = ActionId(mv.action);
         let choice_event = (p.tag(p.program.builtins.player_choice).unwrap_or(0), 0);
         let leading = &p.leading[a.index()];
@@ -349,11 +391,54 @@ impl Resample for Machine {}
 
 impl Rules for Machine {
     type Move = Move;
-    /// Whether `setup` asks is the program's; the engine only saves a copy before it.
+    /// The program's answer is [`Rules::setup_may_ask`]'s.
     const SETUP_MAY_ASK: bool = true;
 
     fn info() -> GameInfo {
         crate::installed().info
+    }
+
+    fn setup_may_ask() -> bool {
+        crate::installed().setup_may_ask
+    }
+
+    fn simultaneous() -> bool {
+        crate::installed().simultaneous
+    }
+
+    fn round_players(&mut self) -> Flow<Option<Vec<Player>>> {
+        let p = self.prep;
+        let Some(f) = p.program.turns.get(self.core.turn).and_then(|t| t.simultaneous) else {
+            return Ok(None);
+        };
+        // Asked speculatively: what the block allocates is dropped again.
+        let (lists, tables) = (self.lists.len(), self.tables.len());
+        let arenas: Vec<usize> = self.arenas.iter().map(Vec::len).collect();
+        let players = match self.call(f, Value::Null, Vec::new())? {
+            Value::List(l) => self.lists[l as usize]
+                .items
+                .iter()
+                .filter_map(|v| match v {
+                    Value::Player(n) => Some(Player(*n)),
+                    _ => None,
+                })
+                .collect(),
+            _ => Vec::new(),
+        };
+        self.lists.truncate(lists);
+        self.tables.truncate(tables);
+        for (arena, len) in self.arenas.iter_mut().zip(arenas) {
+            arena.truncate(len);
+        }
+        Ok(Some(players))
+    }
+
+    fn resolve_round(&mut self, turn: usize) -> Flow<()> {
+        let p = self.prep;
+        if let Some(f) = p.program.turns.get(turn).and_then(|t| t.resolve) {
+            self.call(f, Value::Null, Vec::new())?;
+        }
+        Ok(())
     }
 
     fn new(core: Core) -> Self {
@@ -362,7 +447,7 @@ impl Rules for Machine {
     }
 
     fn restart(&mut self, players: u32, seed: u128) {
-        let prep = self.prep.clone();
+        let prep = self.prep;
         let mut core = std::mem::replace(&mut self.core, Core::new(players, seed));
         core.restart(players, seed);
         *self = Machine::empty(core, prep);
@@ -378,7 +463,7 @@ impl Rules for Machine {
 
     fn setup(&mut self) -> Flow<()> {
         self.create_globals()?;
-        let p = self.prep.clone();
+        let p = self.prep;
         let mut frame = crate::eval::Frame::new(&p.program.setup.locals, Value::Null, Value::Null);
         let owner = crate::eval::Owner::Setup;
         self.block(&p.program.setup.body, &mut frame, owner)?;
@@ -389,12 +474,12 @@ impl Rules for Machine {
         self.play_move(mv)
     }
 
-    fn may_ask(_mv: &Move) -> bool {
-        true
+    fn may_ask(mv: &Move) -> bool {
+        mv.asks
     }
 
     fn menu(&mut self, out: &mut Vec<Choice<Move>>) -> Flow<()> {
-        let p = self.prep.clone();
+        let p = self.prep;
         for &a in &p.menu_actions {
             self.menu_of(a, out)?;
         }

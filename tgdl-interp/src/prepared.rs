@@ -37,6 +37,16 @@ pub struct Prepared {
     pub(crate) fields: Vec<usize>,
     /// Index of each global class among the globals.
     pub(crate) global_index: HashMap<ClassId, usize>,
+    /// The global index of each class (none: not a global).
+    pub(crate) global_of: Vec<Option<u32>>,
+    /// The class of each global, by global index.
+    pub(crate) global_class: Vec<ClassId>,
+    /// The index of each board group among the groups, by board class and group.
+    pub(crate) group_of: Vec<Vec<u32>>,
+    /// The built-in attributes of each hierarchy root (`owner`, `tile`...), by root class.
+    builtins_of: Vec<Vec<(BuiltinAttr, AttrId)>>,
+    /// The attributes with an initialiser of each class, base classes first.
+    pub(crate) inits_of: Vec<Vec<AttrId>>,
     /// Fields of each global, by global index.
     pub(crate) global_fields: Vec<usize>,
     /// The board groups, in creation order: (board, group index).
@@ -51,6 +61,12 @@ pub struct Prepared {
     /// Classes whose objects the rules create with `new` (tiles of these are not only
     /// made by boards).
     pub(crate) created: Vec<bool>,
+    /// Whether a move of each action may ask a player mid-effect (then the engine keeps a
+    /// copy of the world to replay it from).
+    pub(crate) may_ask: Vec<bool>,
+    pub(crate) setup_may_ask: bool,
+    /// Whether a turn is simultaneous.
+    pub(crate) simultaneous: bool,
     /// Whether tiles keep their connections (the rules read them).
     pub(crate) uses_connections: bool,
 }
@@ -58,6 +74,17 @@ pub struct Prepared {
 impl fmt::Debug for Prepared {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Prepared").field("game", &self.program.name).finish_non_exhaustive()
+    }
+}
+
+/// A place in the source, turned into a [`Loc`] only when a check fails (finding a line
+/// and column costs more than most checks).
+#[derive(Clone, Copy)]
+pub(crate) struct At<'p>(pub(crate) &'p Prepared, pub(crate) Span);
+
+impl From<At<'_>> for Loc {
+    fn from(at: At<'_>) -> Loc {
+        at.0.loc(at.1)
     }
 }
 
@@ -108,6 +135,11 @@ impl Prepared {
             slot: Vec::new(),
             fields: Vec::new(),
             global_index: HashMap::new(),
+            global_of: Vec::new(),
+            global_class: Vec::new(),
+            group_of: Vec::new(),
+            builtins_of: Vec::new(),
+            inits_of: Vec::new(),
             global_fields: Vec::new(),
             groups: Vec::new(),
             menu_actions: Vec::new(),
@@ -117,6 +149,11 @@ impl Prepared {
             has_queue: false,
             uses_connections: false,
             created: Vec::new(),
+            simultaneous: program.turns.iter().any(|t| t.simultaneous.is_some()),
+            may_ask: (0..program.actions.len() as u32)
+                .map(|a| tgdl_compiler::facts::action_may_ask(program, ActionId(a), true))
+                .collect(),
+            setup_may_ask: tgdl_compiler::facts::setup_may_ask(program),
         };
         prepared.check_support()?;
         prepared.lay_out();
@@ -183,13 +220,8 @@ impl Prepared {
                 return Err(self.unsupported(a.span, "stacks (hidden information)"));
             }
         }
-        for t in &p.turns {
-            if t.simultaneous.is_some() {
-                return Err(self.unsupported(t.span, "simultaneous turns"));
-            }
-        }
         for a in &p.actions {
-            if a.inputs.len() > MAX_LEADING && self.leading_of(a).len() > MAX_LEADING {
+            if a.inputs.len() > MAX_LEADING && leading_count(a) > MAX_LEADING {
                 return Err(self.unsupported(a.span, "a move with more than four inputs"));
             }
         }
@@ -227,18 +259,6 @@ impl Prepared {
             return Err(self.unsupported(span, what));
         }
         Ok(())
-    }
-
-    fn leading_of(&self, action: &tgdl_compiler::hir::Action) -> Vec<usize> {
-        action
-            .inputs
-            .iter()
-            .take_while(|i| {
-                !i.is_list() && i.ty != Ty::Number && matches!(i.mode, InputMode::Player { target: None })
-            })
-            .enumerate()
-            .map(|(k, _)| k)
-            .collect()
     }
 
     /// Arenas (one per hierarchy root, in declaration order, as the code generator numbers
@@ -307,17 +327,42 @@ impl Prepared {
                 groups.push((c, g));
             }
         }
-        let menu_actions = (0..p.actions.len() as u32)
-            .map(ActionId)
-            .filter(|&a| p.action(a).triggers.iter().any(|t| p.is_subclass(b.player_choice, t.event)))
+        let menu_actions = tgdl_compiler::facts::menu_actions(p);
+        let leading = (0..p.actions.len() as u32)
+            .map(|a| tgdl_compiler::facts::leading_inputs(p, ActionId(a)))
             .collect();
-        let leading = p.actions.iter().map(|a| self.leading_of(a)).collect();
         let label_fn: Vec<Option<FuncId>> =
             (0..p.classes.len() as u32).map(|c| find_label_fn(p, ClassId(c))).collect();
         let label_names_tile =
             (0..p.funcs.len() as u32).map(|f| tgdl_compiler::facts::label_names_tile(p, FuncId(f))).collect();
         let has_queue =
             p.actions.iter().any(|a| a.triggers.iter().any(|t| !p.is_subclass(b.player_choice, t.event)));
+        let mut global_of = vec![None; p.classes.len()];
+        let mut global_class = vec![ClassId(0); global_fields.len()];
+        for (&c, &g) in &global_index {
+            global_of[c.index()] = Some(g as u32);
+            global_class[g] = c;
+        }
+        let mut group_of = vec![Vec::new(); p.classes.len()];
+        for (i, &(board, _)) in groups.iter().enumerate() {
+            group_of[board.index()].push(i as u32);
+        }
+        let builtins_of = (0..p.classes.len() as u32)
+            .map(|c| {
+                p.all_attrs(ClassId(c))
+                    .into_iter()
+                    .filter_map(|a| p.attr(a).builtin.map(|b| (b, a)))
+                    .collect()
+            })
+            .collect();
+        let inits_of = (0..p.classes.len() as u32)
+            .map(|c| p.all_attrs(ClassId(c)).into_iter().filter(|&a| p.attr(a).init.is_some()).collect())
+            .collect();
+        self.global_of = global_of;
+        self.global_class = global_class;
+        self.group_of = group_of;
+        self.builtins_of = builtins_of;
+        self.inits_of = inits_of;
         self.tag_of = tag_of;
         self.roots = roots;
         self.slot = slot;
@@ -342,8 +387,8 @@ impl Prepared {
 
     /// The attribute holding a built-in of a hierarchy (`owner`, `tile`, `x`...).
     pub(crate) fn builtin_attr(&self, class: ClassId, which: BuiltinAttr) -> Option<AttrId> {
-        let p = &self.program;
-        p.all_attrs(p.class(class).root).into_iter().find(|&a| p.attr(a).builtin == Some(which))
+        let root = self.program.class(class).root;
+        self.builtins_of[root.index()].iter().find(|(b, _)| *b == which).map(|(_, a)| *a)
     }
 
     /// The arena of objects of `class`.
@@ -352,8 +397,19 @@ impl Prepared {
     }
 
     pub(crate) fn is_global(&self, class: ClassId) -> bool {
-        self.global_index.contains_key(&class)
+        self.global_of[class.index()].is_some()
     }
+}
+
+/// How many leading inputs an action's moves carry (as `facts::leading_inputs` counts).
+fn leading_count(action: &tgdl_compiler::hir::Action) -> usize {
+    action
+        .inputs
+        .iter()
+        .take_while(|i| {
+            !i.is_list() && i.ty != Ty::Number && matches!(i.mode, InputMode::Player { target: None })
+        })
+        .count()
 }
 
 fn find_label_fn(p: &Program, class: ClassId) -> Option<FuncId> {

@@ -657,6 +657,27 @@ pub trait Rules: Resample + Clone + Debug + Send + Sync + 'static {
     /// Whether a turn is simultaneous (`simultaneous { ... }`): decided by the compiler.
     const SIMULTANEOUS: bool = false;
 
+    /// [`Rules::HIDDEN`], asked of the type: a world that is one type for every game (the
+    /// interpreter's) answers for the game it plays.
+    fn hidden() -> bool {
+        Self::HIDDEN
+    }
+
+    /// [`Rules::POOL_RESAMPLING`], asked of the type (see [`Rules::hidden`]).
+    fn pool_resampling() -> bool {
+        Self::POOL_RESAMPLING
+    }
+
+    /// [`Rules::SIMULTANEOUS`], asked of the type (see [`Rules::hidden`]).
+    fn simultaneous() -> bool {
+        Self::SIMULTANEOUS
+    }
+
+    /// [`Rules::SETUP_MAY_ASK`], asked of the type (see [`Rules::hidden`]).
+    fn setup_may_ask() -> bool {
+        Self::SETUP_MAY_ASK
+    }
+
     /// The players who choose together now, when the active turn is simultaneous.
     fn round_players(&mut self) -> Flow<Option<Vec<Player>>> {
         Ok(None)
@@ -916,7 +937,7 @@ fn check_players<R: Rules>(players: u32) -> Result<(), StartError> {
 impl<R: Rules> Engine<R> {
     /// Runs `setup` on a fresh world and puts the first decision.
     fn run_setup(&mut self) {
-        if R::SETUP_MAY_ASK || self.explicit() {
+        if R::setup_may_ask() || self.explicit() {
             let base = Some(self.save_base());
             let result = self.run(&Origin::Setup);
             self.settle(result, Origin::Setup, base, Vec::new());
@@ -1198,7 +1219,7 @@ impl<R: Rules> Engine<R> {
     /// Builds the active player's menu into `self.options` (empty before the call).
     #[inline]
     fn build_menu(&mut self) {
-        if R::SIMULTANEOUS && self.start_round() {
+        if R::simultaneous() && self.start_round() {
             return;
         }
         crate::limits::take_refused_growth();
@@ -1209,7 +1230,7 @@ impl<R: Rules> Engine<R> {
     /// Brings `self.options`, the menu before a move that asked nothing, up to date after it.
     #[inline]
     fn update_menu(&mut self) {
-        if R::SIMULTANEOUS {
+        if R::simultaneous() {
             self.options.clear();
             return self.build_menu();
         }
@@ -1334,7 +1355,7 @@ impl<R: Rules> Engine<R> {
 
     /// What `viewer` may see of the world's objects: everything for the designer.
     fn seen_by(&self, viewer: Viewer) -> Seen {
-        if viewer == Viewer::All || !R::HIDDEN {
+        if viewer == Viewer::All || !R::hidden() {
             Seen::all()
         } else {
             Seen::new(viewer, &self.world.census())
@@ -1384,7 +1405,7 @@ impl<R: Rules> Engine<R> {
     /// In a game played for real, marks every object that can be hidden as seen by each
     /// seat that sees it now.
     fn note_seen(&mut self) {
-        if !R::HIDDEN {
+        if !R::hidden() {
             return;
         }
         let Some(observed) = &mut self.observed else { return };
@@ -1445,7 +1466,7 @@ impl<R: Rules> Engine<R> {
         if !matches!(self.status, Status::Decide(_)) || self.explicit() {
             return None;
         }
-        if R::HIDDEN && (!R::POOL_RESAMPLING || !self.pool_applies(player)) {
+        if R::hidden() && (!R::pool_resampling() || !self.pool_applies(player)) {
             return None;
         }
         let mut game = self.clone();
@@ -1454,7 +1475,7 @@ impl<R: Rules> Engine<R> {
             game.world.core_mut().chance.record = None;
         }
         let fresh = rng.next_u64();
-        if !R::HIDDEN {
+        if !R::hidden() {
             // Nothing hidden: the same state with unknown chance ahead. In the middle of a
             // move, the dice it rolled before asking stay as they fell (everyone saw
             // them): the move is replayed with its generator, fresh from the answer on.
@@ -1575,7 +1596,7 @@ impl<R: Rules> Game for Engine<R> {
         if !matches!(self.status, Status::Decide(_) | Status::Chance) {
             return Err(ApplyError::NotDeciding);
         }
-        if R::SIMULTANEOUS && self.round.is_some() {
+        if R::simultaneous() && self.round.is_some() {
             let Status::Decide(p) = self.status else { return Err(ApplyError::NotDeciding) };
             self.choose_in_round(p.0, index)?;
             self.note_seen();
@@ -1683,11 +1704,11 @@ impl<R: Rules> Game for Engine<R> {
     /// Objects and secrets that can be hidden, or choices made in a round that the others
     /// are not told of until it closes.
     fn has_hidden_information() -> bool {
-        R::HIDDEN || R::SIMULTANEOUS
+        R::hidden() || R::simultaneous()
     }
 
     fn has_simultaneous_turns() -> bool {
-        R::SIMULTANEOUS
+        R::simultaneous()
     }
 
     fn round(&self) -> Option<Round> {
@@ -1764,7 +1785,10 @@ impl<R: Rules> Game for Engine<R> {
     }
 
     fn determinize_into(&self, player: u32, rng: &mut Rng, into: &mut Self) -> Result<(), DeterminizeError> {
-        if R::HIDDEN || R::SIMULTANEOUS || self.pending.is_some() || !matches!(self.status, Status::Decide(_))
+        if R::hidden()
+            || R::simultaneous()
+            || self.pending.is_some()
+            || !matches!(self.status, Status::Decide(_))
         {
             *into = self.determinize(player, rng)?;
             return Ok(());
@@ -1806,7 +1830,7 @@ impl<R: Rules> Game for Engine<R> {
                 }
                 None => String::new(),
             },
-            event => crate::chance::plain_label(event, outcome, viewer == Viewer::All || !R::HIDDEN),
+            event => crate::chance::plain_label(event, outcome, viewer == Viewer::All || !R::hidden()),
         }
     }
 

@@ -376,34 +376,18 @@ impl<'p> Layout<'p> {
 
     /// A trigger on `PlayerChoiceEvent` (or on `event`, its base) puts the action in menus.
     pub(crate) fn is_choice_trigger(&self, event: ClassId) -> bool {
-        self.prog.is_subclass(self.prog.builtins.player_choice, event)
+        crate::facts::is_choice_trigger(self.prog, event)
     }
 
     /// Actions of the turn menu, in declaration order.
     pub(crate) fn menu_actions(&self) -> Vec<crate::hir::ActionId> {
-        (0..self.prog.actions.len() as u32)
-            .map(crate::hir::ActionId)
-            .filter(|&a| self.prog.action(a).triggers.iter().any(|t| self.is_choice_trigger(t.event)))
-            .collect()
+        crate::facts::menu_actions(self.prog)
     }
 
     /// Indices of an action's leading inputs: the run of single, asked, default-target
     /// inputs that a move carries (notes, "Moves").
     pub(crate) fn leading_inputs(&self, a: crate::hir::ActionId) -> Vec<usize> {
-        let action = self.prog.action(a);
-        action
-            .inputs
-            .iter()
-            // A number (from an `in` list) is asked once the move is chosen: moves are
-            // compared and hashed, which `f64`s are not.
-            .take_while(|i| {
-                !i.is_list()
-                    && i.ty != Ty::Number
-                    && matches!(i.mode, crate::hir::InputMode::Player { target: None })
-            })
-            .enumerate()
-            .map(|(k, _)| k)
-            .collect()
+        crate::facts::leading_inputs(self.prog, a)
     }
 
     /// Whether `class` covers its whole hierarchy (so no kind test is needed).
@@ -416,7 +400,7 @@ impl<'p> Layout<'p> {
 
     /// Whether the game throws events (and so needs the queue of triggered runs).
     pub(crate) fn has_queue(&self) -> bool {
-        self.prog.actions.iter().any(|a| a.triggers.iter().any(|t| !self.is_choice_trigger(t.event)))
+        crate::facts::has_queue(self.prog)
     }
 
     pub(crate) fn visibility(&self, class: ClassId) -> Visibility {
@@ -430,19 +414,7 @@ impl<'p> Layout<'p> {
 
     /// Functions overriding `f` (directly or not).
     pub(crate) fn overriders(&self, f: FuncId) -> Vec<FuncId> {
-        (0..self.prog.funcs.len() as u32)
-            .map(FuncId)
-            .filter(|&g| {
-                let mut cur = self.prog.func(g).overrides;
-                while let Some(o) = cur {
-                    if o == f {
-                        return true;
-                    }
-                    cur = self.prog.func(o).overrides;
-                }
-                false
-            })
-            .collect()
+        crate::facts::overriders(self.prog, f)
     }
 
     /// The functions on a cycle of calls. A call reaches the function and its overrides;
