@@ -228,3 +228,12 @@ pub fn label_names_tile(prog: &crate::hir::Program, f: crate::hir::FuncId) -> bo
     }
     names
 }
+
+/// Whether redistributing the hidden objects of the game among hidden places draws the
+/// worlds a replay of a player's information state would, as far as the rules tell, and
+/// the attributes of global classes the engine must watch for that (see
+/// `codegen::plan::pools`).
+pub fn pool_resampling(prog: &Program) -> (bool, Vec<crate::hir::AttrId>) {
+    let pools = crate::codegen::pool_resampling(prog);
+    (pools.eligible, pools.watched)
+}

@@ -364,7 +364,7 @@ impl Machine {
         self.fields(object).and_then(|f| f.get(slot)).cloned().unwrap_or(Value::Null)
     }
 
-    fn set_attr(&mut self, object: &Value, attr: tgdl_compiler::hir::AttrId, v: Value) {
+    pub(crate) fn set_attr(&mut self, object: &Value, attr: tgdl_compiler::hir::AttrId, v: Value) {
         let slot = self.prep.slot[attr.index()];
         if let Some(f) = self.fields_mut(object).and_then(|f| f.get_mut(slot)) {
             *f = v;
@@ -1242,9 +1242,7 @@ impl Machine {
             Roll => Value::Number(self.core.roll(num(0)?, at.into())?),
             Random => Value::Number(self.core.random()?),
             Log => {
-                let v = self.expr(&args[0], frame, owner)?;
-                let line = self.text(&v, &args[0].ty);
-                self.core.log.push(line);
+                self.log_line(&args[0], frame, owner)?;
                 Value::Null
             }
             Abs => Value::Number(num(0)?.abs()),
@@ -1372,6 +1370,14 @@ impl Machine {
                 }
                 Value::Null
             }
+            Reveal => {
+                let o = object(0)?;
+                let root = p.program.class(self.class_of(&o).unwrap_or(p.program.builtins.event)).root;
+                if let Some(a) = p.builtin_attr(root, BuiltinAttr::FaceUp) {
+                    self.set_attr(&o, a, Value::Bool(true));
+                }
+                Value::Null
+            }
             RemoveFromBoard => {
                 let o = object(0)?;
                 let root = p.program.class(self.class_of(&o).unwrap_or(p.program.builtins.event)).root;
@@ -1429,9 +1435,9 @@ impl Machine {
                 let text = self.text(&vals[0], &args[0].ty);
                 Value::Str(rv::str_of(&text))
             }
-            Tell | Reveal | Disclose(_) | StackLength | StackPush | StackPushFront | StackPop
-            | StackPopFront | StackPeek | StackPeekFront | StackClone | StackShuffle | StackClear
-            | StackContains | DeckReshuffle => {
+            Tell | Disclose(_) | StackLength | StackPush | StackPushFront | StackPop | StackPopFront
+            | StackPeek | StackPeekFront | StackClone | StackShuffle | StackClear | StackContains
+            | DeckReshuffle => {
                 return fail(at.into(), "the interpreter does not run this operation yet");
             }
         })
@@ -1478,6 +1484,59 @@ impl Machine {
         }
     }
 
+    /// `log(text)`. A line that writes objects that may be hidden (`"player 0 draws " +
+    /// card`) is kept twice: as the designer reads it, and as the players do, each such
+    /// object hidden from spectators written in its hidden form.
+    fn log_line(&mut self, e: &Expr, frame: &mut Frame, owner: Owner) -> Flow<()> {
+        let p = self.prep;
+        let mut parts = Vec::new();
+        flatten(e, &mut parts);
+        let hideable = |part: &Expr| match &part.kind {
+            ExprKind::ToText(inner) => {
+                inner.ty.class().and_then(|c| p.tag(c)).filter(|t| p.handheld.contains(t))
+            }
+            _ => None,
+        };
+        if !parts.iter().any(|part| hideable(part).is_some()) {
+            let v = self.expr(e, frame, owner)?;
+            let line = self.text(&v, &e.ty);
+            self.core.log.push(line);
+            return Ok(());
+        }
+        let mut pieces: Vec<(String, Option<Value>)> = Vec::new();
+        for part in parts {
+            match &part.kind {
+                ExprKind::String(text) => pieces.push((text.clone(), None)),
+                ExprKind::ToText(inner) => {
+                    let v = self.expr(inner, frame, owner)?;
+                    let text = self.text(&v, &inner.ty);
+                    let object = hideable(part).map(|_| v);
+                    pieces.push((text, object));
+                }
+                _ => {
+                    let v = self.expr(part, frame, owner)?;
+                    pieces.push((self.text(&v, &part.ty), None));
+                }
+            }
+        }
+        let seen = tgdl_runtime::hidden::Seen::public(&tgdl_runtime::hidden::Resample::census(self));
+        let (mut line, mut public) = (String::new(), String::new());
+        for (text, object) in pieces {
+            line.push_str(&text);
+            match object {
+                Some(Value::Object(t, i)) => match seen.hides(t, i) {
+                    Some(root) => public.push_str(&tgdl_runtime::hidden::Seen::hidden_label(root)),
+                    None => public.push_str(&text),
+                },
+                _ => public.push_str(&text),
+            }
+        }
+        let line = rv::bounded(line, At(p, e.span).into())?;
+        let public = rv::bounded(public, At(p, e.span).into())?;
+        self.core.log_public(line, public);
+        Ok(())
+    }
+
     /// The text of a value, as string concatenation and `log` write it.
     pub(crate) fn text(&self, v: &Value, ty: &Ty) -> String {
         match v {
@@ -1499,6 +1558,17 @@ impl Machine {
             }
             Value::Table(t) => format!("{{{} entries}}", self.tables[*t as usize].entries.len()),
         }
+    }
+}
+
+/// The operands of a chain of string concatenations, in order.
+fn flatten<'e>(e: &'e Expr, out: &mut Vec<&'e Expr>) {
+    match &e.kind {
+        ExprKind::Binary { op: BinaryOp::Concat, lhs, rhs } => {
+            flatten(lhs, out);
+            flatten(rhs, out);
+        }
+        _ => out.push(e),
     }
 }
 

@@ -12,7 +12,7 @@ use tgdl_runtime::collections::{List, Table};
 use tgdl_runtime::engine::{Core, Rules};
 use tgdl_runtime::error::{Flow, Loc};
 use tgdl_runtime::game::{Choice, GameInfo, Pick};
-use tgdl_runtime::hidden::{Resample, Seen};
+use tgdl_runtime::hidden::{Census, Located, Place, Resample, Seen};
 use tgdl_runtime::value::Player;
 use tgdl_runtime::view::View;
 
@@ -387,7 +387,93 @@ impl Machine {
     }
 }
 
-impl Resample for Machine {}
+/// Where each object that can be hidden is: pieces and cards in hands (owned, not on a
+/// tile, not discarded) face down (only their owner sees them; facing the others for an
+/// `outward` class) or face up (everyone does); the others are public.
+impl Resample for Machine {
+    fn census(&self) -> Census {
+        let p = self.prep;
+        let mut objects = Vec::new();
+        for &tag in &p.handheld {
+            let root = p.roots[tag as usize];
+            let outward = p.program.class(root).outward;
+            let slot = |w: BuiltinAttr| p.builtin_attr(root, w).map(|a| p.slot[a.index()]);
+            let (Some(o), Some(t), Some(d), Some(f)) = (
+                slot(BuiltinAttr::Owner),
+                slot(BuiltinAttr::Tile),
+                slot(BuiltinAttr::Discarded),
+                slot(BuiltinAttr::FaceUp),
+            ) else {
+                continue;
+            };
+            for (index, obj) in self.arenas[tag as usize].iter().enumerate() {
+                let owner = match obj.fields[o] {
+                    Value::Player(n) => Some(Player(n)),
+                    _ => None,
+                };
+                let place = match owner {
+                    Some(owner) if obj.fields[t].is_null() && obj.fields[d] != Value::Bool(true) => {
+                        if obj.fields[f] == Value::Bool(true) {
+                            Place::Shown(owner)
+                        } else if outward {
+                            Place::Outward(owner)
+                        } else {
+                            Place::Hand(owner)
+                        }
+                    }
+                    _ => Place::Public,
+                };
+                objects.push(Located {
+                    tag,
+                    index: index as u32,
+                    root: p.root_names[tag as usize],
+                    owner,
+                    place,
+                });
+            }
+        }
+        Census { objects }
+    }
+
+    /// An object takes a slot's owner, and its place in a hand (face down).
+    fn put(&mut self, tag: u32, index: u32, slot: &Located) {
+        let p = self.prep;
+        let Some(&root) = p.roots.get(tag as usize) else { return };
+        let this = Value::Object(tag, index);
+        if let Some(a) = p.builtin_attr(root, BuiltinAttr::Owner) {
+            self.set_attr(&this, a, slot.owner.map_or(Value::Null, |o| Value::Player(o.0)));
+        }
+        if matches!(slot.place, Place::Hand(_) | Place::Outward(_)) {
+            for (w, v) in [
+                (BuiltinAttr::Tile, Value::Null),
+                (BuiltinAttr::Discarded, Value::Bool(false)),
+                (BuiltinAttr::FaceUp, Value::Bool(false)),
+            ] {
+                if let Some(a) = p.builtin_attr(root, w) {
+                    self.set_attr(&this, a, v);
+                }
+            }
+        }
+    }
+
+    /// The objects the watched attributes of globals point at now.
+    fn referenced(&self) -> Vec<(u32, u32)> {
+        let p = self.prep;
+        let mut out = Vec::new();
+        for &a in &p.watched {
+            let Some(g) = p.global_of[p.program.attr(a).class.index()] else { continue };
+            match self.attr(&Value::Global(g), a) {
+                Value::Object(t, i) => out.push((t, i)),
+                Value::List(l) => out.extend(self.lists[l as usize].items.iter().filter_map(|v| match v {
+                    Value::Object(t, i) => Some((*t, *i)),
+                    _ => None,
+                })),
+                _ => {}
+            }
+        }
+        out
+    }
+}
 
 impl Rules for Machine {
     type Move = Move;
@@ -396,6 +482,14 @@ impl Rules for Machine {
 
     fn info() -> GameInfo {
         crate::installed().info
+    }
+
+    fn hidden() -> bool {
+        crate::installed().hidden
+    }
+
+    fn pool_resampling() -> bool {
+        crate::installed().pool_resampling
     }
 
     fn setup_may_ask() -> bool {

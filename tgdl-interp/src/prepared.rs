@@ -65,6 +65,17 @@ pub struct Prepared {
     /// copy of the world to replay it from).
     pub(crate) may_ask: Vec<bool>,
     pub(crate) setup_may_ask: bool,
+    /// The arenas of pieces and cards players can hold in a hand (interactables), whose
+    /// objects can be hidden.
+    pub(crate) handheld: Vec<u32>,
+    /// Whether anything can be hidden from a player.
+    pub(crate) hidden: bool,
+    /// Whether redistributing hidden objects resamples exactly (see `tgdl_compiler::facts`),
+    /// and the attributes of globals whose objects must then be visible.
+    pub(crate) pool_resampling: bool,
+    pub(crate) watched: Vec<AttrId>,
+    /// The name of each arena's root class, as hidden objects are named (`a hidden Card`).
+    pub(crate) root_names: Vec<&'static str>,
     /// Whether a turn is simultaneous.
     pub(crate) simultaneous: bool,
     /// Whether tiles keep their connections (the rules read them).
@@ -150,6 +161,11 @@ impl Prepared {
             uses_connections: false,
             created: Vec::new(),
             simultaneous: program.turns.iter().any(|t| t.simultaneous.is_some()),
+            handheld: Vec::new(),
+            hidden: false,
+            pool_resampling: false,
+            watched: Vec::new(),
+            root_names: Vec::new(),
             may_ask: (0..program.actions.len() as u32)
                 .map(|a| tgdl_compiler::facts::action_may_ask(program, ActionId(a), true))
                 .collect(),
@@ -202,17 +218,11 @@ impl Prepared {
             if c.kind == ClassKind::Deck {
                 return Err(self.unsupported(c.span, "decks (hidden information)"));
             }
-            if c.outward {
-                return Err(self.unsupported(c.span, "cards held facing out (hidden information)"));
-            }
-            if c.kind == ClassKind::Interactable && c.base.is_none_or(|b| p.class(b).builtin) {
-                return Err(self.unsupported(
-                    c.span,
-                    "pieces and cards players can hold in a hand (hidden information)",
-                ));
-            }
         }
         for a in &p.attrs {
+            if a.public {
+                return Err(self.unsupported(a.span, "`public` attributes of hidden objects"));
+            }
             if a.secret {
                 return Err(self.unsupported(a.span, "`secret` attributes (hidden information)"));
             }
@@ -233,7 +243,7 @@ impl Prepared {
             let what = match &e.kind {
                 ExprKind::Builtin { op, .. } => match op {
                     Builtin::Tell => Some("`tell` (hidden information)"),
-                    Builtin::Reveal | Builtin::Disclose(_) => Some("revealing objects (hidden information)"),
+                    Builtin::Disclose(_) => Some("disclosing attributes (hidden information)"),
                     Builtin::StackLength
                     | Builtin::StackPush
                     | Builtin::StackPushFront
@@ -358,6 +368,28 @@ impl Prepared {
         let inits_of = (0..p.classes.len() as u32)
             .map(|c| p.all_attrs(ClassId(c)).into_iter().filter(|&a| p.attr(a).init.is_some()).collect())
             .collect();
+        // Pieces and cards that can be in a hand: interactables with the built-ins a hand
+        // needs (as the code generator decides).
+        let handheld: Vec<u32> = roots
+            .iter()
+            .enumerate()
+            .filter(|&(_, &r)| {
+                let c = p.class(r);
+                c.kind == ClassKind::Interactable
+                    && !c.builtin
+                    && [BuiltinAttr::Owner, BuiltinAttr::Tile, BuiltinAttr::Discarded, BuiltinAttr::FaceUp]
+                        .iter()
+                        .all(|&w| p.all_attrs(r).iter().any(|&a| p.attr(a).builtin == Some(w)))
+            })
+            .map(|(t, _)| t as u32)
+            .collect();
+        let hidden = !handheld.is_empty();
+        let (pools, watched) = tgdl_compiler::facts::pool_resampling(p);
+        self.root_names = roots.iter().map(|&r| leak(&p.class(r).name)).collect();
+        self.handheld = handheld;
+        self.hidden = hidden;
+        self.pool_resampling = hidden && pools;
+        self.watched = watched;
         self.global_of = global_of;
         self.global_class = global_class;
         self.group_of = group_of;

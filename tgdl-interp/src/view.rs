@@ -300,6 +300,37 @@ impl Machine {
                 Ty::Class(c) => self.prep.program.class(*c).name.clone(),
                 _ => String::from("?"),
             },
+            // A list of objects shows those the viewer sees, in order, then counts the
+            // others (their places in it would say which they are): `[Card(rank: 1), 2
+            // hidden Card]`.
+            Value::List(l) if matches!(ty.element(), Some(Ty::Class(c)) if self.prep.tag(*c).is_some()) => {
+                let (tag, root) = match ty.element() {
+                    Some(Ty::Class(c)) => {
+                        let tag = self.prep.tag(*c).unwrap_or(0);
+                        (tag, self.prep.root_names[tag as usize])
+                    }
+                    _ => (0, ""),
+                };
+                let list = &self.lists[*l as usize];
+                let mut items: Vec<String> = Vec::new();
+                let mut hidden = 0usize;
+                for item in list.items.iter() {
+                    let Value::Object(_, i) = item else { continue };
+                    if seen.hides(tag, *i).is_some() {
+                        hidden += 1;
+                    } else if items.len() < 12 {
+                        items.push(self.object_label(tag, *i));
+                    }
+                }
+                let shown = list.items.len() - hidden;
+                if shown > 12 {
+                    items.push(String::from("..."));
+                }
+                if hidden > 0 {
+                    items.push(format!("{hidden} hidden {root}"));
+                }
+                format!("[{}]", items.join(", "))
+            }
             Value::List(l) => {
                 let elem = ty.element().cloned().unwrap_or(Ty::Error);
                 let list = &self.lists[*l as usize];
@@ -308,22 +339,29 @@ impl Machine {
                 let more = if list.items.len() > 12 { ", ..." } else { "" };
                 format!("[{}{}]", items.join(", "), more)
             }
+            // An object key reads as the object does (hidden from the viewer: in its hidden
+            // form, never by its place among the objects); entries under hidden keys come
+            // last, sorted, so their order says nothing either.
             Value::Table(t) => {
                 let elem = ty.element().cloned().unwrap_or(Ty::Error);
-                let items: Vec<String> = self.tables[*t as usize]
-                    .entries
-                    .iter()
-                    .take(12)
-                    .map(|(k, x)| {
-                        let key = match *k {
-                            tgdl_runtime::collections::Key::Object(tag, index) => {
-                                self.seen_label(seen, tag, index)
-                            }
-                            ref other => other.describe(),
-                        };
-                        format!("{}: {}", key, self.value_text(seen, x, &elem))
-                    })
-                    .collect();
+                let mut items: Vec<String> = Vec::new();
+                let mut under_hidden: Vec<String> = Vec::new();
+                for (k, x) in self.tables[*t as usize].entries.iter() {
+                    let (hidden, key) = match *k {
+                        tgdl_runtime::collections::Key::Object(tag, index) => {
+                            (seen.hides(tag, index).is_some(), self.seen_label(seen, tag, index))
+                        }
+                        ref other => (false, other.describe()),
+                    };
+                    let text = format!("{}: {}", key, self.value_text(seen, x, &elem));
+                    if hidden {
+                        under_hidden.push(text)
+                    } else if items.len() < 12 {
+                        items.push(text)
+                    }
+                }
+                under_hidden.sort();
+                items.extend(under_hidden.into_iter().take(12));
                 format!("{{{}}}", items.join(", "))
             }
         }

@@ -16,6 +16,7 @@ mod plan;
 use crate::hir::Program;
 use emit::Gen;
 pub use plan::options::Options;
+pub(crate) use plan::pools::pool_resampling;
 use proc_macro2::TokenStream;
 
 /// Generates the engine module for a checked program, pretty-printed, with the
