@@ -13,7 +13,7 @@ use tgdl_compiler::source::Span;
 use tgdl_runtime::collections::List;
 use tgdl_runtime::error::{Flow, fail, some};
 use tgdl_runtime::game::Pick;
-use tgdl_runtime::value::{self as rv, Player, Str};
+use tgdl_runtime::value::{self as rv, Player};
 
 /// The variables of one run of a body: `this`, the event, and the locals.
 #[derive(Clone, Debug)]
@@ -143,6 +143,7 @@ impl Machine {
                 let at = At(p, s.span);
                 let items: Vec<Value> = match self.expr(list, frame, owner)? {
                     Value::List(l) => self.lists[l as usize].items.to_vec(),
+                    Value::Stack(t) => self.stacks[t as usize].items.iter().cloned().collect(),
                     Value::Table(t) => {
                         let key_ty = match &list.ty {
                             Ty::Table(_, Some(k)) => (**k).clone(),
@@ -252,13 +253,6 @@ impl Machine {
     fn player(&mut self, e: &Expr, frame: &mut Frame, owner: Owner) -> Flow<Player> {
         match self.expr(e, frame, owner)? {
             Value::Player(p) => Ok(Player(p)),
-            _ => some(None, self.prep.loc(e.span)),
-        }
-    }
-
-    fn string(&mut self, e: &Expr, frame: &mut Frame, owner: Owner) -> Flow<Str> {
-        match self.expr(e, frame, owner)? {
-            Value::Str(s) => Ok(s),
             _ => some(None, self.prep.loc(e.span)),
         }
     }
@@ -551,7 +545,17 @@ impl Machine {
                 }
                 self.alloc_list(vals)
             }
-            ExprKind::StackLit(_) => Value::Null,
+            ExprKind::StackLit(items) => {
+                let mut vals = Vec::with_capacity(items.len());
+                for i in items {
+                    let v = self.expr(i, frame, owner)?;
+                    if !v.is_null() {
+                        vals.push(v);
+                    }
+                }
+                self.stacks.push(tgdl_runtime::collections::Stack::from_vec(vals));
+                Value::Stack(self.stacks.len() as u32 - 1)
+            }
             ExprKind::TableLit(pairs) => {
                 let mut table = tgdl_runtime::collections::Table::default();
                 for (k, v) in pairs {
@@ -672,9 +676,17 @@ impl Machine {
                     _ => a >= b,
                 })
             }
+            // `"x: " + n + "!"` is one text: each operand as TGDL prints it (a null one
+            // prints `null`), the whole checked against the string budget once.
             BinaryOp::Concat => {
-                let (a, b) = (self.string(lhs, frame, owner)?, self.string(rhs, frame, owner)?);
-                Value::Str(rv::concat_at(&a, &b, at)?)
+                let mut parts = Vec::new();
+                flatten(e, &mut parts);
+                let mut text = String::new();
+                for part in parts {
+                    let v = self.expr(part, frame, owner)?;
+                    text.push_str(&self.text(&v, &part.ty));
+                }
+                Value::Str(rv::str_of(&rv::bounded(text, at.into())?))
             }
             BinaryOp::PlayerArith(pop) => {
                 let (a, b) = (self.number(lhs, frame, owner)?, self.number(rhs, frame, owner)?);
@@ -1184,6 +1196,12 @@ impl Machine {
                 _ => some(None, p.loc(args.get(i).map_or(e.span, |a| a.span))),
             }
         };
+        let stack = |i: usize| -> Flow<usize> {
+            match vals.get(i) {
+                Some(Value::Stack(t)) => Ok(*t as usize),
+                _ => some(None, p.loc(args.get(i).map_or(e.span, |a| a.span))),
+            }
+        };
         let object = |i: usize| -> Flow<Value> {
             match vals.get(i) {
                 Some(v @ (Value::Object(..) | Value::Global(_))) => Ok(v.clone()),
@@ -1386,7 +1404,6 @@ impl Machine {
                 }
                 Value::Null
             }
-            Discard => return fail(at.into(), "the interpreter does not run `discard` yet"),
             GroupAt | GroupIndex => {
                 let g = match vals.first() {
                     Some(Value::Group(g)) => *g as usize,
@@ -1435,9 +1452,63 @@ impl Machine {
                 let text = self.text(&vals[0], &args[0].ty);
                 Value::Str(rv::str_of(&text))
             }
-            Tell | Disclose(_) | StackLength | StackPush | StackPushFront | StackPop | StackPopFront
-            | StackPeek | StackPeekFront | StackClone | StackShuffle | StackClear | StackContains
-            | DeckReshuffle => {
+            StackLength => Value::Number(self.stacks[stack(0)?].len()),
+            StackPush | StackPushFront => {
+                let t = stack(0)?;
+                let v = (!vals[1].is_null()).then(|| vals[1].clone());
+                if op == StackPush {
+                    self.stacks[t].push_at(v, changed())?;
+                } else {
+                    self.stacks[t].push_front_at(v, changed())?;
+                }
+                Value::Null
+            }
+            StackPop => {
+                let t = stack(0)?;
+                self.stacks[t].pop().unwrap_or(Value::Null)
+            }
+            StackPopFront => {
+                let t = stack(0)?;
+                self.stacks[t].pop_front().unwrap_or(Value::Null)
+            }
+            StackPeek => self.stacks[stack(0)?].peek().unwrap_or(Value::Null),
+            StackPeekFront => self.stacks[stack(0)?].peek_front().unwrap_or(Value::Null),
+            StackClone => {
+                let copy = self.stacks[stack(0)?].clone();
+                self.stacks.push(copy);
+                Value::Stack(self.stacks.len() as u32 - 1)
+            }
+            StackShuffle => {
+                let t = stack(0)?;
+                let mut items = std::mem::take(&mut self.stacks[t]);
+                let r = items.shuffle(&mut self.core);
+                self.stacks[t] = items;
+                r?;
+                Value::Null
+            }
+            StackClear => {
+                let t = stack(0)?;
+                self.stacks[t].clear();
+                Value::Null
+            }
+            StackContains => Value::Bool(self.stacks[stack(0)?].contains(&vals[1])),
+            Discard => {
+                let o = object(0)?;
+                let pile = stack(1)?;
+                let root = p.program.class(self.class_of(&o).unwrap_or(p.program.builtins.event)).root;
+                for (w, v) in [
+                    (BuiltinAttr::Discarded, Value::Bool(true)),
+                    (BuiltinAttr::FaceUp, Value::Bool(true)),
+                    (BuiltinAttr::Tile, Value::Null),
+                ] {
+                    if let Some(a) = p.builtin_attr(root, w) {
+                        self.set_attr(&o, a, v);
+                    }
+                }
+                self.stacks[pile].push_at(Some(o), changed())?;
+                Value::Null
+            }
+            Tell | Disclose(_) | DeckReshuffle => {
                 return fail(at.into(), "the interpreter does not run this operation yet");
             }
         })
@@ -1557,6 +1628,12 @@ impl Machine {
                 format!("[{}]", items.join(", "))
             }
             Value::Table(t) => format!("{{{} entries}}", self.tables[*t as usize].entries.len()),
+            Value::Stack(t) => {
+                let elem = ty.element().cloned().unwrap_or(Ty::Error);
+                let items: Vec<String> =
+                    self.stacks[*t as usize].items.iter().map(|x| self.text(x, &elem)).collect();
+                format!("[{}]", items.join(", "))
+            }
         }
     }
 }

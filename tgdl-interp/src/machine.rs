@@ -8,7 +8,7 @@ use std::collections::VecDeque;
 use tgdl_compiler::hir::{ActionId, BuiltinAttr, ClassId, ClassKind, Geometry, Visibility};
 use tgdl_runtime::__private::board::Group;
 use tgdl_runtime::arena::Id;
-use tgdl_runtime::collections::{List, Table};
+use tgdl_runtime::collections::{List, Stack, Table};
 use tgdl_runtime::engine::{Core, Rules};
 use tgdl_runtime::error::{Flow, Loc};
 use tgdl_runtime::game::{Choice, GameInfo, Pick};
@@ -41,6 +41,7 @@ pub struct Machine {
     pub(crate) groups: Vec<Group<Obj>>,
     pub(crate) lists: Vec<List<Value>>,
     pub(crate) tables: Vec<Table<Value>>,
+    pub(crate) stacks: Vec<Stack<Value>>,
     pub(crate) queue: VecDeque<Run>,
     /// `G.tiles` of each group (a list of its tiles in creation order), by group.
     pub(crate) group_tiles: Vec<u32>,
@@ -101,6 +102,7 @@ impl Machine {
             groups: Vec::new(),
             lists: Vec::new(),
             tables: Vec::new(),
+            stacks: Vec::new(),
             queue: VecDeque::new(),
             group_tiles: Vec::new(),
             board_groups: Vec::new(),

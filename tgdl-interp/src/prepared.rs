@@ -226,9 +226,6 @@ impl Prepared {
             if a.secret {
                 return Err(self.unsupported(a.span, "`secret` attributes (hidden information)"));
             }
-            if matches!(a.ty, Ty::Stack(_)) && !a.builtin.is_some_and(|b| b != BuiltinAttr::DiscardStack) {
-                return Err(self.unsupported(a.span, "stacks (hidden information)"));
-            }
         }
         for a in &p.actions {
             if a.inputs.len() > MAX_LEADING && leading_count(a) > MAX_LEADING {
@@ -244,21 +241,9 @@ impl Prepared {
                 ExprKind::Builtin { op, .. } => match op {
                     Builtin::Tell => Some("`tell` (hidden information)"),
                     Builtin::Disclose(_) => Some("disclosing attributes (hidden information)"),
-                    Builtin::StackLength
-                    | Builtin::StackPush
-                    | Builtin::StackPushFront
-                    | Builtin::StackPop
-                    | Builtin::StackPopFront
-                    | Builtin::StackPeek
-                    | Builtin::StackPeekFront
-                    | Builtin::StackClone
-                    | Builtin::StackShuffle
-                    | Builtin::StackClear
-                    | Builtin::StackContains
-                    | Builtin::DeckReshuffle => Some("stacks (hidden information)"),
+                    Builtin::DeckReshuffle => Some("decks (hidden information)"),
                     _ => None,
                 },
-                ExprKind::StackLit(_) => Some("stacks (hidden information)"),
                 _ => None,
             };
             if let Some(w) = what {

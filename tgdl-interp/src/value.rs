@@ -21,6 +21,7 @@ pub(crate) enum Value {
     Group(u32),
     List(u32),
     Table(u32),
+    Stack(u32),
 }
 
 impl Value {
@@ -41,6 +42,7 @@ impl Value {
             Value::Group(g) => Key::Object(u32::MAX - 1, *g),
             Value::List(l) => Key::Object(u32::MAX - 2, *l),
             Value::Table(t) => Key::Object(u32::MAX - 3, *t),
+            Value::Stack(t) => Key::Object(u32::MAX - 4, *t),
         })
     }
 
@@ -58,6 +60,7 @@ impl Value {
             Key::Object(t, i) if *t == u32::MAX - 1 => Value::Group(*i),
             Key::Object(t, i) if *t == u32::MAX - 2 => Value::List(*i),
             Key::Object(t, i) if *t == u32::MAX - 3 => Value::Table(*i),
+            Key::Object(t, i) if *t == u32::MAX - 4 => Value::Stack(*i),
             Key::Object(t, i) => Value::Object(*t, *i),
         }
     }

@@ -303,7 +303,8 @@ impl Machine {
             // A list of objects shows those the viewer sees, in order, then counts the
             // others (their places in it would say which they are): `[Card(rank: 1), 2
             // hidden Card]`.
-            Value::List(l) if matches!(ty.element(), Some(Ty::Class(c)) if self.prep.tag(*c).is_some()) => {
+            Value::List(_) | Value::Stack(_) if matches!(ty.element(), Some(Ty::Class(c)) if self.prep.tag(*c).is_some()) =>
+            {
                 let (tag, root) = match ty.element() {
                     Some(Ty::Class(c)) => {
                         let tag = self.prep.tag(*c).unwrap_or(0);
@@ -311,10 +312,10 @@ impl Machine {
                     }
                     _ => (0, ""),
                 };
-                let list = &self.lists[*l as usize];
+                let all = self.items_of(v);
                 let mut items: Vec<String> = Vec::new();
                 let mut hidden = 0usize;
-                for item in list.items.iter() {
+                for item in all.iter() {
                     let Value::Object(_, i) = item else { continue };
                     if seen.hides(tag, *i).is_some() {
                         hidden += 1;
@@ -322,7 +323,7 @@ impl Machine {
                         items.push(self.object_label(tag, *i));
                     }
                 }
-                let shown = list.items.len() - hidden;
+                let shown = all.len() - hidden;
                 if shown > 12 {
                     items.push(String::from("..."));
                 }
@@ -331,12 +332,12 @@ impl Machine {
                 }
                 format!("[{}]", items.join(", "))
             }
-            Value::List(l) => {
+            Value::List(_) | Value::Stack(_) => {
                 let elem = ty.element().cloned().unwrap_or(Ty::Error);
-                let list = &self.lists[*l as usize];
+                let all = self.items_of(v);
                 let items: Vec<String> =
-                    list.items.iter().take(12).map(|x| self.value_text(seen, x, &elem)).collect();
-                let more = if list.items.len() > 12 { ", ..." } else { "" };
+                    all.iter().take(12).map(|x| self.value_text(seen, x, &elem)).collect();
+                let more = if all.len() > 12 { ", ..." } else { "" };
                 format!("[{}{}]", items.join(", "), more)
             }
             // An object key reads as the object does (hidden from the viewer: in its hidden
@@ -364,6 +365,15 @@ impl Machine {
                 items.extend(under_hidden.into_iter().take(12));
                 format!("{{{}}}", items.join(", "))
             }
+        }
+    }
+
+    /// The items of a list or stack, in order.
+    fn items_of(&self, v: &Value) -> Vec<Value> {
+        match v {
+            Value::List(l) => self.lists[*l as usize].items.to_vec(),
+            Value::Stack(t) => self.stacks[*t as usize].items.iter().cloned().collect(),
+            _ => Vec::new(),
         }
     }
 
