@@ -204,15 +204,18 @@ const MUTATED_PROGRAMS: usize = 12;
 /// The batch of `tests/it/batch.rs`: programs from the property-test generators of
 /// `tgdl-compiler/tests/check_fuzz.rs` (well-typed and merely well-formed random programs) and
 /// mutated examples and test programs, every one `check` accepts, generated into a module
-/// that the test crate compiles with warnings denied, and a table of them to play.
+/// that the test crate compiles with warnings denied, and a table of them to play, each
+/// with its text, for `tests/it/interpreted.rs` to play interpreted beside its engine.
 fn batch(root: &Path, out: &Path) -> String {
     println!("cargo::rerun-if-changed={}", root.join("tgdl-compiler/tests/support/programs.rs").display());
     let dir = out.join("batch");
     std::fs::create_dir_all(&dir).expect("OUT_DIR is writable");
-    let mut accepted: Vec<(String, String, String)> = Vec::new();
+    // Each program's name, engine, text and the file name it was checked under (which
+    // located errors carry, so the interpreter is given the same one).
+    let mut accepted: Vec<(String, String, String, String)> = Vec::new();
     let mut keep = |name: String, path: &str, text: &str| {
         let Ok(code) = tgdl_compiler::generate_source(path, text) else { return false };
-        accepted.push((name, code, text.to_string()));
+        accepted.push((name, code, text.to_string(), path.to_string()));
         true
     };
     let mut typed = programs::TypedGen { rng: programs::Rng(11), vars: Vec::new(), fresh: 0 };
@@ -252,7 +255,7 @@ fn batch(root: &Path, out: &Path) -> String {
     }
     let mut modules = String::new();
     let mut table = String::from("/// Every program of the batch.\npub const BATCH: &[Batch] = &[\n");
-    for (name, code, text) in &accepted {
+    for (name, code, text, file) in &accepted {
         std::fs::write(dir.join(format!("{name}.rs")), code).expect("OUT_DIR is writable");
         std::fs::write(dir.join(format!("{name}.tgdl")), text).expect("OUT_DIR is writable");
         writeln!(
@@ -260,8 +263,11 @@ fn batch(root: &Path, out: &Path) -> String {
             "#[allow(clippy::all)]\n#[deny(warnings)]\npub mod {name} {{\n    include!(concat!(env!(\"OUT_DIR\"), \"/batch/{name}.rs\"));\n}}"
         )
         .unwrap();
-        writeln!(table, "    Batch {{ name: \"{name}\", playout: tgdl_tests::playout::<{name}::Game> }},")
-            .unwrap();
+        writeln!(
+            table,
+            "    Batch {{ name: \"{name}\", file: {file:?}, source: include_str!(concat!(env!(\"OUT_DIR\"), \"/batch/{name}.tgdl\")), info: <{name}::Game as tgdl_runtime::Game>::info, playout: tgdl_tests::playout::<{name}::Game>, interpreted: crate::interpreted::play_upto::<{name}::Game> }},"
+        )
+        .unwrap();
     }
     table.push_str("];\n");
     modules + &table

@@ -7,8 +7,19 @@
 /// One generated program.
 pub struct Batch {
     pub name: &'static str,
+    /// The file name it was checked under: located errors carry it.
+    pub file: &'static str,
+    /// Its TGDL text.
+    pub source: &'static str,
+    pub info: fn() -> tgdl_runtime::GameInfo,
     pub playout: fn(players: u32, seed: u64, max_decisions: u64) -> tgdl_tests::Ending,
+    /// Plays one game with its engine and the interpreter side by side, the program
+    /// installed (see `crate::interpreted`).
+    pub interpreted: fn(players: u32, seed: u64, max_decisions: u64) -> Result<u64, String>,
 }
+
+/// The most decisions a game of the batch is played for.
+pub const MAX_DECISIONS: u64 = 200;
 
 include!(concat!(env!("OUT_DIR"), "/batch.rs"));
 
@@ -27,7 +38,7 @@ fn every_program_of_the_batch_plays_without_a_panic() {
     for b in BATCH {
         for seed in 0..3 {
             let players = 2 + seed as u32 % 2;
-            if let Err(e) = std::panic::catch_unwind(|| (b.playout)(players, seed, 200)) {
+            if let Err(e) = std::panic::catch_unwind(|| (b.playout)(players, seed, MAX_DECISIONS)) {
                 let message = e
                     .downcast_ref::<String>()
                     .cloned()

@@ -5,9 +5,11 @@
 //! random, and at every decision both must show the same status, labels, prompt, log,
 //! observations for every viewer, and end the same way. Those it does not run yet must be
 //! refused with a located reason, never half-played; `RUNS` lists the programs that must
-//! run, so that coverage only grows.
+//! run, so that coverage only grows. The batch of generated and mutated programs
+//! (`crate::batch`) goes through the same comparison, for what no one thought to write.
 
-use crate::equivalence::{PAIRS, side_by_side_of};
+use crate::batch::{BATCH, MAX_DECISIONS};
+use crate::equivalence::{PAIRS, side_by_side_of, side_by_side_upto};
 use std::path::Path;
 use std::sync::{Mutex, MutexGuard};
 use tgdl_runtime::Game;
@@ -34,8 +36,23 @@ static INSTALLED: Mutex<()> = Mutex::new(());
 
 /// Plays one game with the compiled engine `A` and the installed interpreted program.
 pub fn play<A: Game>(players: u32, seed: u64) -> Result<u64, String> {
+    started::<A>(players, seed, |a, b| side_by_side_of(a, b, seed, false, |_, _, _| {}))
+}
+
+/// [`play`] for at most `max_decisions` decisions (the batch's programs need not end).
+pub fn play_upto<A: Game>(players: u32, seed: u64, max_decisions: u64) -> Result<u64, String> {
+    started::<A>(players, seed, |a, b| side_by_side_upto(a, b, seed, false, max_decisions, |_, _, _| {}))
+}
+
+/// Starts both games and hands them to `side_by_side`; games that cannot start must
+/// refuse alike.
+fn started<A: Game>(
+    players: u32,
+    seed: u64,
+    side_by_side: impl FnOnce(A, tgdl_interp::Interpreted) -> Result<(A, u64), String>,
+) -> Result<u64, String> {
     match (A::start(players, seed), tgdl_interp::Interpreted::start(players, seed)) {
-        (Ok(a), Ok(b)) => side_by_side_of(a, b, seed, false, |_, _, _| {}).map(|(_, decisions)| decisions),
+        (Ok(a), Ok(b)) => side_by_side(a, b).map(|(_, decisions)| decisions),
         (a, b) => {
             let (a, b) = (a.err().map(|e| e.to_string()), b.err().map(|e| e.to_string()));
             if a == b { Ok(0) } else { Err(format!("start differs: {a:?} and {b:?}")) }
@@ -46,10 +63,19 @@ pub fn play<A: Game>(players: u32, seed: u64) -> Result<u64, String> {
 /// Prepares and installs the program at `path` (from the repository's root): `Err` with the
 /// interpreter's reason when it does not run it.
 fn install(path: &str) -> Result<MutexGuard<'static, ()>, String> {
-    let guard = INSTALLED.lock().unwrap_or_else(|e| e.into_inner());
     let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join(path);
-    let compilation =
-        tgdl_compiler::compile(tgdl_compiler::Input::File(&file), &tgdl_compiler::Options::default());
+    install_input(tgdl_compiler::Input::File(&file))
+}
+
+/// [`install`] for a program held as text, checked as `build.rs` checked it: under the
+/// name `file`, its imports resolving from the current directory.
+fn install_source(file: &str, text: &str) -> Result<MutexGuard<'static, ()>, String> {
+    install_input(tgdl_compiler::Input::Text { name: file, text, base_dir: None })
+}
+
+fn install_input(input: tgdl_compiler::Input) -> Result<MutexGuard<'static, ()>, String> {
+    let guard = INSTALLED.lock().unwrap_or_else(|e| e.into_inner());
+    let compilation = tgdl_compiler::compile(input, &tgdl_compiler::Options::default());
     let program = compilation.program.as_ref().unwrap_or_else(|| panic!("{}", compilation.render(false)));
     let prepared = tgdl_interp::prepare(program, &compilation.sources).map_err(|e| e.to_string())?;
     tgdl_interp::install(prepared);
@@ -95,4 +121,77 @@ fn what_the_interpreter_does_not_run_is_refused_with_its_place() {
     let why = install("examples/kuhn_poker.tgdl").expect_err("decks are not interpreted yet");
     assert!(why.starts_with("kuhn_poker.tgdl:"), "{why}");
     assert!(why.contains("the interpreter does not run"), "{why}");
+}
+
+/// How many batch programs must be compared for the batch test to mean anything: the
+/// generators reach the interpreter's subset, not only its refusals.
+const BATCH_COMPARED_AT_LEAST: usize = 5;
+
+#[test]
+fn the_interpreter_plays_the_batch_as_its_engines_do() {
+    let (mut compared, mut undecided, mut refused, mut failures) =
+        (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    for b in BATCH {
+        // A panic of the interpreter (preparing or playing) is a difference like any other.
+        let installed = std::panic::catch_unwind(|| install_source(b.file, b.source));
+        let _installed = match installed {
+            Ok(Ok(guard)) => guard,
+            Ok(Err(why)) if why.contains("the interpreter does not run") => {
+                refused.push(format!("{}: {why}", b.name));
+                continue;
+            }
+            Ok(Err(why)) => {
+                failures.push(format!("{}: refused without a reason: {why}", b.name));
+                continue;
+            }
+            Err(panic) => {
+                failures.push(format!("{}: preparing panicked: {}", b.name, panic_message(&*panic)));
+                continue;
+            }
+        };
+        let info = (b.info)();
+        let counts = info.max_players - info.min_players + 1;
+        let mut decisions = 0;
+        for seed in 0..3 {
+            let players = info.min_players + (seed % u64::from(counts)) as u32;
+            let place = format!("{} ({}), {players} players, seed {seed}", b.name, b.file);
+            match std::panic::catch_unwind(|| (b.interpreted)(players, seed, MAX_DECISIONS)) {
+                Ok(Ok(n)) => decisions += n,
+                Ok(Err(e)) => {
+                    failures.push(format!("{place}: compiled (first) and interpreted (second) differ, {e}"));
+                    break;
+                }
+                Err(panic) => {
+                    failures.push(format!("{place}: a panic, {}", panic_message(&*panic)));
+                    break;
+                }
+            }
+        }
+        // A program whose games end before their first decision (or cannot start) shows
+        // little: only those with decisions count as compared.
+        if decisions > 0 {
+            compared.push(format!("{} ({decisions} decisions)", b.name));
+        } else {
+            undecided.push(b.name);
+        }
+    }
+    eprintln!("compared ({}): {}", compared.len(), compared.join(", "));
+    eprintln!("no decision to compare ({}): {}", undecided.len(), undecided.join(", "));
+    eprintln!("refused ({}):\n  {}", refused.len(), refused.join("\n  "));
+    assert!(failures.is_empty(), "{} batch programs differ:\n{}", failures.len(), failures.join("\n\n"));
+    assert!(
+        compared.len() >= BATCH_COMPARED_AT_LEAST,
+        "only {} of {} batch programs were compared: the interpreter refuses the rest",
+        compared.len(),
+        BATCH.len()
+    );
+}
+
+/// The text a panic carries.
+fn panic_message(panic: &(dyn std::any::Any + Send)) -> String {
+    panic
+        .downcast_ref::<String>()
+        .cloned()
+        .or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()))
+        .unwrap_or_default()
 }

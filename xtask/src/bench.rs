@@ -21,12 +21,17 @@
 //! connect four and hex (searches of 2,000 iterations), and random playouts of the same
 //! engines — alternating, fastest batch counted; the table gives iterations per second and
 //! what one iteration costs in playouts.
+//!
+//! `cargo xtask bench interpreter` measures the interpreter instead ([`interpreter`]).
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
 
+mod interpreter;
+
 const USAGE: &str = "usage: cargo xtask bench [--quick] [--callgrind] [--write]
+       cargo xtask bench interpreter [--quick] [--write]   (see `--help` there)
 
   --quick       shorter runs (fewer rounds; 1 s warm-up, 2 s measurement per criterion benchmark)
   --callgrind   also count instructions per game with valgrind (a fixed workload)
@@ -97,6 +102,11 @@ struct Options {
 }
 
 pub fn run(args: &[String]) -> ExitCode {
+    if let Some((first, rest)) = args.split_first()
+        && first == "interpreter"
+    {
+        return interpreter::run(rest);
+    }
     let mut opts = Options { quick: false, callgrind: false, write: false };
     for arg in args {
         match arg.as_str() {
@@ -260,7 +270,7 @@ fn measure(opts: &Options) -> Result<(), String> {
     Ok(())
 }
 
-fn cargo(root: &Path) -> Command {
+pub(crate) fn cargo(root: &Path) -> Command {
     let mut cmd = Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()));
     cmd.current_dir(root);
     cmd
@@ -271,7 +281,7 @@ fn run_status(cmd: &mut Command) -> Result<(), String> {
     if status.success() { Ok(()) } else { Err(format!("{cmd:?} failed ({status})")) }
 }
 
-fn run_output(cmd: &mut Command) -> Result<String, String> {
+pub(crate) fn run_output(cmd: &mut Command) -> Result<String, String> {
     let out = cmd.output().map_err(|e| format!("cannot run {cmd:?}: {e}"))?;
     if !out.status.success() {
         return Err(format!("{cmd:?} failed ({}):\n{}", out.status, String::from_utf8_lossy(&out.stderr)));
@@ -318,7 +328,7 @@ fn read_results(home: &Path) -> Result<Vec<Measured>, String> {
 
 /// The string value of the first `"key":"..."` in compact JSON (criterion's own files;
 /// their ids hold no escaped quotes).
-fn json_string(json: &str, key: &str) -> Option<String> {
+pub(crate) fn json_string(json: &str, key: &str) -> Option<String> {
     let start = json.find(&format!("\"{key}\":\""))? + key.len() + 4;
     let len = json[start..].find('"')?;
     Some(json[start..start + len].to_string())
@@ -326,7 +336,7 @@ fn json_string(json: &str, key: &str) -> Option<String> {
 
 /// The number at a path of keys (`["median", "point_estimate"]`) in compact JSON: each key
 /// is looked for after the previous one.
-fn json_number(json: &str, path: &[&str]) -> Option<f64> {
+pub(crate) fn json_number(json: &str, path: &[&str]) -> Option<f64> {
     let mut at = 0;
     for key in path {
         at += json[at..].find(&format!("\"{key}\":"))? + key.len() + 3;
@@ -543,6 +553,11 @@ fn bench_executables(root: &Path) -> Result<(PathBuf, PathBuf), String> {
 
 /// Where and how the figures were measured.
 fn provenance(root: &Path, quick: bool) -> String {
+    provenance_line(root, quick, "cargo xtask bench")
+}
+
+/// Where and how the figures were measured, by `command`.
+pub(crate) fn provenance_line(root: &Path, quick: bool, command: &str) -> String {
     let cpu = std::fs::read_to_string("/proc/cpuinfo")
         .ok()
         .and_then(|s| {
@@ -565,7 +580,7 @@ fn provenance(root: &Path, quick: bool) -> String {
         .unwrap_or_default();
     let mode = if quick { " (`--quick`)" } else { "" };
     format!(
-        "Measured {} at {commit} on {cpu} ({cores} cores{load}), {rustc}, with `cargo xtask bench`{mode}.",
+        "Measured {} at {commit} on {cpu} ({cores} cores{load}), {rustc}, with `{command}`{mode}.",
         today()
     )
 }
@@ -592,7 +607,7 @@ fn civil_from_days(z: i64) -> (i64, u32, u32) {
 }
 
 /// `1234567.8` as `1,234,568`.
-fn thousands(x: f64) -> String {
+pub(crate) fn thousands(x: f64) -> String {
     let digits = format!("{:.0}", x.max(0.0));
     let mut out = String::new();
     for (i, c) in digits.chars().enumerate() {
@@ -617,15 +632,20 @@ fn duration(ns: f64) -> String {
 
 /// Replaces what lies between the markers of `doc` with `table`.
 fn write_between_markers(doc: &Path, table: &str) -> Result<(), String> {
+    replace_markers(doc, BEGIN, END, table)
+}
+
+/// Replaces what lies between the markers `begin` and `end` of `doc` with `table`.
+pub(crate) fn replace_markers(doc: &Path, begin: &str, end: &str, table: &str) -> Result<(), String> {
     let text = std::fs::read_to_string(doc).map_err(|e| format!("{}: {e}", doc.display()))?;
-    let updated = replace_between(&text, table)
-        .ok_or_else(|| format!("{} has no `{BEGIN}` ... `{END}` markers", doc.display()))?;
+    let updated = replace_between(&text, begin, end, table)
+        .ok_or_else(|| format!("{} has no `{begin}` ... `{end}` markers", doc.display()))?;
     std::fs::write(doc, updated).map_err(|e| format!("{}: {e}", doc.display()))
 }
 
-fn replace_between(text: &str, table: &str) -> Option<String> {
-    let start = text.find(BEGIN)? + BEGIN.len();
-    let end = start + text[start..].find(END)?;
+fn replace_between(text: &str, begin: &str, end: &str, table: &str) -> Option<String> {
+    let start = text.find(begin)? + begin.len();
+    let end = start + text[start..].find(end)?;
     Some(format!("{}\n{}\n{}", &text[..start], table.trim_end(), &text[end..]))
 }
 
@@ -656,9 +676,9 @@ mod tests {
     #[test]
     fn replaces_only_between_markers() {
         let doc = format!("# Title\n\n{BEGIN}\nold table\n{END}\n\nnotes\n");
-        let new = replace_between(&doc, "new table\n").expect("markers");
+        let new = replace_between(&doc, BEGIN, END, "new table\n").expect("markers");
         assert_eq!(new, format!("# Title\n\n{BEGIN}\nnew table\n{END}\n\nnotes\n"));
-        assert_eq!(replace_between(&new, "new table"), Some(new.clone()));
-        assert!(replace_between("no markers", "x").is_none());
+        assert_eq!(replace_between(&new, BEGIN, END, "new table"), Some(new.clone()));
+        assert!(replace_between("no markers", BEGIN, END, "x").is_none());
     }
 }

@@ -112,10 +112,22 @@ pub fn side_by_side<A: Game, B: Game>(
 /// [`side_by_side`], comparing the moves' `Debug` text only when `same_moves` (two
 /// generated engines name their moves alike; the interpreter's are data).
 pub fn side_by_side_of<A: Game, B: Game>(
+    a: A,
+    b: B,
+    seed: u64,
+    same_moves: bool,
+    each: impl FnMut(&A, &[String], &str),
+) -> Result<(A, u64), String> {
+    side_by_side_upto(a, b, seed, same_moves, MAX_DECISIONS, each)
+}
+
+/// [`side_by_side_of`], stopping after `max_decisions` decisions.
+pub fn side_by_side_upto<A: Game, B: Game>(
     mut a: A,
     mut b: B,
     seed: u64,
     same_moves: bool,
+    max_decisions: u64,
     mut each: impl FnMut(&A, &[String], &str),
 ) -> Result<(A, u64), String> {
     same("hidden information", &A::has_hidden_information(), &B::has_hidden_information())?;
@@ -138,7 +150,7 @@ pub fn side_by_side_of<A: Game, B: Game>(
             }
             .map_err(|e| format!("a game determinized for player {} at decision {decision}: {e}", p.0))?;
         }
-        if decision == MAX_DECISIONS {
+        if decision == max_decisions {
             break;
         }
         let labels = a.labels();
