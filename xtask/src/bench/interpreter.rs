@@ -321,8 +321,10 @@ fn play(tgdlc: &Path, cache: &Path, engine: &str, file: &Path) -> Result<Duratio
             Ok(0) | Err(_) => break false,
             Ok(n) => {
                 seen.extend_from_slice(&chunk[..n]);
-                // The prompt is flushed alone, then the game waits for a line.
-                if seen.ends_with(b"> ") {
+                // The prompt is flushed alone, then the game waits for a line: a move's
+                // `> `, or, between two people sharing the terminal in a game with
+                // hidden information, the hand-over screen's `press Enter`.
+                if seen.ends_with(b"> ") || seen.ends_with(b"press Enter") {
                     break true;
                 }
             }
