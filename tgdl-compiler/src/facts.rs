@@ -237,3 +237,30 @@ pub fn pool_resampling(prog: &Program) -> (bool, Vec<crate::hir::AttrId>) {
     let pools = crate::codegen::pool_resampling(prog);
     (pools.eligible, pools.watched)
 }
+
+/// A class's `function label { returns string; ... }` (or a base class's), if any: how its
+/// objects are named in menus, logs and views.
+pub fn label_fn(prog: &Program, class: ClassId) -> Option<FuncId> {
+    let mut cur = Some(class);
+    while let Some(c) = cur {
+        if let Some(&f) = prog.class(c).funcs.iter().find(|&&f| {
+            let func = prog.func(f);
+            func.name == "label" && func.ret == Ty::String && func.inputs.is_empty()
+        }) {
+            return Some(f);
+        }
+        cur = prog.class(c).base;
+    }
+    None
+}
+
+/// The operands of a chain of string concatenations (`"x: " + n + "!"`), in order.
+pub fn concat_operands<'e>(e: &'e crate::hir::Expr, out: &mut Vec<&'e crate::hir::Expr>) {
+    match &e.kind {
+        ExprKind::Binary { op: crate::hir::BinaryOp::Concat, lhs, rhs } => {
+            concat_operands(lhs, out);
+            concat_operands(rhs, out);
+        }
+        _ => out.push(e),
+    }
+}

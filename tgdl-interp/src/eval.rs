@@ -680,7 +680,7 @@ impl Machine {
             // prints `null`), the whole checked against the string budget once.
             BinaryOp::Concat => {
                 let mut parts = Vec::new();
-                flatten(e, &mut parts);
+                tgdl_compiler::facts::concat_operands(e, &mut parts);
                 let mut text = String::new();
                 for part in parts {
                     let v = self.expr(part, frame, owner)?;
@@ -1177,35 +1177,37 @@ impl Machine {
                 vals.push(self.expr(a, frame, owner)?);
             }
         }
+        // Where an argument that is not of the expected kind (null) is reported.
+        let null_at = |i: usize| p.loc(args.get(i).map_or(e.span, |a| a.span));
         let num = |i: usize| -> Flow<f64> {
             match vals.get(i) {
                 Some(Value::Number(x)) => Ok(*x),
                 Some(Value::Player(p)) => Ok(f64::from(*p)),
-                _ => some(None, p.loc(args.get(i).map_or(e.span, |a| a.span))),
+                _ => some(None, null_at(i)),
             }
         };
         let list = |i: usize| -> Flow<usize> {
             match vals.get(i) {
                 Some(Value::List(l)) => Ok(*l as usize),
-                _ => some(None, p.loc(args.get(i).map_or(e.span, |a| a.span))),
+                _ => some(None, null_at(i)),
             }
         };
         let table = |i: usize| -> Flow<usize> {
             match vals.get(i) {
                 Some(Value::Table(t)) => Ok(*t as usize),
-                _ => some(None, p.loc(args.get(i).map_or(e.span, |a| a.span))),
+                _ => some(None, null_at(i)),
             }
         };
         let stack = |i: usize| -> Flow<usize> {
             match vals.get(i) {
                 Some(Value::Stack(t)) => Ok(*t as usize),
-                _ => some(None, p.loc(args.get(i).map_or(e.span, |a| a.span))),
+                _ => some(None, null_at(i)),
             }
         };
         let object = |i: usize| -> Flow<Value> {
             match vals.get(i) {
                 Some(v @ (Value::Object(..) | Value::Global(_))) => Ok(v.clone()),
-                _ => some(None, p.loc(args.get(i).map_or(e.span, |a| a.span))),
+                _ => some(None, null_at(i)),
             }
         };
         let changed = || p.loc_ref(e.span);
@@ -1561,7 +1563,7 @@ impl Machine {
     fn log_line(&mut self, e: &Expr, frame: &mut Frame, owner: Owner) -> Flow<()> {
         let p = self.prep;
         let mut parts = Vec::new();
-        flatten(e, &mut parts);
+        tgdl_compiler::facts::concat_operands(e, &mut parts);
         let hideable = |part: &Expr| match &part.kind {
             ExprKind::ToText(inner) => {
                 inner.ty.class().and_then(|c| p.tag(c)).filter(|t| p.handheld.contains(t))
@@ -1635,17 +1637,6 @@ impl Machine {
                 format!("[{}]", items.join(", "))
             }
         }
-    }
-}
-
-/// The operands of a chain of string concatenations, in order.
-fn flatten<'e>(e: &'e Expr, out: &mut Vec<&'e Expr>) {
-    match &e.kind {
-        ExprKind::Binary { op: BinaryOp::Concat, lhs, rhs } => {
-            flatten(lhs, out);
-            flatten(rhs, out);
-        }
-        _ => out.push(e),
     }
 }
 

@@ -327,7 +327,7 @@ impl Prepared {
             .map(|a| tgdl_compiler::facts::leading_inputs(p, ActionId(a)))
             .collect();
         let label_fn: Vec<Option<FuncId>> =
-            (0..p.classes.len() as u32).map(|c| find_label_fn(p, ClassId(c))).collect();
+            (0..p.classes.len() as u32).map(|c| tgdl_compiler::facts::label_fn(p, ClassId(c))).collect();
         let label_names_tile =
             (0..p.funcs.len() as u32).map(|f| tgdl_compiler::facts::label_names_tile(p, FuncId(f))).collect();
         let has_queue =
@@ -427,20 +427,6 @@ fn leading_count(action: &tgdl_compiler::hir::Action) -> usize {
             !i.is_list() && i.ty != Ty::Number && matches!(i.mode, InputMode::Player { target: None })
         })
         .count()
-}
-
-fn find_label_fn(p: &Program, class: ClassId) -> Option<FuncId> {
-    let mut cur = Some(class);
-    while let Some(c) = cur {
-        if let Some(&f) = p.class(c).funcs.iter().find(|&&f| {
-            let func = p.func(f);
-            func.name == "label" && func.ret == Ty::String && func.inputs.is_empty()
-        }) {
-            return Some(f);
-        }
-        cur = p.class(c).base;
-    }
-    None
 }
 
 fn params(p: &Program) -> Vec<ParamSpec> {

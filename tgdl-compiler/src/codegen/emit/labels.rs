@@ -371,15 +371,5 @@ impl Gen<'_> {
 
 /// A game's `function label { returns string; ... }` for a class (or a base), if any.
 pub(super) fn label_fn(prog: &crate::hir::Program, class: ClassId) -> Option<crate::hir::FuncId> {
-    let mut cur = Some(class);
-    while let Some(c) = cur {
-        if let Some(&f) = prog.class(c).funcs.iter().find(|&&f| {
-            let func = prog.func(f);
-            func.name == "label" && func.ret == Ty::String && func.inputs.is_empty()
-        }) {
-            return Some(f);
-        }
-        cur = prog.class(c).base;
-    }
-    None
+    crate::facts::label_fn(prog, class)
 }

@@ -4,19 +4,13 @@ use super::context::BodyGen;
 use super::tokens::needs_mut;
 use super::tokens::wrap_str;
 use crate::codegen::plan::repr::collection_key;
-use crate::hir::{BinaryOp, Expr, ExprKind, Ty};
+use crate::hir::{Expr, ExprKind, Ty};
 use proc_macro2::TokenStream;
 use quote::quote;
 
 /// The operands of a chain of concatenations, in order.
 fn flatten<'e>(e: &'e Expr, out: &mut Vec<&'e Expr>) {
-    match &e.kind {
-        ExprKind::Binary { op: BinaryOp::Concat, lhs, rhs } => {
-            flatten(lhs, out);
-            flatten(rhs, out);
-        }
-        _ => out.push(e),
-    }
+    crate::facts::concat_operands(e, out)
 }
 
 impl<'g, 'p> BodyGen<'g, 'p> {
