@@ -4,7 +4,7 @@
 #
 #   fuzz/run.sh [SECONDS] [TARGET...]
 #
-# Runs each target (default: parse check codegen trace server stored lsp) for SECONDS
+# Runs each target (default: parse check codegen interp trace server stored lsp) for SECONDS
 # (default 30) on a corpus seeded with every example and test program (for `trace`, traces
 # of played games; for `server`, `stored` and `lsp`, the inputs in seeds/TARGET/), with
 # the TGDL dictionary. A crash, a timeout (over 10 s for one input) or
@@ -18,7 +18,7 @@ cd "$(dirname "$0")"
 seconds="${1:-30}"
 shift || true
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(parse check codegen trace server stored lsp)
+[ ${#targets[@]} -gt 0 ] || targets=(parse check codegen interp trace server stored lsp)
 sanitizer="${FUZZ_SANITIZER:-none}"
 if [ "$sanitizer" = none ]; then export RUSTC_BOOTSTRAP=1; fi
 extra=()

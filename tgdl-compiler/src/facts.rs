@@ -1,7 +1,7 @@
 //! Facts about a checked program that every engine of it must agree on, compiled or
 //! interpreted: which actions make the turn menu and which of their inputs a move
 //! carries, which runs may ask a player mid-effect, how names read as words in prompts,
-//! and which tile labels name their tile.
+//! which tile labels name their tile, and where an input's candidates are looked for.
 
 use crate::hir::{ActionId, Block, Builtin, ClassId, ExprKind, FuncId, InputMode, Program, StmtKind, Ty};
 use std::collections::HashMap;
@@ -238,6 +238,20 @@ pub fn pool_resampling(prog: &Program) -> (bool, Vec<crate::hir::AttrId>) {
     (pools.eligible, pools.watched)
 }
 
+/// The attributes the game discloses (`card.disclose("colour")`), in a fixed order: the
+/// bit of each in `Core::disclosed` is its position.
+pub fn disclosed_attrs(prog: &Program) -> Vec<crate::hir::AttrId> {
+    let mut out = Vec::new();
+    prog.walk_exprs(&mut |e| {
+        if let ExprKind::Builtin { op: crate::hir::Builtin::Disclose(a), .. } = e.kind {
+            out.push(a);
+        }
+    });
+    out.sort_unstable();
+    out.dedup();
+    out
+}
+
 /// A class's `function label { returns string; ... }` (or a base class's), if any: how its
 /// objects are named in menus, logs and views.
 pub fn label_fn(prog: &Program, class: ClassId) -> Option<FuncId> {
@@ -263,4 +277,74 @@ pub fn concat_operands<'e>(e: &'e crate::hir::Expr, out: &mut Vec<&'e crate::hir
         }
         _ => out.push(e),
     }
+}
+
+/// Where an input's candidates may be looked for, from the tests its first filter opens
+/// with (`codegen::plan::openings`): a candidate failing them cannot pass, so both engines
+/// skip it, and the filters still run on every candidate walked. The code generator takes
+/// the first that applies, in this order: the coordinate box (when the input's class is
+/// the tiles of one regular group, see [`tile_group`]), the known object, the list's
+/// members.
+#[derive(Clone, Debug, Default)]
+pub struct Narrowing {
+    /// Guards on the candidate's coordinates, in the filter's order.
+    pub guards: Vec<CoordinateGuard>,
+    /// The one object the filter requires (`return to == E && ...;`).
+    pub known: Option<crate::hir::Expr>,
+    /// The list the filter requires the candidate to be in (`return L.contains(c) && ...;`).
+    pub members: Option<crate::hir::Expr>,
+}
+
+/// A guard rejecting the candidate where `sign * coordinate + Σ offsets <cmp> value`; the
+/// offsets and the value do not read the candidate.
+#[derive(Clone, Debug)]
+pub struct CoordinateGuard {
+    /// The coordinate: `x` (else `y`).
+    pub x: bool,
+    pub sign: i64,
+    pub offsets: Vec<(i64, crate::hir::Expr)>,
+    pub cmp: crate::hir::BinaryOp,
+    pub value: crate::hir::Expr,
+}
+
+/// How the candidates of `input` narrow (see [`Narrowing`]).
+pub fn narrowing(prog: &Program, input: &crate::hir::Input) -> Narrowing {
+    let guards = if input.domain.is_none() {
+        crate::codegen::leading_guards(prog, input)
+            .iter()
+            .flat_map(|stmt| &stmt.guards)
+            .map(|g| CoordinateGuard {
+                x: g.term.coord == crate::codegen::Coord::X,
+                sign: g.term.sign,
+                offsets: g.term.offsets.iter().map(|&(s, e)| (s, e.clone())).collect(),
+                cmp: g.cmp,
+                value: g.value.clone(),
+            })
+            .collect()
+    } else {
+        Vec::new()
+    };
+    let known = crate::codegen::known_object(prog, input).filter(|e| e.ty.class().is_some()).cloned();
+    let members = crate::codegen::membership_list(input)
+        .filter(|_| matches!(input.candidate_ty(), Ty::Class(_)))
+        .cloned();
+    Narrowing { guards, known, members }
+}
+
+/// The board group whose cells are exactly the tiles of `class` (all made by boards, none
+/// with `new`), when it is a regular grid with no blank cell: its board and its index among
+/// the board's groups. Then a box of coordinates stands for the tiles of the class.
+pub fn tile_group(prog: &Program, class: ClassId) -> Option<(ClassId, usize)> {
+    let tiles = crate::codegen::static_tiles(prog);
+    let (base, _, _) = crate::codegen::full_group(prog, tiles.get(&class)?)?;
+    let mut first = 0;
+    for (c, class) in prog.classes.iter().enumerate() {
+        for (g, group) in class.groups.iter().enumerate() {
+            if first == base && !group.cells.is_empty() {
+                return Some((ClassId(c as u32), g));
+            }
+            first += group.cells.iter().flatten().flatten().count();
+        }
+    }
+    None
 }

@@ -3,13 +3,14 @@
 //! and their places, the budgets) so that both engines play the same game.
 
 use crate::machine::{Machine, Obj, Run};
-use crate::prepared::At;
+use crate::prepared::{At, Narrow};
 use crate::value::{Slot, Value};
 use tgdl_compiler::hir::{
     ActionId, BinaryOp, Block, Builtin, BuiltinAttr, ClassId, ClassKind, Expr, ExprKind, FuncId, FuncKind,
     Input, InputMode, Locals, PlayerOp, Stmt, StmtKind, Ty, UnaryOp, Visibility,
 };
 use tgdl_compiler::source::Span;
+use tgdl_runtime::__private::domain::{Bounds, Cmp};
 use tgdl_runtime::collections::List;
 use tgdl_runtime::error::{Flow, fail, some};
 use tgdl_runtime::game::Pick;
@@ -329,13 +330,18 @@ impl Machine {
             .collect())
     }
 
+    pub(crate) fn alloc_stack(&mut self) -> Value {
+        self.stacks.push(tgdl_runtime::collections::Stack::default());
+        Value::Stack(self.stacks.len() as u32 - 1)
+    }
+
     pub(crate) fn alloc_list(&mut self, items: Vec<Value>) -> Value {
         self.lists.push(List::from_vec(items));
         Value::List(self.lists.len() as u32 - 1)
     }
 
     /// The fields of an object or global.
-    fn fields(&self, v: &Value) -> Option<&Vec<Value>> {
+    pub(crate) fn fields(&self, v: &Value) -> Option<&Vec<Value>> {
         match v {
             Value::Object(t, i) => self.arenas.get(*t as usize)?.get(*i as usize).map(|o| &o.fields),
             Value::Global(g) => self.globals.get(*g as usize),
@@ -404,9 +410,13 @@ impl Machine {
                 Some(BuiltinAttr::TileGroup) => frame.this.clone(),
                 Some(BuiltinAttr::X | BuiltinAttr::Y) => Value::Number(0.0),
                 Some(BuiltinAttr::Connections) if p.uses_connections => self.alloc_list(Vec::new()),
+                Some(BuiltinAttr::DiscardStack) => self.alloc_stack(),
                 _ => continue,
             };
             fields[p.slot[a.index()]] = v;
+        }
+        if let Some(d) = p.deck(tag) {
+            fields[d.items] = self.alloc_stack();
         }
         let index = self.arenas[tag as usize].len() as u32;
         self.arenas[tag as usize].push(Obj { class, fields });
@@ -415,6 +425,18 @@ impl Machine {
         for (a, e) in inits {
             let v = self.expr(e, frame, owner)?;
             self.set_attr(&object, *a, v);
+        }
+        // The `default` blocks of a deck, base first.
+        let mut chain = Vec::new();
+        let mut cur = Some(class);
+        while let Some(c) = cur {
+            chain.push(c);
+            cur = p.program.class(c).base;
+        }
+        for &c in chain.iter().rev() {
+            if let Some(f) = p.program.class(c).default {
+                self.call(f, object.clone(), Vec::new())?;
+            }
         }
         Ok(object)
     }
@@ -906,6 +928,11 @@ impl Machine {
             }
             return Ok(listed);
         }
+        if let Some(narrow) = p.narrowing.get(&input.span)
+            && let Some(found) = self.narrowed(narrow, frame)
+        {
+            return Ok(found);
+        }
         Ok(match input.candidate_ty() {
             Ty::Player => (0..self.core.players).map(Value::Player).collect(),
             Ty::Bool => vec![Value::Bool(true), Value::Bool(false)],
@@ -924,6 +951,63 @@ impl Machine {
             },
             _ => Vec::new(),
         })
+    }
+
+    /// The candidates a narrowing leaves (see `Prepared::narrowing`), in creation order;
+    /// `None` when computing it stops on an error: then every candidate is walked, and the
+    /// filter meets the error where it always did.
+    fn narrowed(&mut self, narrow: &Narrow, frame: &mut Frame) -> Option<Vec<Value>> {
+        let owner = Owner::Setup;
+        match narrow {
+            Narrow::Known(known) => match self.expr(known, frame, owner).ok()? {
+                Value::Null => Some(Vec::new()),
+                v => Some(vec![v]),
+            },
+            Narrow::Members(list) => {
+                let Value::List(l) = self.expr(list, frame, owner).ok()? else { return None };
+                let mut members: Vec<Value> =
+                    self.lists[l as usize].items.iter().filter(|v| !v.is_null()).cloned().collect();
+                members.sort_by_key(|m| match m {
+                    Value::Object(_, i) => *i,
+                    _ => u32::MAX,
+                });
+                members.dedup();
+                Some(members)
+            }
+            Narrow::Cells { group, guards } => {
+                let (columns, rows) = (self.groups[*group].columns, self.groups[*group].rows);
+                let (mut xs, mut ys) = (Bounds::new(columns), Bounds::new(rows));
+                for guard in guards {
+                    let mut offset = 0.0;
+                    for (sign, e) in &guard.offsets {
+                        let v = self.number(e, frame, owner).ok()?;
+                        offset = if *sign > 0 { offset + v } else { offset - v };
+                    }
+                    let value = self.number(&guard.value, frame, owner).ok()?;
+                    let cmp = match guard.cmp {
+                        BinaryOp::Lt => Cmp::Lt,
+                        BinaryOp::Le => Cmp::Le,
+                        BinaryOp::Gt => Cmp::Gt,
+                        BinaryOp::Ge => Cmp::Ge,
+                        BinaryOp::Eq => Cmp::Eq,
+                        _ => Cmp::Ne,
+                    };
+                    let axis = if guard.x { &mut xs } else { &mut ys };
+                    let _ = axis.unless(guard.sign, offset, cmp, value);
+                }
+                let tag = self.prep.tag(self.prep.program.builtins.tile).unwrap_or(0);
+                let cells = &self.groups[*group].cells;
+                let mut found = Vec::new();
+                for y in ys.lo..=ys.hi {
+                    for x in xs.lo..=xs.hi {
+                        if let Some(Some(t)) = cells.get(y as usize * columns + x as usize) {
+                            found.push(Value::Object(tag, t.index() as u32));
+                        }
+                    }
+                }
+                Some(found)
+            }
+        }
     }
 
     /// Whether a candidate passes: of the input's class, not discarded, and through the
@@ -1177,6 +1261,17 @@ impl Machine {
                 vals.push(self.expr(a, frame, owner)?);
             }
         }
+        // A deck behaves as its stack of cards (a discard pile too).
+        let deck =
+            args.first().and_then(|a| a.ty.class()).filter(|&c| p.program.class(c).kind == ClassKind::Deck);
+        if deck.is_some() && !matches!(op, DeckReshuffle | Assign) {
+            self.deck_stack(&mut vals, 0);
+        }
+        if op == Discard {
+            self.deck_stack(&mut vals, 1);
+        }
+        // The arena of the cards a closed deck deals by chance.
+        let dealt = deck.and_then(|c| p.closed_deck_cards(c));
         // Where an argument that is not of the expected kind (null) is reported.
         let null_at = |i: usize| p.loc(args.get(i).map_or(e.span, |a| a.span));
         let num = |i: usize| -> Flow<f64> {
@@ -1458,12 +1553,38 @@ impl Machine {
             StackPush | StackPushFront => {
                 let t = stack(0)?;
                 let v = (!vals[1].is_null()).then(|| vals[1].clone());
+                // A card pushed onto a deck is face up exactly when the deck is open; face
+                // down in a closed deck, it is no longer known by what was disclosed of it.
+                if let (Some(c), Some(card)) = (deck, &v)
+                    && let Some(open) = p.deck_face(c)
+                {
+                    if let Some(f) = self.class_of(card).and_then(|k| p.builtin_attr(k, BuiltinAttr::FaceUp))
+                    {
+                        self.set_attr(card, f, Value::Bool(open));
+                    }
+                    if let (Some(tag), Value::Object(_, i)) = (dealt, card)
+                        && !p.disclosed.is_empty()
+                    {
+                        self.core.set_disclosed(tag, *i, 0);
+                    }
+                }
                 if op == StackPush {
                     self.stacks[t].push_at(v, changed())?;
                 } else {
                     self.stacks[t].push_front_at(v, changed())?;
                 }
                 Value::Null
+            }
+            StackPop | StackPopFront | StackPeek | StackPeekFront if dealt.is_some() => {
+                let (t, tag) = (stack(0)?, dealt.unwrap_or_default());
+                let (stacks, core) = (&mut self.stacks, &mut self.core);
+                match op {
+                    StackPop => stacks[t].deal(core, tag)?,
+                    StackPopFront => stacks[t].deal_front(core, tag)?,
+                    StackPeek => stacks[t].peek_dealt(core, tag)?,
+                    _ => stacks[t].peek_front_dealt(core, tag)?,
+                }
+                .unwrap_or(Value::Null)
             }
             StackPop => {
                 let t = stack(0)?;
@@ -1479,6 +1600,11 @@ impl Machine {
                 let copy = self.stacks[stack(0)?].clone();
                 self.stacks.push(copy);
                 Value::Stack(self.stacks.len() as u32 - 1)
+            }
+            StackShuffle if dealt.is_some() => {
+                let t = stack(0)?;
+                self.stacks[t].shuffle_deck(&mut self.core);
+                Value::Null
             }
             StackShuffle => {
                 let t = stack(0)?;
@@ -1510,10 +1636,76 @@ impl Machine {
                 self.stacks[pile].push_at(Some(o), changed())?;
                 Value::Null
             }
-            Tell | Disclose(_) | DeckReshuffle => {
-                return fail(at.into(), "the interpreter does not run this operation yet");
+            Tell => {
+                let who = match vals[0] {
+                    Value::Player(n) => Player(n),
+                    Value::Number(x) => self.core.wrap_player(x),
+                    _ => return some(None, null_at(0)),
+                };
+                let line = self.text(&vals[1], &args[1].ty);
+                self.core.tell(who, line);
+                Value::Null
+            }
+            Disclose(attr) => {
+                let Value::Object(tag, index) = object(0)? else { return some(None, null_at(0)) };
+                let bit = p.disclosed.iter().position(|&a| a == attr).unwrap_or(0);
+                self.core.disclose(tag, index, 1u64 << bit);
+                Value::Null
+            }
+            DeckReshuffle => {
+                let d = object(0)?;
+                self.reshuffle(&d, deck.unwrap_or(p.program.builtins.event))?;
+                Value::Null
             }
         })
+    }
+
+    /// Replaces a deck among the arguments by its stack of cards.
+    fn deck_stack(&self, vals: &mut [Value], i: usize) {
+        if let Some(&Value::Object(t, k)) = vals.get(i)
+            && let Some(d) = self.prep.deck(t)
+        {
+            vals[i] = self.arenas[t as usize][k as usize].fields[d.items].clone();
+        }
+    }
+
+    /// `deck.reshuffle()`: the discards go back in, face down and no longer discarded
+    /// (nor known by what was disclosed of them), then the deck is shuffled.
+    fn reshuffle(&mut self, d: &Value, class: ClassId) -> Flow<()> {
+        let p = self.prep;
+        let &Value::Object(t, k) = d else { return Ok(()) };
+        let Some(deck) = p.deck(t) else { return Ok(()) };
+        let Value::Stack(items) = self.arenas[t as usize][k as usize].fields[deck.items] else {
+            return Ok(());
+        };
+        let discard = p.builtin_attr(class, BuiltinAttr::DiscardStack).map(|a| self.attr(d, a));
+        let Some(Value::Stack(discards)) = discard else { return Ok(()) };
+        let returned = self.stacks[discards as usize].take_all();
+        let interactable = p
+            .deck_element(class)
+            .filter(|&e| p.tag(e).is_some())
+            .is_some_and(|e| p.program.class(p.program.class(e).root).kind == ClassKind::Interactable);
+        if interactable {
+            for card in &returned {
+                let Some(c) = self.class_of(card) else { continue };
+                for w in [BuiltinAttr::Discarded, BuiltinAttr::FaceUp] {
+                    if let Some(a) = p.builtin_attr(c, w) {
+                        self.set_attr(card, a, Value::Bool(false));
+                    }
+                }
+                if let (false, &Value::Object(ct, ci)) = (p.disclosed.is_empty(), card) {
+                    self.core.set_disclosed(ct, ci, 0);
+                }
+            }
+        }
+        let items = items as usize;
+        self.stacks[items].extend(returned);
+        if p.closed_deck_cards(class).is_some() {
+            self.stacks[items].shuffle_deck(&mut self.core);
+        } else {
+            self.stacks[items].shuffle(&mut self.core)?;
+        }
+        Ok(())
     }
 
     /// `from.connect(to[, with])`: links two tiles both ways; `with` is used for
@@ -1566,7 +1758,7 @@ impl Machine {
         tgdl_compiler::facts::concat_operands(e, &mut parts);
         let hideable = |part: &Expr| match &part.kind {
             ExprKind::ToText(inner) => {
-                inner.ty.class().and_then(|c| p.tag(c)).filter(|t| p.handheld.contains(t))
+                inner.ty.class().and_then(|c| p.tag(c)).filter(|t| p.may_be_hidden.contains(t))
             }
             _ => None,
         };
@@ -1598,7 +1790,7 @@ impl Machine {
             line.push_str(&text);
             match object {
                 Some(Value::Object(t, i)) => match seen.hides(t, i) {
-                    Some(root) => public.push_str(&tgdl_runtime::hidden::Seen::hidden_label(root)),
+                    Some(_) => public.push_str(&self.seen_label(&seen, t, i)),
                     None => public.push_str(&text),
                 },
                 _ => public.push_str(&text),

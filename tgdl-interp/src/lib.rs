@@ -1,5 +1,5 @@
-//! An interpreter of checked TGDL programs: it plays any game it supports the moment
-//! the checker accepts it, with no rustc build, through the engine interface compiled
+//! An interpreter of checked TGDL programs: it plays any game the moment the checker
+//! accepts it, with no rustc build, through the engine interface compiled
 //! games implement (`tgdl_runtime::Engine` over a world), so every front end (the
 //! terminal, agents, search, traces, `simulate`, `perft`, the server) runs on it
 //! unchanged.
@@ -16,12 +16,13 @@
 
 mod eval;
 mod machine;
+mod moves;
 mod prepared;
 mod value;
 mod view;
 
-pub use machine::Machine;
-pub use prepared::{Prepared, Unsupported};
+pub use machine::{Machine, Move};
+pub use prepared::Prepared;
 
 use std::sync::{Arc, RwLock};
 use tgdl_compiler::hir::Program;
@@ -30,10 +31,9 @@ use tgdl_compiler::source::SourceMap;
 /// A game played by the interpreter: the runtime's engine over an interpreted world.
 pub type Interpreted = tgdl_runtime::Engine<Machine>;
 
-/// Prepares a checked program for the interpreter, or says which part of it the
-/// interpreter does not run yet (with its place in the source).
-pub fn prepare(program: &Program, sources: &SourceMap) -> Result<Arc<Prepared>, Unsupported> {
-    Prepared::new(program, sources).map(Arc::new)
+/// Prepares a checked program for the interpreter.
+pub fn prepare(program: &Program, sources: &SourceMap) -> Arc<Prepared> {
+    Arc::new(Prepared::new(program, sources))
 }
 
 static INSTALLED: RwLock<Option<&'static Prepared>> = RwLock::new(None);

@@ -2,17 +2,18 @@
 //! runtime's `Rules` over it (setup, the turn menu, playing a move, labels and the view),
 //! as the generated world implements them.
 
-use crate::prepared::{MAX_LEADING, Prepared};
+pub use crate::moves::Move;
+use crate::prepared::Prepared;
 use crate::value::{Slot, Value};
 use std::collections::VecDeque;
-use tgdl_compiler::hir::{ActionId, BuiltinAttr, ClassId, ClassKind, Geometry, Visibility};
+use tgdl_compiler::hir::{ActionId, AttrId, BuiltinAttr, ClassId, ClassKind, Geometry, Visibility};
 use tgdl_runtime::__private::board::Group;
 use tgdl_runtime::arena::Id;
 use tgdl_runtime::collections::{List, Stack, Table};
 use tgdl_runtime::engine::{Core, Rules};
 use tgdl_runtime::error::{Flow, Loc};
 use tgdl_runtime::game::{Choice, GameInfo, Pick};
-use tgdl_runtime::hidden::{Census, Located, Place, Resample, Seen};
+use tgdl_runtime::hidden::{Census, Located, Place, Resample, Secret, Seen};
 use tgdl_runtime::value::Player;
 use tgdl_runtime::view::View;
 
@@ -82,18 +83,32 @@ impl std::fmt::Debug for Pool {
     }
 }
 
-/// A move of the turn menu: an action, the object it belongs to and its leading inputs.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Move {
-    pub(crate) action: u32,
-    pub(crate) this: Slot,
-    pub(crate) inputs: [Slot; MAX_LEADING],
-    /// Whether playing it may ask a player mid-effect (the action's, kept with the move:
-    /// the engine asks the type, not the world).
-    pub(crate) asks: bool,
-}
-
 impl Machine {
+    /// The disclosed attributes of the objects of arena `tag`, with their bits.
+    fn disclosed_of(&self, tag: u32) -> impl Iterator<Item = (AttrId, u32)> + '_ {
+        let p = self.prep;
+        let root = p.roots.get(tag as usize).copied();
+        p.disclosed
+            .iter()
+            .enumerate()
+            .filter(move |(_, a)| Some(p.program.class(p.program.attr(**a).class).root) == root)
+            .map(|(bit, &a)| (a, bit as u32))
+    }
+
+    /// The text of a secret or marked value (objects by their full label: only those who
+    /// may see the value are shown it).
+    pub(crate) fn secret_text(&self, v: &Value, ty: &tgdl_compiler::hir::Ty) -> String {
+        let size = |n: f64| format!("{} items", tgdl_runtime::value::fmt_number(n));
+        match v {
+            Value::Player(n) => format!("player {n}"),
+            // A collection by its size: its items may be hidden from whoever sees the value.
+            Value::List(l) => size(self.lists[*l as usize].len()),
+            Value::Stack(s) => size(self.stacks[*s as usize].len()),
+            Value::Table(t) => size(self.tables[*t as usize].len()),
+            _ => self.text(v, ty),
+        }
+    }
+
     fn empty(core: Core, prep: &'static Prepared) -> Machine {
         let mut m = Machine {
             core,
@@ -333,7 +348,7 @@ impl Machine {
                 continue;
             }
             let leading = p.leading[a.index()].clone();
-            let mut chosen = [Slot::Null; MAX_LEADING];
+            let mut chosen = vec![Slot::Null; leading.len()];
             self.leading_moves(a, this, &leading, 0, &mut frame, &mut chosen, out)?;
         }
         Ok(())
@@ -348,16 +363,11 @@ impl Machine {
         leading: &[usize],
         k: usize,
         frame: &mut crate::eval::Frame,
-        chosen: &mut [Slot; MAX_LEADING],
+        chosen: &mut [Slot],
         out: &mut Vec<Choice<Move>>,
     ) -> Flow<()> {
         if k == leading.len() {
-            out.push(Choice::Move(Move {
-                action: a.0,
-                this,
-                inputs: *chosen,
-                asks: self.prep.may_ask[a.index()],
-            }));
+            out.push(Choice::Move(Move::new(a.0, this, chosen, self.prep.may_ask[a.index()])));
             return Ok(());
         }
         let p = self.prep;
@@ -383,19 +393,57 @@ impl Machine {
         let a = ActionId(mv.action);
         let choice_event = (p.tag(p.program.builtins.player_choice).unwrap_or(0), 0);
         let leading = &p.leading[a.index()];
-        let given: Vec<Value> = leading.iter().enumerate().map(|(k, _)| mv.inputs[k].value()).collect();
+        let given: Vec<Value> = (0..leading.len()).map(|k| mv.input(k).value()).collect();
         self.run_action(a, mv.this.value(), Some(choice_event), &given)?;
         self.drain()
     }
 }
 
-/// Where each object that can be hidden is: pieces and cards in hands (owned, not on a
-/// tile, not discarded) face down (only their owner sees them; facing the others for an
-/// `outward` class) or face up (everyone does); the others are public.
+/// Where each object that can be hidden is: what closed decks hold (only their number is
+/// public), then pieces and cards in hands (owned, not on a tile, not discarded, in no
+/// stack) face down (only their owner sees them; facing the others for an `outward`
+/// class) or face up (everyone does); the others are public: in open decks, on tiles,
+/// discarded, without owner. As the generated world reports them, in the same order.
 impl Resample for Machine {
     fn census(&self) -> Census {
         let p = self.prep;
         let mut objects = Vec::new();
+        // Which objects are in a stack, by arena: an object in two is counted in the first.
+        let mut stacked: Vec<Option<Vec<bool>>> = vec![None; self.arenas.len()];
+        for d in &p.decks {
+            let Some(element) = d.element else { continue };
+            let root = p.roots[element as usize];
+            let owner_slot = p.builtin_attr(root, BuiltinAttr::Owner).map(|a| p.slot[a.index()]);
+            let marked = stacked[element as usize]
+                .get_or_insert_with(|| vec![false; self.arenas[element as usize].len()]);
+            for (deck, obj) in self.arenas[d.tag as usize].iter().enumerate() {
+                let Value::Stack(items) = obj.fields[d.items] else { continue };
+                let open = d.all_open || d.open.contains(&obj.class);
+                for (position, item) in self.stacks[items as usize].items.iter().enumerate() {
+                    let Value::Object(_, index) = *item else { continue };
+                    if std::mem::replace(&mut marked[index as usize], true) {
+                        continue;
+                    }
+                    let owner =
+                        match owner_slot.map(|o| &self.arenas[element as usize][index as usize].fields[o]) {
+                            Some(&Value::Player(n)) => Some(Player(n)),
+                            _ => None,
+                        };
+                    let place = if open {
+                        Place::Public
+                    } else {
+                        Place::Stack { tag: d.tag, deck: deck as u32, position: position as u32 }
+                    };
+                    objects.push(Located {
+                        tag: element,
+                        index,
+                        root: p.root_names[element as usize],
+                        owner,
+                        place,
+                    });
+                }
+            }
+        }
         for &tag in &p.handheld {
             let root = p.roots[tag as usize];
             let outward = p.program.class(root).outward;
@@ -408,7 +456,11 @@ impl Resample for Machine {
             ) else {
                 continue;
             };
+            let marked = stacked[tag as usize].as_deref();
             for (index, obj) in self.arenas[tag as usize].iter().enumerate() {
+                if marked.is_some_and(|m| m[index]) {
+                    continue;
+                }
                 let owner = match obj.fields[o] {
                     Value::Player(n) => Some(Player(n)),
                     _ => None,
@@ -437,7 +489,7 @@ impl Resample for Machine {
         Census { objects }
     }
 
-    /// An object takes a slot's owner, and its place in a hand (face down).
+    /// An object takes a slot's owner, and its place in a hand (face down) or a deck.
     fn put(&mut self, tag: u32, index: u32, slot: &Located) {
         let p = self.prep;
         let Some(&root) = p.roots.get(tag as usize) else { return };
@@ -445,17 +497,138 @@ impl Resample for Machine {
         if let Some(a) = p.builtin_attr(root, BuiltinAttr::Owner) {
             self.set_attr(&this, a, slot.owner.map_or(Value::Null, |o| Value::Player(o.0)));
         }
-        if matches!(slot.place, Place::Hand(_) | Place::Outward(_)) {
-            for (w, v) in [
-                (BuiltinAttr::Tile, Value::Null),
-                (BuiltinAttr::Discarded, Value::Bool(false)),
-                (BuiltinAttr::FaceUp, Value::Bool(false)),
-            ] {
-                if let Some(a) = p.builtin_attr(root, w) {
+        match slot.place {
+            Place::Hand(_) | Place::Outward(_) => {
+                for (w, v) in [
+                    (BuiltinAttr::Tile, Value::Null),
+                    (BuiltinAttr::Discarded, Value::Bool(false)),
+                    (BuiltinAttr::FaceUp, Value::Bool(false)),
+                ] {
+                    if let Some(a) = p.builtin_attr(root, w) {
+                        self.set_attr(&this, a, v);
+                    }
+                }
+            }
+            Place::Stack { tag: dtag, deck, position } => {
+                let Some(d) = p.deck(dtag).filter(|d| d.element == Some(tag)) else { return };
+                let Some(&Value::Stack(items)) =
+                    self.arenas[dtag as usize].get(deck as usize).map(|o| &o.fields[d.items])
+                else {
+                    return;
+                };
+                if let Some(item) = self.stacks[items as usize].items.get_mut(position as usize) {
+                    *item = this;
+                }
+            }
+            Place::Shown(_) | Place::Public => {}
+        }
+    }
+
+    /// The `public` attributes of a hidden object, and those disclosed of it.
+    fn marks(&self, tag: u32, index: u32) -> Vec<(&'static str, String)> {
+        let p = self.prep;
+        let mut out = Vec::new();
+        let Some(&root) = p.roots.get(tag as usize) else { return out };
+        let this = Value::Object(tag, index);
+        for &a in p.program.class(root).attrs.iter().filter(|&&a| p.program.attr(a).public) {
+            out.push((
+                p.attr_names[a.index()],
+                self.secret_text(&self.attr(&this, a), &p.program.attr(a).ty),
+            ));
+        }
+        let bits = self.core.disclosed(tag, index);
+        for (bit, &a) in p.disclosed.iter().enumerate() {
+            if p.program.class(p.program.attr(a).class).root == root && bits & (1 << bit) != 0 {
+                out.push((
+                    p.attr_names[a.index()],
+                    self.secret_text(&self.attr(&this, a), &p.program.attr(a).ty),
+                ));
+            }
+        }
+        out
+    }
+
+    fn constrains(&self, tag: u32, slot: u32) -> bool {
+        self.disclosed_of(tag).next().is_some() && self.core.disclosed(tag, slot) != 0
+    }
+
+    /// Whether `candidate` agrees with everything disclosed of the object in `slot`.
+    fn fits(&self, tag: u32, candidate: u32, slot: u32) -> bool {
+        let bits = self.core.disclosed(tag, slot);
+        let (c, s) = (Value::Object(tag, candidate), Value::Object(tag, slot));
+        self.disclosed_of(tag).all(|(a, bit)| bits & (1 << bit) == 0 || self.attr(&c, a) == self.attr(&s, a))
+    }
+
+    /// Each object takes its slot's place and the marks the slot's object bore.
+    fn put_all(&mut self, tag: u32, moves: &[(u32, Located)]) {
+        let p = self.prep;
+        let public: Vec<AttrId> = p
+            .roots
+            .get(tag as usize)
+            .map(|&r| {
+                p.program.class(r).attrs.iter().copied().filter(|&a| p.program.attr(a).public).collect()
+            })
+            .unwrap_or_default();
+        let marks: Vec<(Vec<Value>, u64)> = moves
+            .iter()
+            .map(|(_, slot)| {
+                let s = Value::Object(tag, slot.index);
+                (public.iter().map(|&a| self.attr(&s, a)).collect(), self.core.disclosed(tag, slot.index))
+            })
+            .collect();
+        let marked = !public.is_empty() || self.disclosed_of(tag).next().is_some();
+        for ((index, slot), (values, bits)) in moves.iter().zip(marks) {
+            self.put(tag, *index, slot);
+            if marked {
+                let this = Value::Object(tag, *index);
+                for (&a, v) in public.iter().zip(values) {
                     self.set_attr(&this, a, v);
+                }
+                self.core.set_disclosed(tag, *index, bits);
+            }
+        }
+    }
+
+    /// Every `secret` value: of global classes, then of objects arena by arena.
+    fn secrets(&self) -> Vec<Secret> {
+        let p = self.prep;
+        let mut out = Vec::new();
+        for (g, &c) in p.global_class.iter().enumerate() {
+            for &a in p.program.class(c).attrs.iter().filter(|&&a| p.program.attr(a).secret) {
+                let value = self.secret_text(&self.globals[g][p.slot[a.index()]], &p.program.attr(a).ty);
+                out.push(Secret { attribute: p.secret_names[a.index()], object: None, owner: None, value });
+            }
+        }
+        for (tag, &root) in p.roots.iter().enumerate() {
+            let owner_slot = p.builtin_attr(root, BuiltinAttr::Owner).map(|a| p.slot[a.index()]);
+            let mut attrs: Vec<AttrId> = Vec::new();
+            for c in p.program.descendants(root) {
+                for a in p.program.all_attrs(c) {
+                    if p.program.attr(a).secret && !attrs.contains(&a) {
+                        attrs.push(a);
+                    }
+                }
+            }
+            for a in attrs {
+                let class = p.program.attr(a).class;
+                for (index, obj) in self.arenas[tag].iter().enumerate() {
+                    if !p.program.is_subclass(obj.class, class) {
+                        continue;
+                    }
+                    let owner = match owner_slot.map(|o| &obj.fields[o]) {
+                        Some(&Value::Player(n)) => Some(Player(n)),
+                        _ => None,
+                    };
+                    out.push(Secret {
+                        attribute: p.secret_names[a.index()],
+                        object: Some((tag as u32, index as u32)),
+                        owner,
+                        value: self.secret_text(&obj.fields[p.slot[a.index()]], &p.program.attr(a).ty),
+                    });
                 }
             }
         }
+        out
     }
 
     /// The objects the watched attributes of globals point at now.

@@ -1,22 +1,19 @@
-//! A program made ready for the interpreter: which parts of the language it runs, and
-//! the facts every run needs, computed once (arenas and attribute slots, the menu's
-//! actions, labels, source places).
+//! A program made ready for the interpreter: the facts every run needs, computed once
+//! (arenas and attribute slots, decks, what may be hidden, the menu's actions, where
+//! inputs look for candidates, labels, source places).
 
 use std::collections::HashMap;
 use std::fmt;
 use std::sync::Mutex;
+use tgdl_compiler::facts::CoordinateGuard;
 use tgdl_compiler::hir::{
-    ActionId, AttrId, Builtin, BuiltinAttr, ClassId, ClassKind, Expr, ExprKind, FuncId, Geometry, InputMode,
-    Program, Ty, Visibility,
+    ActionId, AttrId, Builtin, BuiltinAttr, ClassId, ClassKind, Expr, ExprKind, FuncId, Geometry, Program,
+    Ty, Visibility,
 };
 use tgdl_compiler::source::{SourceFile, SourceMap, Span};
 use tgdl_runtime::error::Loc;
 use tgdl_runtime::game::GameInfo;
 use tgdl_runtime::params::{ParamKind, ParamSpec};
-
-/// The most leading inputs a move carries in the interpreter (a move is a small `Copy`
-/// value, as the engine requires).
-pub(crate) const MAX_LEADING: usize = 4;
 
 /// A checked program ready to be interpreted.
 pub struct Prepared {
@@ -68,18 +65,61 @@ pub struct Prepared {
     /// The arenas of pieces and cards players can hold in a hand (interactables), whose
     /// objects can be hidden.
     pub(crate) handheld: Vec<u32>,
+    /// The arenas of decks, with what they hold.
+    pub(crate) decks: Vec<Deck>,
+    /// The arenas whose objects can be hidden: pieces and cards that can be held, and
+    /// what closed decks hold.
+    pub(crate) may_be_hidden: Vec<u32>,
+    /// The attributes the game discloses, in the order of their bits in `Core::disclosed`.
+    pub(crate) disclosed: Vec<AttrId>,
+    /// Whether hidden objects may bear marks everyone sees (`public` or disclosed
+    /// attributes).
+    pub(crate) has_marks: bool,
     /// Whether anything can be hidden from a player.
     pub(crate) hidden: bool,
     /// Whether redistributing hidden objects resamples exactly (see `tgdl_compiler::facts`),
     /// and the attributes of globals whose objects must then be visible.
     pub(crate) pool_resampling: bool,
     pub(crate) watched: Vec<AttrId>,
+    /// Where the candidates of action inputs are looked for, by the input's place, when
+    /// their first filter narrows them (as the code generator narrows them).
+    pub(crate) narrowing: HashMap<Span, Narrow>,
+    /// Each attribute's name, and `Class.attribute` (as `secret` values are named).
+    pub(crate) attr_names: Vec<&'static str>,
+    pub(crate) secret_names: Vec<&'static str>,
     /// The name of each arena's root class, as hidden objects are named (`a hidden Card`).
     pub(crate) root_names: Vec<&'static str>,
     /// Whether a turn is simultaneous.
     pub(crate) simultaneous: bool,
     /// Whether tiles keep their connections (the rules read them).
     pub(crate) uses_connections: bool,
+}
+
+/// A deck hierarchy: its arena, the arena of the objects its stacks hold, and where its
+/// objects keep their stack of cards.
+#[derive(Clone, Debug)]
+pub(crate) struct Deck {
+    pub(crate) tag: u32,
+    /// None when the deck holds values, not objects.
+    pub(crate) element: Option<u32>,
+    /// The field holding the deck's stack of cards (past its attributes).
+    pub(crate) items: usize,
+    /// The classes of the hierarchy declared `open` (their cards are public).
+    pub(crate) open: Vec<ClassId>,
+    /// Whether every class of the hierarchy is open.
+    pub(crate) all_open: bool,
+}
+
+/// Where an input's candidates are looked for, narrower than every value of its type: a
+/// candidate outside cannot pass its first filter (`tgdl_compiler::facts::narrowing`).
+#[derive(Clone, Debug)]
+pub(crate) enum Narrow {
+    /// The cells of board group `group` within the box the guards allow.
+    Cells { group: usize, guards: Vec<CoordinateGuard> },
+    /// The one object the expression gives.
+    Known(Expr),
+    /// The objects of the list the expression gives, in creation order.
+    Members(Expr),
 }
 
 impl fmt::Debug for Prepared {
@@ -99,34 +139,12 @@ impl From<At<'_>> for Loc {
     }
 }
 
-/// A part of a program the interpreter does not run yet: front ends fall back to the
-/// compiled engine.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Unsupported {
-    pub file: String,
-    pub line: u32,
-    pub column: u32,
-    pub what: String,
-}
-
-impl fmt::Display for Unsupported {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "{}:{}:{}: the interpreter does not run {} yet",
-            self.file, self.line, self.column, self.what
-        )
-    }
-}
-
-impl std::error::Error for Unsupported {}
-
 fn leak(s: &str) -> &'static str {
     Box::leak(s.to_string().into_boxed_str())
 }
 
 impl Prepared {
-    pub(crate) fn new(program: &Program, map: &SourceMap) -> Result<Prepared, Unsupported> {
+    pub(crate) fn new(program: &Program, map: &SourceMap) -> Prepared {
         let sources: Vec<SourceFile> = map.files().map(|(_, f)| f.clone()).collect();
         let files: Vec<&'static str> = program.files.iter().map(|f| leak(f)).collect();
         let mut prepared = Prepared {
@@ -162,6 +180,13 @@ impl Prepared {
             created: Vec::new(),
             simultaneous: program.turns.iter().any(|t| t.simultaneous.is_some()),
             handheld: Vec::new(),
+            decks: Vec::new(),
+            narrowing: HashMap::new(),
+            attr_names: Vec::new(),
+            secret_names: Vec::new(),
+            may_be_hidden: Vec::new(),
+            disclosed: Vec::new(),
+            has_marks: false,
             hidden: false,
             pool_resampling: false,
             watched: Vec::new(),
@@ -171,9 +196,8 @@ impl Prepared {
                 .collect(),
             setup_may_ask: tgdl_compiler::facts::setup_may_ask(program),
         };
-        prepared.check_support()?;
         prepared.lay_out();
-        Ok(prepared)
+        prepared
     }
 
     /// The place of a span, as rule errors name it.
@@ -200,60 +224,6 @@ impl Prepared {
         };
         let loc = self.loc(span);
         Loc::new(loc.file, loc.line.max(1), loc.column.max(1))
-    }
-
-    fn unsupported(&self, span: Span, what: &str) -> Unsupported {
-        let loc = self.loc(span);
-        Unsupported { file: loc.file.to_string(), line: loc.line, column: loc.column, what: what.to_string() }
-    }
-
-    /// Refuses what the interpreter does not run yet: hidden information, simultaneous
-    /// turns, overridden actions, graph boards and connections.
-    fn check_support(&self) -> Result<(), Unsupported> {
-        let p = &self.program;
-        for c in &p.classes {
-            if c.builtin {
-                continue;
-            }
-            if c.kind == ClassKind::Deck {
-                return Err(self.unsupported(c.span, "decks (hidden information)"));
-            }
-        }
-        for a in &p.attrs {
-            if a.public {
-                return Err(self.unsupported(a.span, "`public` attributes of hidden objects"));
-            }
-            if a.secret {
-                return Err(self.unsupported(a.span, "`secret` attributes (hidden information)"));
-            }
-        }
-        for a in &p.actions {
-            if a.inputs.len() > MAX_LEADING && leading_count(a) > MAX_LEADING {
-                return Err(self.unsupported(a.span, "a move with more than four inputs"));
-            }
-        }
-        let mut found: Option<(Span, &'static str)> = None;
-        p.walk_exprs(&mut |e: &Expr| {
-            if found.is_some() {
-                return;
-            }
-            let what = match &e.kind {
-                ExprKind::Builtin { op, .. } => match op {
-                    Builtin::Tell => Some("`tell` (hidden information)"),
-                    Builtin::Disclose(_) => Some("disclosing attributes (hidden information)"),
-                    Builtin::DeckReshuffle => Some("decks (hidden information)"),
-                    _ => None,
-                },
-                _ => None,
-            };
-            if let Some(w) = what {
-                found = Some((e.span, w));
-            }
-        });
-        if let Some((span, what)) = found {
-            return Err(self.unsupported(span, what));
-        }
-        Ok(())
     }
 
     /// Arenas (one per hierarchy root, in declaration order, as the code generator numbers
@@ -316,6 +286,23 @@ impl Prepared {
                 fields[t as usize] += 1;
             }
         }
+        // A deck keeps its stack of cards past its attributes (as the generated `items`).
+        let mut decks = Vec::new();
+        for (t, &r) in roots.iter().enumerate() {
+            let root = p.class(r);
+            if root.kind != ClassKind::Deck {
+                continue;
+            }
+            let items = fields[t];
+            fields[t] += 1;
+            let element =
+                root.element.as_ref().and_then(Ty::class).and_then(|e| tag_of[p.class(e).root.index()]);
+            let variants: Vec<ClassId> =
+                (0..p.classes.len() as u32).map(ClassId).filter(|&c| p.class(c).root == r).collect();
+            let open: Vec<ClassId> = variants.iter().copied().filter(|&c| p.class(c).open).collect();
+            let all_open = open.len() == variants.len();
+            decks.push(Deck { tag: t as u32, element, items, open, all_open });
+        }
         let mut groups = Vec::new();
         for &c in &p.globals {
             for g in 0..p.class(c).groups.len() {
@@ -368,8 +355,30 @@ impl Prepared {
             })
             .map(|(t, _)| t as u32)
             .collect();
-        let hidden = !handheld.is_empty();
+        let mut may_be_hidden = handheld.clone();
+        for d in &decks {
+            if let Some(e) = d.element
+                && !p.class(roots[d.tag as usize]).open
+                && !may_be_hidden.contains(&e)
+            {
+                may_be_hidden.push(e);
+            }
+        }
+        let mut tells = false;
+        p.walk_exprs(&mut |e: &Expr| tells |= matches!(e.kind, ExprKind::Builtin { op: Builtin::Tell, .. }));
+        let hidden = tells
+            || decks.iter().any(|d| d.element.is_some())
+            || !handheld.is_empty()
+            || p.attrs.iter().any(|a| a.secret);
+        let disclosed = tgdl_compiler::facts::disclosed_attrs(p);
+        self.has_marks = p.attrs.iter().any(|a| a.public) || !disclosed.is_empty();
+        self.disclosed = disclosed;
+        self.decks = decks;
+        self.may_be_hidden = may_be_hidden;
         let (pools, watched) = tgdl_compiler::facts::pool_resampling(p);
+        self.attr_names = p.attrs.iter().map(|a| leak(&a.name)).collect();
+        self.secret_names =
+            p.attrs.iter().map(|a| leak(&format!("{}.{}", p.class(a.class).name, a.name))).collect();
         self.root_names = roots.iter().map(|&r| leak(&p.class(r).name)).collect();
         self.handheld = handheld;
         self.hidden = hidden;
@@ -400,12 +409,59 @@ impl Prepared {
             }
         });
         self.created = created;
+        let mut narrowing = HashMap::new();
+        for input in p.actions.iter().flat_map(|a| &a.inputs) {
+            let Ty::Class(class) = *input.candidate_ty() else { continue };
+            let facts = tgdl_compiler::facts::narrowing(p, input);
+            let cells = || {
+                let (board, g) = tgdl_compiler::facts::tile_group(p, class)?;
+                self.groups.iter().position(|&k| k == (board, g))
+            };
+            let narrow = match (cells(), facts.known, facts.members) {
+                (Some(group), _, _) if !facts.guards.is_empty() => {
+                    Narrow::Cells { group, guards: facts.guards }
+                }
+                (_, Some(known), _) => Narrow::Known(known),
+                (_, None, Some(list)) if self.tag_of[class.index()].is_some() => Narrow::Members(list),
+                _ => continue,
+            };
+            narrowing.insert(input.span, narrow);
+        }
+        self.narrowing = narrowing;
     }
 
     /// The attribute holding a built-in of a hierarchy (`owner`, `tile`, `x`...).
     pub(crate) fn builtin_attr(&self, class: ClassId, which: BuiltinAttr) -> Option<AttrId> {
         let root = self.program.class(class).root;
         self.builtins_of[root.index()].iter().find(|(b, _)| *b == which).map(|(_, a)| *a)
+    }
+
+    /// The deck hierarchy of arena `tag`, if it is one.
+    pub(crate) fn deck(&self, tag: u32) -> Option<&Deck> {
+        self.decks.iter().find(|d| d.tag == tag)
+    }
+
+    /// For a closed deck class (not declared `open`) of objects: the arena of its cards,
+    /// which it deals by chance.
+    pub(crate) fn closed_deck_cards(&self, deck: ClassId) -> Option<u32> {
+        if self.program.class(deck).open {
+            return None;
+        }
+        self.tag(self.deck_element(deck)?)
+    }
+
+    /// For a deck of pieces or cards: whether a card pushed onto it lies face up (the deck
+    /// is open).
+    pub(crate) fn deck_face(&self, deck: ClassId) -> Option<bool> {
+        let element = self.deck_element(deck)?;
+        self.tag(element)?;
+        let root = self.program.class(self.program.class(element).root);
+        (root.kind == ClassKind::Interactable && !root.builtin).then_some(self.program.class(deck).open)
+    }
+
+    /// The class of what a deck holds, when it holds objects.
+    pub(crate) fn deck_element(&self, deck: ClassId) -> Option<ClassId> {
+        self.program.class(self.program.class(deck).root).element.as_ref()?.class()
     }
 
     /// The arena of objects of `class`.
@@ -416,17 +472,6 @@ impl Prepared {
     pub(crate) fn is_global(&self, class: ClassId) -> bool {
         self.global_of[class.index()].is_some()
     }
-}
-
-/// How many leading inputs an action's moves carry (as `facts::leading_inputs` counts).
-fn leading_count(action: &tgdl_compiler::hir::Action) -> usize {
-    action
-        .inputs
-        .iter()
-        .take_while(|i| {
-            !i.is_list() && i.ty != Ty::Number && matches!(i.mode, InputMode::Player { target: None })
-        })
-        .count()
 }
 
 fn params(p: &Program) -> Vec<ParamSpec> {

@@ -77,6 +77,16 @@ impl Value {
     }
 }
 
+/// A deck holds objects, dealt by their index in their arena.
+impl tgdl_runtime::collections::DeckItem for Value {
+    fn arena_index(&self) -> u32 {
+        match self {
+            Value::Object(_, i) => *i,
+            _ => u32::MAX,
+        }
+    }
+}
+
 /// A leading input carried by a move: a player, a bool or an object (never a number or a
 /// list, which are asked once the move is chosen).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

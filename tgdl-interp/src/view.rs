@@ -13,6 +13,9 @@ impl Machine {
     /// An object's label, or its hidden form when `seen` may not see it.
     pub(crate) fn seen_label(&self, seen: &Seen, tag: u32, index: u32) -> String {
         match seen.hides(tag, index) {
+            Some(root) if self.prep.has_marks => {
+                Seen::hidden_form(root, &tgdl_runtime::hidden::Resample::marks(self, tag, index))
+            }
             Some(root) => Seen::hidden_label(root),
             None => self.object_label(tag, index),
         }
@@ -24,6 +27,32 @@ impl Machine {
             return format!("object {tag}#{index}");
         };
         self.class_label(obj.class, tag, index)
+    }
+
+    /// `12 cards; discards: 3, 7 of hearts on top` (the draw pile's top stays hidden).
+    fn deck_label(&self, d: &crate::prepared::Deck, class: ClassId, this: &Value) -> String {
+        let p = &self.prep;
+        if p.program.class(p.program.class(class).root).element.is_none() {
+            return String::from("deck");
+        }
+        let size = match self.fields(this).and_then(|f| f.get(d.items)) {
+            Some(&Value::Stack(s)) => self.stacks[s as usize].items.len(),
+            _ => 0,
+        };
+        let discards = match p.builtin_attr(class, BuiltinAttr::DiscardStack).map(|a| self.attr(this, a)) {
+            Some(Value::Stack(s)) => &self.stacks[s as usize].items,
+            _ => return format!("{size} cards; no discards"),
+        };
+        match discards.back() {
+            Some(top) => {
+                let top = match (top, d.element) {
+                    (&Value::Object(t, i), Some(_)) => self.object_label(t, i),
+                    _ => String::from("?"),
+                };
+                format!("{size} cards; discards: {}, {top} on top", discards.len())
+            }
+            None => format!("{size} cards; no discards"),
+        }
     }
 
     /// The result of a `label` function on an object, run on a copy of the world (it may
@@ -58,6 +87,10 @@ impl Machine {
         }
         if let Some(f) = p.label_fn[class.index()] {
             return self.label_call(f, this).unwrap_or_else(|| format!("{}#{}", c.name, index));
+        }
+        // A deck shows what everyone can see: its size, and the top of its discards.
+        if let Some(d) = p.deck(tag) {
+            return self.deck_label(d, class, &this);
         }
         let attrs: Vec<_> = p
             .program
@@ -111,7 +144,7 @@ impl Machine {
         let several = leading.len() > 1;
         for (k, &i) in leading.iter().enumerate() {
             let input = &action.inputs[i];
-            let text = match mv.inputs[k] {
+            let text = match mv.input(k) {
                 Slot::Null => String::from("none"),
                 Slot::Player(n) => format!("player {n}"),
                 Slot::Bool(b) => b.to_string(),

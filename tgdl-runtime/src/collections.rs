@@ -594,7 +594,19 @@ impl<T: Clone + PartialEq> Stack<T> {
     }
 }
 
-impl<T> Stack<Id<T>> {
+/// What a deck holds: objects, each known by its index in its arena (a chance event of
+/// an explicit game names the card dealt by it).
+pub trait DeckItem: Clone + PartialEq {
+    fn arena_index(&self) -> u32;
+}
+
+impl<T> DeckItem for Id<T> {
+    fn arena_index(&self) -> u32 {
+        self.index() as u32
+    }
+}
+
+impl<T: DeckItem> Stack<T> {
     /// Shuffles a deck of objects: every card unordered, each one taken off an end a chance
     /// event of an explicit game ([`Core::shuffle_deck`]).
     pub fn shuffle_deck(&mut self, core: &mut Core) {
@@ -603,7 +615,7 @@ impl<T> Stack<Id<T>> {
 
     /// The arena indices of the items, bottom first.
     fn indices(&self) -> Vec<u32> {
-        self.items.iter().map(|id| id.index() as u32).collect()
+        self.items.iter().map(DeckItem::arena_index).collect()
     }
 
     /// Brings the item chance picks for the end at `at` (the top: `hi - 1`, or the bottom:
@@ -627,25 +639,25 @@ impl<T> Stack<Id<T>> {
     }
 
     /// `pop()` of a deck: the top card, which chance picks among the unordered ones.
-    pub fn deal(&mut self, core: &mut Core, tag: u32) -> Flow<Option<Id<T>>> {
+    pub fn deal(&mut self, core: &mut Core, tag: u32) -> Flow<Option<T>> {
         self.settle_end(core, tag, true)?;
         Ok(self.pop())
     }
 
     /// `pop_front()` of a deck.
-    pub fn deal_front(&mut self, core: &mut Core, tag: u32) -> Flow<Option<Id<T>>> {
+    pub fn deal_front(&mut self, core: &mut Core, tag: u32) -> Flow<Option<T>> {
         self.settle_end(core, tag, false)?;
         Ok(self.pop_front())
     }
 
     /// `peek()` of a deck: the top card, settled by chance if it was unordered.
-    pub fn peek_dealt(&mut self, core: &mut Core, tag: u32) -> Flow<Option<Id<T>>> {
+    pub fn peek_dealt(&mut self, core: &mut Core, tag: u32) -> Flow<Option<T>> {
         self.settle_end(core, tag, true)?;
         Ok(self.peek())
     }
 
     /// `peek_front()` of a deck.
-    pub fn peek_front_dealt(&mut self, core: &mut Core, tag: u32) -> Flow<Option<Id<T>>> {
+    pub fn peek_front_dealt(&mut self, core: &mut Core, tag: u32) -> Flow<Option<T>> {
         self.settle_end(core, tag, false)?;
         Ok(self.peek_front())
     }

@@ -207,25 +207,6 @@ fn batch_commands_run_native_under_auto() {
 }
 
 #[test]
-fn a_game_the_interpreter_does_not_run_is_refused_with_its_place() {
-    let out =
-        run(tgdlc().args(["play", "examples/kuhn_poker.tgdl", "--engine", "interpreted", "--seed", "1"]), "");
-    assert_eq!(out.status.code(), Some(1));
-    let err = text(&out.stderr);
-    let line = err.lines().last().unwrap_or_default();
-    let located = line
-        .strip_prefix("error: ")
-        .and_then(|l| l.split_once(": the interpreter does not run "))
-        .is_some_and(|(place, rest)| {
-            place.split(':').count() == 3
-                && place.ends_with(|c: char| c.is_ascii_digit())
-                && rest.ends_with(" yet")
-        });
-    assert!(located, "{err}");
-    assert!(out.stdout.is_empty());
-}
-
-#[test]
 fn watch_is_not_taken_with_the_native_engine() {
     let out = run(tgdlc().args(["play", TIC_TAC_TOE, "--watch", "--engine", "native"]), "");
     assert_eq!(out.status.code(), Some(2));

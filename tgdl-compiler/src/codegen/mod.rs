@@ -15,6 +15,8 @@ mod plan;
 
 use crate::hir::Program;
 use emit::Gen;
+pub(crate) use plan::layout::static_tiles;
+pub(crate) use plan::openings::{Coord, full_group, known_object, leading_guards, membership_list};
 pub use plan::options::Options;
 pub(crate) use plan::pools::pool_resampling;
 use proc_macro2::TokenStream;

@@ -6,7 +6,7 @@
 //! `tournament`, `perft`), whose speed is the point, run native.
 
 use super::run::{self, serve_args};
-use super::{Engine, RunArgs, Session, fail, main_file};
+use super::{Engine, RunArgs, Session, main_file};
 use std::ffi::OsString;
 use std::path::Path;
 use std::process::{Command, Stdio};
@@ -41,12 +41,12 @@ pub(super) fn run(session: &Session, subcommand: &str, args: &RunArgs) -> u8 {
     }
 }
 
-/// Checks a game (no code generation) and prepares it for the interpreter; diagnostics,
-/// or what the interpreter does not run, are printed here.
+/// Checks a game (no code generation) and prepares it for the interpreter; diagnostics
+/// are printed here.
 pub(super) fn prepared(session: &Session, file: &Path) -> Result<Arc<Prepared>, u8> {
     let compilation = session.compile_valid(file, false)?;
     let Some(program) = &compilation.program else { return Err(1) };
-    tgdl_interp::prepare(program, &compilation.sources).map_err(fail)
+    Ok(tgdl_interp::prepare(program, &compilation.sources))
 }
 
 /// Runs the game's command line in this process on the interpreter, playing `prepared`.
@@ -79,28 +79,16 @@ fn auto(session: &Session, subcommand: &str, file: &Path, args: &[OsString]) -> 
         eprintln!("tgdlc: {doing} with the native engine (cached)");
         return run::run_binary(&binary, subcommand, file, args);
     }
-    match tgdl_interp::prepare(program, &compilation.sources) {
-        Ok(prepared) => {
-            let building = if std::env::var_os(NO_BACKGROUND_BUILD).is_some_and(|v| !v.is_empty() && v != "0")
-            {
-                format!("no native build: {NO_BACKGROUND_BUILD} is set")
-            } else if build_in_background(session, file) {
-                "native engine building in the background".to_string()
-            } else {
-                "the background build of the native engine could not start".to_string()
-            };
-            eprintln!("tgdlc: {doing} with the interpreter ({building})");
-            run_interpreted(prepared, subcommand, file, args)
-        }
-        Err(unsupported) => {
-            eprintln!("tgdlc: building the native engine: {unsupported}");
-            let Some((name, code)) = run::generated(compilation) else { return 1 };
-            match tgdl_build::build(&name, &code, &BuildOptions { verbose: false, status: true }) {
-                Ok(built) => run::run_binary(&built.binary, subcommand, file, args),
-                Err(e) => fail(e),
-            }
-        }
-    }
+    let prepared = tgdl_interp::prepare(program, &compilation.sources);
+    let building = if std::env::var_os(NO_BACKGROUND_BUILD).is_some_and(|v| !v.is_empty() && v != "0") {
+        format!("no native build: {NO_BACKGROUND_BUILD} is set")
+    } else if build_in_background(session, file) {
+        "native engine building in the background".to_string()
+    } else {
+        "the background build of the native engine could not start".to_string()
+    };
+    eprintln!("tgdlc: {doing} with the interpreter ({building})");
+    run_interpreted(prepared, subcommand, file, args)
 }
 
 /// Starts `tgdlc build-in-background FILE`, detached: its own process group (Ctrl-C at

@@ -5,7 +5,7 @@
 //! the play loop (`tgdl_play::watch`), which starts the game again and replays the
 //! decisions made so far.
 
-use super::{Engine, Session, fail};
+use super::{Engine, Session};
 use std::ffi::OsString;
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
@@ -30,11 +30,7 @@ pub(super) fn play(session: &Session, file: &Path, args: &[OsString], engine: En
         return code;
     }
     let Some(program) = compilation.program.as_ref().filter(|_| !compilation.has_errors()) else { return 1 };
-    let prepared = match tgdl_interp::prepare(program, &compilation.sources) {
-        Ok(p) => p,
-        Err(unsupported) => return fail(unsupported),
-    };
-    tgdl_interp::install(prepared);
+    tgdl_interp::install(tgdl_interp::prepare(program, &compilation.sources));
     tgdl_play::cli::set_game_file(file);
     let (send, events) = std::sync::mpsc::channel();
     let watcher = Watcher {
@@ -102,13 +98,7 @@ impl Watcher {
                 return Reloaded { files, closed: false };
             }
         };
-        let prepared = match tgdl_interp::prepare(program, &compilation.sources) {
-            Ok(p) => p,
-            Err(unsupported) => {
-                eprintln!("tgdlc: {unsupported}: {as_they_were}");
-                return Reloaded { files, closed: false };
-            }
-        };
+        let prepared = tgdl_interp::prepare(program, &compilation.sources);
         let restart = Box::new(move |start: &Start| {
             tgdl_interp::install(prepared);
             Interpreted::start_with(start)

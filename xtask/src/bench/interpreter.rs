@@ -3,8 +3,7 @@
 //! table of `docs/performance.md`'s section "The interpreter" (`--write` puts it between
 //! its markers there).
 //!
-//! Playouts: for every example the interpreter runs (the others it refuses, and are
-//! listed), `tgdlc simulate FILE --threads 1 --json` with `--engine interpreted` and with
+//! Playouts: for every example, `tgdlc simulate FILE --threads 1 --json` with `--engine interpreted` and with
 //! `--engine native` (the binary `tgdlc build` caches), the two alternating; each counts
 //! its fastest run, by the time the report gives (the playouts alone: not checking the
 //! game or starting the process). Each engine plays as many games as fill about a second
@@ -104,22 +103,7 @@ fn measure(opts: &Options) -> Result<(), String> {
     let cache = home.join("cache");
     let about = provenance_line(&root, opts.quick, "cargo xtask bench interpreter");
 
-    let mut run = Vec::new();
-    let mut refused = Vec::new();
-    for file in tgdl_files(&games)? {
-        let name = stem(&file);
-        match simulate(&tgdlc, &cache, "interpreted", &file, 1) {
-            Ok(_) => run.push(file),
-            Err(e) if e.contains("the interpreter does not run") => refused.push(name),
-            Err(e) => return Err(e),
-        }
-    }
-    eprintln!(
-        "the interpreter runs {} examples and refuses {}: {}",
-        run.len(),
-        refused.len(),
-        refused.join(", ")
-    );
+    let run = tgdl_files(&games)?;
 
     let seconds = if opts.quick { QUICK_RUN_SECONDS } else { RUN_SECONDS };
     let rounds = if opts.quick { 1 } else { ROUNDS };
@@ -173,9 +157,6 @@ fn measure(opts: &Options) -> Result<(), String> {
             thousands(r.native),
             r.native / r.interpreted
         ));
-    }
-    if !refused.is_empty() {
-        line(format!("\nThe interpreter refuses the other examples: {}.", refused.join(", ")));
     }
     line(format!(
         "\nFrom a one-line edit to the first `> ` of `tgdlc play FILE --seats human,human`: `--engine auto` with an empty cache (the interpreter; fastest of {PROMPTS}), and `--engine native` (a release build of the edited game, the runtime's crates already built; once):\n"

@@ -84,15 +84,7 @@ impl Gen<'_> {
     /// The attributes the game discloses (`card.disclose("colour")`), in a fixed order: the
     /// bit of each in `Core::disclosed` is its position.
     pub(super) fn disclosed_attrs(&self) -> Vec<AttrId> {
-        let mut out = Vec::new();
-        self.prog.walk_exprs(&mut |e| {
-            if let crate::hir::ExprKind::Builtin { op: crate::hir::Builtin::Disclose(a), .. } = e.kind {
-                out.push(a);
-            }
-        });
-        out.sort_unstable();
-        out.dedup();
-        out
+        crate::facts::disclosed_attrs(self.prog)
     }
 
     /// What everyone sees of a hidden object of `h`: its `public` attributes, and the
@@ -715,6 +707,11 @@ impl Gen<'_> {
                 }
                 None => quote!(format!("{x:?}")),
             },
+            // A collection by its size: its items may be hidden from whoever sees the value.
+            Ty::List(_) | Ty::Stack(_) | Ty::Table(..) => {
+                let arena = self.collection_arena(ty);
+                quote!(format!("{} items", rt::value::fmt_number(self.#arena[*x].len())))
+            }
             _ => quote!(format!("{x:?}")),
         };
         if nullable {

@@ -519,7 +519,7 @@ pub(crate) fn collection_field(prog: &Program, ty: &Ty) -> String {
 
 /// For each tile class never created with `new`: the creation indices of its tiles (and
 /// those of its subclasses) as boards build them, group by group, row by row.
-fn static_tiles(prog: &Program) -> HashMap<ClassId, Vec<usize>> {
+pub(crate) fn static_tiles(prog: &Program) -> HashMap<ClassId, Vec<usize>> {
     let mut created = std::collections::HashSet::new();
     prog.walk_exprs(&mut |e| {
         if let crate::hir::ExprKind::New { class, .. } = &e.kind {
