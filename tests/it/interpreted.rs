@@ -94,6 +94,24 @@ fn the_interpreter_plays_what_the_compiled_engines_play() {
     assert!(failures.is_empty(), "{} programs differ:\n{}", failures.len(), failures.join("\n\n"));
 }
 
+/// Perft on the interpreter counts the published figures the compiled engines are held to
+/// (`tests/it/examples.rs`), at the depths a debug build reaches quickly.
+#[test]
+fn the_interpreter_counts_the_published_perft_figures() {
+    let counts: [(&str, u32, &[u64]); 5] = [
+        ("examples/tic_tac_toe.tgdl", 5, &[9, 72, 504, 3_024, 15_120]),
+        ("examples/connect_four.tgdl", 4, &[7, 49, 343, 2_401]),
+        ("examples/breakthrough.tgdl", 3, &[22, 484, 11_132]),
+        ("examples/reversi.tgdl", 5, &[4, 12, 56, 244, 1_396]),
+        ("examples/chess.tgdl", 2, &[20, 400]),
+    ];
+    for (path, depth, published) in counts {
+        let _installed = install(path);
+        let game = tgdl_interp::Interpreted::start(2, 0).expect("two players");
+        assert_eq!(tgdl_play::perft(&game, depth), published, "{path}");
+    }
+}
+
 /// How many batch programs must be compared for the batch test to mean anything: the
 /// generators reach programs that play, not only ones that end at once.
 const BATCH_COMPARED_AT_LEAST: usize = 5;
