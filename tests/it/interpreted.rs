@@ -112,6 +112,37 @@ fn the_interpreter_counts_the_published_perft_figures() {
     }
 }
 
+/// `why` tells nothing of what the asking seat cannot see: asked about a card hidden from
+/// it, it answers exactly as about a card that does not exist (the same words, the hidden
+/// card's name aside), at every decision of seeded crazy-eights games.
+#[test]
+fn why_answers_of_a_hidden_card_as_of_no_card() {
+    use tgdl_runtime::hidden::Viewer;
+    use tgdl_runtime::{Rng, Status};
+    let _installed = install("examples/crazy_eights.tgdl");
+    let mut asked = 0;
+    for seed in 0..3 {
+        let mut game = tgdl_interp::Interpreted::start(2, seed).expect("two players");
+        let mut rng = Rng::new(seed);
+        for _ in 0..12 {
+            let Status::Decide(p) = game.status() else { break };
+            for hidden in game.hidden_from(Viewer::Seat(p.0)) {
+                let answer = |label: &str, name: &str| {
+                    let why = tgdl_interp::why(&game, p.0, label);
+                    (why.offered, why.lines.iter().map(|l| l.replace(name, "NAME")).collect::<Vec<_>>())
+                };
+                let of_hidden = answer(&format!("play {hidden}"), &hidden);
+                let of_nothing = answer("play nothing at all", "nothing at all");
+                assert_eq!(of_hidden, of_nothing, "seed {seed}, player {}: asked of {hidden}", p.0);
+                asked += 1;
+            }
+            let n = game.labels().len() as u64;
+            game.apply(rng.below(n) as usize).expect("a legal move");
+        }
+    }
+    assert!(asked > 100, "only {asked} questions");
+}
+
 /// How many batch programs must be compared for the batch test to mean anything: the
 /// generators reach programs that play, not only ones that end at once.
 const BATCH_COMPARED_AT_LEAST: usize = 5;

@@ -38,6 +38,19 @@ pub(crate) enum Owner {
     Setup,
 }
 
+/// A `return false` run while `why` asks (see `Machine::refusals`): where, at which call
+/// depth, and whether it said `false` itself (else it passed on what it computed).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct Refusal {
+    pub(crate) span: Span,
+    pub(crate) depth: u32,
+    pub(crate) literal: bool,
+}
+
+fn kind_of(e: Option<&Expr>) -> Option<&ExprKind> {
+    e.map(|e| &e.kind)
+}
+
 /// How a statement ended.
 enum Ctl {
     Next,
@@ -71,7 +84,7 @@ impl Machine {
     }
 
     /// A block returning a value (a function, a filter, a trigger): its `return`'s value.
-    fn returning(&mut self, b: &Block, frame: &mut Frame, owner: Owner, at: Span) -> Flow<Value> {
+    pub(crate) fn returning(&mut self, b: &Block, frame: &mut Frame, owner: Owner, at: Span) -> Flow<Value> {
         match self.run_block(b, frame, owner)? {
             Ctl::Return(v) => Ok(v),
             _ => Err(tgdl_runtime::error::missing_return(self.prep.loc(at))),
@@ -169,6 +182,7 @@ impl Machine {
                 }
             }
             StmtKind::Return(v) => {
+                let v_expr = v.as_ref();
                 let v = match v {
                     Some(e) => {
                         let v = self.expr(e, frame, owner)?;
@@ -187,6 +201,12 @@ impl Machine {
                     }
                     None => Value::Null,
                 };
+                if v == Value::Bool(false)
+                    && let Some(refusals) = &mut self.refusals
+                {
+                    let literal = matches!(kind_of(v_expr), Some(ExprKind::Bool(false)));
+                    refusals.push(Refusal { span: s.span, depth: self.core.depth, literal });
+                }
                 return Ok(Ctl::Return(v));
             }
             StmtKind::Break => return Ok(Ctl::Break),
@@ -933,7 +953,13 @@ impl Machine {
         {
             return Ok(found);
         }
-        Ok(match input.candidate_ty() {
+        Ok(self.every_value(input.candidate_ty()))
+    }
+
+    /// Every value of a type an input may take, in the order menus list them.
+    pub(crate) fn every_value(&self, ty: &Ty) -> Vec<Value> {
+        let p = self.prep;
+        match ty {
             Ty::Player => (0..self.core.players).map(Value::Player).collect(),
             Ty::Bool => vec![Value::Bool(true), Value::Bool(false)],
             Ty::Class(c) if p.is_global(*c) => vec![Value::Global(p.global_of[c.index()].unwrap_or(0))],
@@ -950,7 +976,7 @@ impl Machine {
                 None => Vec::new(),
             },
             _ => Vec::new(),
-        })
+        }
     }
 
     /// The candidates a narrowing leaves (see `Prepared::narrowing`), in creation order;

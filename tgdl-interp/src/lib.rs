@@ -20,9 +20,11 @@ mod moves;
 mod prepared;
 mod value;
 mod view;
+mod why;
 
 pub use machine::{Machine, Move};
 pub use prepared::Prepared;
+pub use why::{Why, why};
 
 use std::sync::{Arc, RwLock};
 use tgdl_compiler::hir::Program;

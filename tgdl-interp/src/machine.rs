@@ -50,6 +50,9 @@ pub struct Machine {
     pub(crate) board_groups: Vec<Option<u32>>,
     /// Spare vectors for the locals of calls.
     pub(crate) pool: Pool,
+    /// While `why` asks: the `return false` statements run, in order (the rules that
+    /// said no, innermost first).
+    pub(crate) refusals: Option<Vec<crate::eval::Refusal>>,
 }
 
 /// Vectors of locals kept for the next call: a call then allocates nothing. Scratch
@@ -122,6 +125,7 @@ impl Machine {
             group_tiles: Vec::new(),
             board_groups: Vec::new(),
             pool: Pool::default(),
+            refusals: None,
             prep,
         };
         let p = m.prep;
@@ -291,7 +295,7 @@ impl Machine {
     }
 
     /// The objects an action of `owner` may run on for the active player, in creation order.
-    fn subjects(&self, owner: ClassId) -> Vec<Slot> {
+    pub(crate) fn subjects(&self, owner: ClassId) -> Vec<Slot> {
         let p = &self.prep;
         if let Some(g) = p.global_of[owner.index()] {
             return vec![Slot::Global(g)];
@@ -673,6 +677,10 @@ impl Rules for Machine {
 
     fn simultaneous() -> bool {
         crate::installed().simultaneous
+    }
+
+    fn why(game: &tgdl_runtime::Engine<Machine>, seat: u32, label: &str) -> Option<Vec<String>> {
+        Some(crate::why::why(game, seat, label).lines)
     }
 
     fn round_players(&mut self) -> Flow<Option<Vec<Player>>> {

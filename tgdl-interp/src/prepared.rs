@@ -207,6 +207,23 @@ impl Prepared {
         Loc::new(self.files.get(file).copied().unwrap_or(""), line, column)
     }
 
+    /// The line of source a span starts on, trimmed: what a rule says, quoted.
+    pub(crate) fn line_of(&self, span: Span) -> String {
+        let Some(source) = self.sources.get(span.file.0 as usize) else { return String::new() };
+        let start = (span.start as usize).min(source.text.len());
+        let begin = source.text[..start].rfind('\n').map_or(0, |i| i + 1);
+        let end = source.text[start..].find('\n').map_or(source.text.len(), |i| start + i);
+        source.text[begin..end].trim().to_string()
+    }
+
+    /// The source text of a span.
+    pub(crate) fn text_of(&self, span: Span) -> &str {
+        self.sources
+            .get(span.file.0 as usize)
+            .and_then(|s| s.text.get(span.start as usize..span.end as usize))
+            .unwrap_or("")
+    }
+
     /// [`Prepared::loc`] for the runtime's fields that keep a `&'static Loc`.
     pub(crate) fn loc_ref(&self, span: Span) -> &'static Loc {
         let mut kept = self.kept_locs.lock().unwrap_or_else(|e| e.into_inner());

@@ -573,6 +573,16 @@ impl<G: Game, R: BufRead, W: Write> Agent<G> for HumanAgent<R, W> {
             if !read_line(input, output, &mut line, self.echo_input)? {
                 return Err(AgentError::EndOfInput);
             }
+            // `why LABEL`: which rule keeps a move off the menu (or lets it on).
+            if let Some(asked) = line.trim().strip_prefix("why ") {
+                let answer = decision.revealed().why(player, asked.trim()).unwrap_or_else(|| {
+                    vec![String::from("`why` needs the interpreter: play with --engine interpreted")]
+                });
+                for l in answer {
+                    writeln!(output, "{l}")?;
+                }
+                continue;
+            }
             match parse_answer(&line, &labels) {
                 Answer::Pick(i) => return Ok(i),
                 Answer::Quit => return Err(AgentError::Quit),

@@ -683,6 +683,15 @@ pub trait Rules: Resample + Clone + Debug + Send + Sync + 'static {
         Ok(None)
     }
 
+    /// Why the move labelled `label` is, or is not, offered to `seat` in `game` (see
+    /// [`Game::why`]); `None`: this world cannot tell.
+    fn why(_game: &Engine<Self>, _seat: u32, _label: &str) -> Option<Vec<String>>
+    where
+        Self: Sized,
+    {
+        None
+    }
+
     /// The `resolve` block of the turn `turn` (its index), once a round's choices took effect.
     fn resolve_round(&mut self, _turn: usize) -> Flow<()> {
         Ok(())
@@ -1755,6 +1764,10 @@ impl<R: Rules> Game for Engine<R> {
 
     fn log_for(&self, viewer: Viewer) -> Vec<String> {
         self.world.core().log_for(viewer)
+    }
+
+    fn why(&self, seat: u32, label: &str) -> Option<Vec<String>> {
+        R::why(self, seat, label)
     }
 
     fn hidden_from(&self, viewer: Viewer) -> Vec<String> {

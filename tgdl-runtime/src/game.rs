@@ -605,6 +605,14 @@ pub trait Game: Clone + Send + Sync + 'static {
         self.log().to_vec()
     }
 
+    /// Why the move labelled `label` is, or is not, offered to `seat` now, a line each, as
+    /// that seat may read it: the rule that removed it, with its place and the values it
+    /// read (`tgdlc why`, `why` at the terminal's prompt). `None` where the engine cannot
+    /// tell: compiled engines keep no rules to point at; the interpreter does.
+    fn why(&self, _seat: u32, _label: &str) -> Option<Vec<String>> {
+        None
+    }
+
     /// The labels of the objects and the `secret` values `viewer` may not see: what no
     /// output meant for that viewer may contain (tests search outputs for them).
     fn hidden_from(&self, _viewer: Viewer) -> Vec<String> {

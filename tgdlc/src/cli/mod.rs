@@ -1,5 +1,5 @@
 //! The `tgdlc` command line (docs/cli.md): `check`, `emit`, `build`, `play`, `simulate`,
-//! `perft`, `tournament`, `serve`, `test`, `new` and `explain`.
+//! `perft`, `tournament`, `serve`, `test`, `why`, `new` and `explain`.
 //!
 //! Exit codes: 0 success, 1 an invalid game (or a failed build, file, rule error or
 //! scenario of the game binary), 2 a usage error. `play`, `simulate` and `perft` exit
@@ -13,6 +13,7 @@ mod new;
 mod run;
 mod test;
 mod watch;
+mod why;
 
 use clap::{Parser, Subcommand, ValueEnum};
 use std::ffi::OsString;
@@ -142,6 +143,30 @@ enum Command {
         /// beside it]
         files: Vec<PathBuf>,
         /// One JSON object per scenario file, a line each, instead of the reports
+        #[arg(long)]
+        json: bool,
+    },
+    /// Why a move is or is not offered, and which rule decides it (on the interpreter;
+    /// e.g. `tgdlc why chess.tgdl --replay game.json "K: castle Square(6, 7)"`)
+    Why {
+        /// The game's main .tgdl file
+        file: PathBuf,
+        /// The move's label, as the menu writes it
+        label: String,
+        /// Players [default: the game's minimum]
+        #[arg(long)]
+        players: Option<u32>,
+        /// The game's seed
+        #[arg(long, default_value_t = 0)]
+        seed: u128,
+        /// A value for a parameter, as NAME=VALUE; repeatable
+        #[arg(long = "param", value_name = "NAME=VALUE")]
+        params: Vec<String>,
+        /// Ask at the decision after this trace's decisions (its players, seed and
+        /// parameters too)
+        #[arg(long, value_name = "T.json")]
+        replay: Option<PathBuf>,
+        /// The answer as one JSON object (`offered`, `seat`, `lines`)
         #[arg(long)]
         json: bool,
     },
@@ -317,6 +342,18 @@ fn run(cli: Cli) -> u8 {
         Command::Serve(a) => engine::run(s, "serve", &a),
         Command::BuildInBackground { file } => engine::build_quietly(s, &main_file(&file)),
         Command::Test { files, json } => test::test(s, &files, json),
+        Command::Why { file, label, players, seed, params, replay, json } => why::why(
+            s,
+            &why::Question {
+                file: &main_file(&file),
+                label: &label,
+                players,
+                seed,
+                params: &params,
+                replay: replay.as_deref(),
+                json,
+            },
+        ),
         Command::Fmt { files, check } => fmt::fmt(&files, check),
         Command::Lsp => match crate::lsp::run_stdio() {
             Ok(()) => 0,

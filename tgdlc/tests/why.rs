@@ -1,0 +1,130 @@
+//! `tgdlc why` (docs/testing.md, "Why not?"): a move on the menu is told with the rules it
+//! passed; a move that is not, with the rule that removed it, its place, the values it read
+//! and, inside the functions it called, where the rules said no.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+fn tgdlc(args: &[&str], input: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tgdlc"))
+        .current_dir(root())
+        .args(args)
+        .env("NO_COLOR", "1")
+        .env("TGDL_NO_BACKGROUND_BUILD", "1")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("tgdlc runs");
+    child.stdin.take().expect("piped").write_all(input.as_bytes()).expect("input written");
+    child.wait_with_output().expect("tgdlc ends")
+}
+
+fn why(args: &[&str]) -> String {
+    let out = tgdlc(&[&["why"], args].concat(), "");
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8(out.stdout).expect("UTF-8")
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("tgdlc-why-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("a scratch directory");
+    dir
+}
+
+#[test]
+fn a_move_on_the_menu_is_told_with_the_rules_it_passed() {
+    let out = why(&["examples/tic_tac_toe.tgdl", "place Cell(1, 1)"]);
+    assert_eq!(
+        out,
+        "`place Cell(1, 1)` is offered\n\
+         it is the action `place` (tic_tac_toe.tgdl:62:12)\n\
+         the filter of `cell` lets Cell(1, 1) through (tic_tac_toe.tgdl:64:27): `input Cell cell { return cell.mark == null; }`\n"
+    );
+}
+
+#[test]
+fn a_refused_move_is_told_with_the_rule_and_the_values_it_read() {
+    let dir = scratch("ttt");
+    let trace = dir.join("t.json");
+    let t = trace.to_str().expect("UTF-8 path");
+    let played = tgdlc(
+        &[
+            "play",
+            "examples/tic_tac_toe.tgdl",
+            "--engine",
+            "interpreted",
+            "--seats",
+            "human,human",
+            "--trace",
+            t,
+        ],
+        "Cell(1, 1)\nq\n",
+    );
+    assert!(trace.exists(), "{}", String::from_utf8_lossy(&played.stderr));
+    let out = why(&["examples/tic_tac_toe.tgdl", "--replay", t, "place Cell(1, 1)"]);
+    assert!(out.starts_with("`place Cell(1, 1)` is not offered\n"), "{out}");
+    assert!(
+        out.contains(
+            "the filter of `cell` refuses Cell(1, 1) (tic_tac_toe.tgdl:64:27): `input Cell cell { return cell.mark == null; }`\n  with cell.mark = 0\n"
+        ),
+        "{out}"
+    );
+    let out = why(&["examples/tic_tac_toe.tgdl", "--replay", t, "place Cell(7, 1)"]);
+    assert!(out.ends_with("no value of the input `cell` reads `Cell(7, 1)`\n"), "{out}");
+    let out = why(&["examples/tic_tac_toe.tgdl", "jump", "--json"]);
+    let json: serde_json::Value = serde_json::from_str(&out).expect("one JSON object");
+    assert_eq!(json["offered"], false);
+    assert_eq!(json["lines"][0], "no move of the menu's actions reads `jump`");
+}
+
+/// Castling through a square a bishop attacks: the filter of `to` refuses it, and the
+/// chain of `return false` leads from `legal` into `can_castle`'s attacked-square check.
+#[test]
+fn castling_through_an_attacked_square_points_at_the_rule_that_forbids_it() {
+    let square = |s: &str| {
+        let b = s.as_bytes();
+        format!("Square({}, {})", b[0] - b'a', b'8' - b[1])
+    };
+    let moves: String = ["g2g3", "b7b6", "f1g2", "c8a6", "g1f3", "e7e6", "e2e3", "d7d6"]
+        .iter()
+        .map(|m| format!("move from={} to={}\n", square(&m[0..2]), square(&m[2..4])))
+        .collect();
+    let dir = scratch("chess");
+    let trace = dir.join("chess.json");
+    let t = trace.to_str().expect("UTF-8 path");
+    tgdlc(
+        &["play", "examples/chess.tgdl", "--engine", "interpreted", "--seats", "human,human", "--trace", t],
+        &format!("{moves}q\n"),
+    );
+    let out = why(&["examples/chess.tgdl", "--replay", t, "move from=Square(4, 7) to=Square(6, 7)"]);
+    assert!(out.starts_with("`move from=Square(4, 7) to=Square(6, 7)` is not offered\n"), "{out}");
+    assert!(out.contains("the filter of `to` refuses Square(6, 7) (chess.tgdl:283:27)"), "{out}");
+    assert!(
+        out.ends_with(
+            "  because chess.tgdl:191:44: `if (abs(dx) == 2 && dy == 0) { return can_castle(king: from, to: to); }`\n  \
+             because chess.tgdl:227:79: `if (attacked(target: s, by: them, from: king, to: s, taken: s)) { return false; }`\n"
+        ),
+        "{out}"
+    );
+}
+
+/// At the terminal's prompt, `why LABEL` answers and the prompt comes back.
+#[test]
+fn why_at_the_prompt_answers_and_asks_again() {
+    let out = tgdlc(
+        &["play", "examples/tic_tac_toe.tgdl", "--engine", "interpreted", "--seats", "human,human"],
+        "Cell(1, 1)\nwhy place Cell(1, 1)\nq\n",
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    let answer = text.split("`place Cell(1, 1)` is not offered\n").nth(1).unwrap_or_else(|| panic!("{text}"));
+    assert!(answer.starts_with("it is the action `place` (tic_tac_toe.tgdl:62:12)\n"), "{text}");
+    assert!(answer.contains("  with cell.mark = 0\n> "), "the prompt again: {text}");
+    assert!(text.ends_with("result: player 1 quit after 1 decisions\n"), "{text}");
+}
