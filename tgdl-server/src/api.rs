@@ -276,6 +276,7 @@ pub fn router<G: Game>(app: Arc<App<G>>) -> Router {
         .route("/api/matches/{id}/decisions", post(decide::<G>))
         .route("/api/matches/{id}/events", get(events::<G>))
         .route("/api/matches/{id}/history/{n}", get(history::<G>))
+        .route("/api/matches/{id}/why", get(why::<G>))
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed)
         .layer(axum::middleware::map_response(json_client_errors))
@@ -667,6 +668,33 @@ async fn history<G: Game>(
         .map_err(ApiError::internal)?
         .ok_or_else(|| ApiError::internal("the match cannot be replayed"))?;
     state_response(&state)
+}
+
+/// `why`: which rule keeps the move labelled `label` off the seat's menu (or lets it on),
+/// as that seat sees the game (`Game::why`: the interpreter can tell, a compiled engine
+/// cannot).
+async fn why<G: Game>(
+    AxState(app): AxState<Arc<App<G>>>,
+    Path(id): Path<String>,
+    RawQuery(query): RawQuery,
+) -> Result<Response, ApiError> {
+    let e = app.get(&id).await?;
+    let token = query_param(query.as_deref(), "token");
+    let Some(label) = query_param(query.as_deref(), "label").filter(|l| !l.is_empty()) else {
+        return Err(ApiError::bad_request("missing `label`: the move to ask about"));
+    };
+    let m = e.state.lock().await.clone();
+    let Viewer::Seat(seat) = viewer_of(&m, token.as_deref())? else {
+        return Err(ApiError::forbidden("`why` answers a seat: give its token"));
+    };
+    let lines = blocking(move || m.game.why(seat, &label)).await.map_err(ApiError::internal)?;
+    match lines {
+        Some(lines) => Ok(json_response(StatusCode::OK, serde_json::json!({ "lines": lines }).to_string())),
+        None => Err(ApiError::new(
+            StatusCode::NOT_IMPLEMENTED,
+            "`why` needs the interpreter: serve the game with --engine interpreted",
+        )),
+    }
 }
 
 #[derive(Deserialize)]

@@ -128,3 +128,56 @@ fn why_at_the_prompt_answers_and_asks_again() {
     assert!(answer.contains("  with cell.mark = 0\n> "), "the prompt again: {text}");
     assert!(text.ends_with("result: player 1 quit after 1 decisions\n"), "{text}");
 }
+
+/// The server answers `GET /api/matches/{id}/why?token=T&label=L` for a seat, on the
+/// interpreter; a spectator and a question without a label are refused.
+#[test]
+fn the_server_answers_why_for_a_seat() {
+    use std::io::{BufRead, BufReader, Read};
+    use std::net::{SocketAddr, TcpStream};
+    let dir = scratch("serve");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tgdlc"))
+        .current_dir(root())
+        .args(["serve", "examples/tic_tac_toe.tgdl", "--engine", "interpreted", "--port", "0", "--db"])
+        .arg(dir.join("ttt.sqlite"))
+        .env("TGDL_NO_BACKGROUND_BUILD", "1")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("tgdlc runs");
+    let mut lines = BufReader::new(child.stdout.take().expect("its output")).lines();
+    let addr: SocketAddr = lines
+        .by_ref()
+        .map_while(Result::ok)
+        .find_map(|l| l.strip_prefix("listening on http://").map(|a| a.trim().parse().expect("an address")))
+        .expect("tgdl serve listens");
+    std::thread::spawn(move || for _ in lines {});
+    let request = |head: &str, body: &str| {
+        let mut stream = TcpStream::connect(addr).expect("connect");
+        let text = format!(
+            "{head} HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+            body.len()
+        );
+        stream.write_all(text.as_bytes()).expect("send");
+        let mut answer = String::new();
+        let _ = stream.read_to_string(&mut answer);
+        answer
+    };
+    let created = request("POST /api/matches", r#"{"players": 2, "seats": ["human", "human"]}"#);
+    assert!(created.starts_with("HTTP/1.1 201"), "{created}");
+    let body = created.split("\r\n\r\n").nth(1).expect("a body");
+    let json: serde_json::Value = serde_json::from_str(body).expect("JSON");
+    let id = json["id"].as_str().expect("an id");
+    let token = json["seats"][0]["token"].as_str().expect("seat 0's token");
+    let asked = request(&format!("GET /api/matches/{id}/why?token={token}&label=place%20Cell(1,%201)"), "");
+    assert!(asked.starts_with("HTTP/1.1 200"), "{asked}");
+    let answer: serde_json::Value =
+        serde_json::from_str(asked.split("\r\n\r\n").nth(1).expect("a body")).expect("JSON");
+    assert_eq!(answer["lines"][0], "`place Cell(1, 1)` is offered", "{answer}");
+    let spectator = request(&format!("GET /api/matches/{id}/why?label=place%20Cell(1,%201)"), "");
+    assert!(spectator.starts_with("HTTP/1.1 403"), "{spectator}");
+    let unlabelled = request(&format!("GET /api/matches/{id}/why?token={token}"), "");
+    assert!(unlabelled.starts_with("HTTP/1.1 400") && unlabelled.contains("\"error\""), "{unlabelled}");
+    let _ = child.kill();
+    let _ = child.wait();
+}
