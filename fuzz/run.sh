@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
-# Coverage-guided fuzzing of the compiler, the trace reader, the server, stored matches and
-# the language server (cargo fuzz, libFuzzer).
+# Coverage-guided fuzzing of the compiler, the interpreter (alone, and against the compiled
+# engines of the examples), the trace reader, the server, stored matches and the language
+# server (cargo fuzz, libFuzzer).
 #
 #   fuzz/run.sh [SECONDS] [TARGET...]
 #
-# Runs each target (default: parse check codegen interp trace server stored lsp) for SECONDS
-# (default 30) on a corpus seeded with every example and test program (for `trace`, traces
-# of played games; for `server`, `stored` and `lsp`, the inputs in seeds/TARGET/), with
+# Runs each target (default: parse check codegen interp differential trace server stored lsp)
+# for SECONDS (default 30) on a corpus seeded with every example and test program (for
+# `trace`, traces of played games; for `server`, `stored`, `lsp` and `differential`, the
+# inputs in seeds/TARGET/: for `differential`, a game of each example), with
 # the TGDL dictionary. A crash, a timeout (over 10 s for one input) or
 # memory over 2 GB stops the run and leaves the input in fuzz/artifacts/TARGET/; make it
 # a regression test (docs/reliability.md). Needs `cargo install cargo-fuzz`; builds on the
@@ -18,7 +20,7 @@ cd "$(dirname "$0")"
 seconds="${1:-30}"
 shift || true
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(parse check codegen interp trace server stored lsp)
+[ ${#targets[@]} -gt 0 ] || targets=(parse check codegen interp differential trace server stored lsp)
 sanitizer="${FUZZ_SANITIZER:-none}"
 if [ "$sanitizer" = none ]; then export RUSTC_BOOTSTRAP=1; fi
 extra=()
@@ -31,7 +33,7 @@ for target in "${targets[@]}"; do
     mkdir -p "$corpus" "artifacts/$target"
     if [ "$target" = trace ]; then
         cp seeds/traces/*.json "$corpus/" 2>/dev/null || true
-    elif [ "$target" = server ] || [ "$target" = lsp ] || [ "$target" = stored ]; then
+    elif [ "$target" = server ] || [ "$target" = lsp ] || [ "$target" = stored ] || [ "$target" = differential ]; then
         cp "seeds/$target"/* "$corpus/" 2>/dev/null || true
     else
         for f in ../examples/*.tgdl ../examples/lib/*.tgdl ../tests/programs/*.tgdl \

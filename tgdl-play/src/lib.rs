@@ -8,6 +8,7 @@
 //! - [`driver`]: playing one game, with its event lines, `result:` line and trace.
 //! - [`trace`]: the JSON trace format.
 //! - [`chances`]: what chance did in a played game, as each viewer may read it.
+//! - [`compare`]: two engines of one game played side by side, and where they differ.
 //! - [`simulate`](mod@simulate): random playouts in parallel and their statistics.
 //! - [`perft`](mod@perft): counting decision sequences.
 //! - [`exact`](mod@exact): every history to its end, with its probability.
@@ -21,6 +22,7 @@
 pub mod agent;
 pub mod chances;
 pub mod cli;
+pub mod compare;
 pub mod driver;
 pub mod exact;
 pub mod mcts;

@@ -15,8 +15,8 @@
 use tgdl_compiler::CodegenOptions;
 use tgdl_play::RandomAgent;
 use tgdl_play::agent::seat_seed;
-use tgdl_runtime::hidden::Viewer;
-use tgdl_runtime::{Game, GameInfo, Rng, Status};
+use tgdl_play::compare::{self, Compare, same};
+use tgdl_runtime::{Game, GameInfo};
 
 mod class_instances;
 mod input_domains;
@@ -121,47 +121,24 @@ pub fn side_by_side_of<A: Game, B: Game>(
     side_by_side_upto(a, b, seed, same_moves, MAX_DECISIONS, each)
 }
 
-/// [`side_by_side_of`], stopping after `max_decisions` decisions.
+/// [`side_by_side_of`], stopping after `max_decisions` decisions: every seat a random
+/// agent choosing in `a` (`tgdl_play::compare` does the comparing).
 pub fn side_by_side_upto<A: Game, B: Game>(
-    mut a: A,
-    mut b: B,
+    a: A,
+    b: B,
     seed: u64,
     same_moves: bool,
     max_decisions: u64,
     mut each: impl FnMut(&A, &[String], &str),
 ) -> Result<(A, u64), String> {
-    same("hidden information", &A::has_hidden_information(), &B::has_hidden_information())?;
-    let players = a.players();
     let mut agents: Vec<RandomAgent> =
-        (0..players).map(|p| RandomAgent::new(seat_seed(seed.into(), p))).collect();
-    let mut decision = 0;
-    loop {
-        compare(&a, &b, same_moves).map_err(|e| format!("before decision {decision}: {e}"))?;
-        let Status::Decide(p) = a.status() else { break };
-        if decision % 7 == 3 && A::has_hidden_information() {
-            let sample = seed ^ decision;
-            let (da, db) =
-                (a.determinize(p.0, &mut Rng::new(sample)), b.determinize(p.0, &mut Rng::new(sample)));
-            match (da, db) {
-                (Ok(da), Ok(db)) => compare(&da, &db, same_moves),
-                (da, db) => {
-                    same("determinize", &da.err().map(|e| e.to_string()), &db.err().map(|e| e.to_string()))
-                }
-            }
-            .map_err(|e| format!("a game determinized for player {} at decision {decision}: {e}", p.0))?;
-        }
-        if decision == max_decisions {
-            break;
-        }
-        let labels = a.labels();
-        let pick = agents[p.0 as usize].pick(labels.len()).expect("a decision has options");
-        each(&a, &labels, &labels[pick]);
-        let (applied_a, applied_b) = (a.apply(pick), b.apply(pick));
-        same("the result of apply", &applied_a, &applied_b)
-            .map_err(|e| format!("decision {decision} ({}): {e}", labels[pick]))?;
-        decision += 1;
-    }
-    Ok((a, decision))
+        (0..a.players()).map(|p| RandomAgent::new(seat_seed(seed.into(), p))).collect();
+    let how = Compare { same_moves, max_decisions };
+    compare::side_by_side(a, b, seed, how, |a, player, labels| {
+        let pick = agents[player as usize].pick(labels.len()).expect("a decision has options");
+        each(a, labels, &labels[pick]);
+        pick
+    })
 }
 
 /// Two players from `seed`, the shipping generator's engine `A` beside the plain one `B`
@@ -169,54 +146,6 @@ pub fn side_by_side_upto<A: Game, B: Game>(
 pub fn two_players<A: Game, B: Game>(seed: u64, each: impl FnMut(&A, &[String], &str)) -> (A, u64) {
     let (a, b) = (A::start(2, seed).expect("two players"), B::start(2, seed).expect("two players"));
     side_by_side(a, b, seed, each).unwrap_or_else(|e| panic!("seed {seed}: {e}"))
-}
-
-/// Everything a game shows at a decision point, compared: status, options, labels, prompt,
-/// log, decisions so far, outcome, error, and for every seat, for a spectator and for the
-/// designer the observation (the view and the log that viewer is shown; the designer's
-/// view is [`Game::view`]) and the labels hidden from them.
-fn compare<A: Game, B: Game>(a: &A, b: &B, same_moves: bool) -> Result<(), String> {
-    same("status", &a.status(), &b.status())?;
-    same("players", &a.players(), &b.players())?;
-    same_items("labels", &a.labels(), &b.labels())?;
-    // The moves are of two types (one per engine), alike in name and shape.
-    if same_moves {
-        same_items("options", &debug(a.options()), &debug(b.options()))?;
-    }
-    same("prompt", &a.prompt(), &b.prompt())?;
-    same("log", &a.log(), &b.log())?;
-    same("decisions", &a.decisions(), &b.decisions())?;
-    same("outcome", &a.outcome(), &b.outcome())?;
-    same("error", &a.error(), &b.error())?;
-    for viewer in (0..a.players()).map(Viewer::Seat).chain([Viewer::Public, Viewer::All]) {
-        same(&format!("observation for {viewer:?}"), &a.observation(viewer), &b.observation(viewer))?;
-        if viewer != Viewer::All {
-            same(&format!("hidden from {viewer:?}"), &a.hidden_from(viewer), &b.hidden_from(viewer))?;
-        }
-    }
-    Ok(())
-}
-
-/// The `Debug` text of each item.
-fn debug<T: std::fmt::Debug>(items: &[T]) -> Vec<String> {
-    items.iter().map(|item| format!("{item:?}")).collect()
-}
-
-/// `Ok` when the lists are equal; else the first item where they differ, both ways.
-fn same_items(what: &str, a: &[String], b: &[String]) -> Result<(), String> {
-    let Some(at) = (0..a.len().max(b.len())).find(|&i| a.get(i) != b.get(i)) else { return Ok(()) };
-    Err(format!(
-        "{what} differ from item {at} on (of {} and {}):\n  first:  {:?}\n  second: {:?}",
-        a.len(),
-        b.len(),
-        &a[at.min(a.len())..],
-        &b[at.min(b.len())..]
-    ))
-}
-
-/// `Ok` when `a == b`; else what differs, both ways.
-fn same<T: PartialEq + std::fmt::Debug + ?Sized>(what: &str, a: &T, b: &T) -> Result<(), String> {
-    if a == b { Ok(()) } else { Err(format!("{what} differ:\n  first:  {a:?}\n  second: {b:?}")) }
 }
 
 #[test]
