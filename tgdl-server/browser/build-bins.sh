@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds the game binaries the browser test (test.mjs) serves: every example
-# (examples/*.tgdl) and markup.tgdl (beside this script), each as OUT_DIR/NAME.
+# (examples/*.tgdl) and markup.tgdl (beside this script), each as OUT_DIR/NAME; and
+# copies TGDLC there (as OUT_DIR/tgdlc), which serves a game on the interpreter.
 #   bash tgdl-server/browser/build-bins.sh TGDLC OUT_DIR
 # TGDLC is a built `tgdlc` (target/release/tgdlc); TGDLC and OUT_DIR are taken from
 # the current directory, the games from the repository this script is in. Set
@@ -27,4 +28,5 @@ for source in "$root"/examples/*.tgdl "$here/markup.tgdl"; do
     echo "built $out/$name ($((SECONDS - start)) s)"
     count=$((count + 1))
 done
-echo "built $count binaries in $out"
+cp "$tgdlc" "$out/tgdlc"
+echo "built $count binaries in $out (and copied tgdlc there)"

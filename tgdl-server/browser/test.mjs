@@ -83,12 +83,18 @@ const GAMES = {
   whist: { seats: ["human", "human", "human", "human"], board: true, hands: true },
 };
 
-// Starts `BIN serve --port 0` on a fresh database; resolves to its base URL.
-function serve(game) {
-  const bin = join(binDir, game);
-  if (!existsSync(bin)) throw new Error("no binary " + bin + " (build-bins.sh builds every example)");
-  const child = spawn(bin, ["serve", "--port", "0", "--db", join(work, game + ".sqlite")], {
+// Starts `BIN serve --port 0` on a fresh database; resolves to its base URL. With
+// `interpreted`, `tgdlc serve examples/GAME.tgdl --engine interpreted` instead.
+function serve(game, interpreted) {
+  const bin = join(binDir, interpreted ? "tgdlc" : game);
+  if (!existsSync(bin)) throw new Error("no binary " + bin + " (build-bins.sh builds every example and copies tgdlc)");
+  const db = join(work, game + (interpreted ? "-interpreted" : "") + ".sqlite");
+  const args = interpreted
+    ? ["serve", join(here, "../../examples", game + ".tgdl"), "--engine", "interpreted", "--port", "0", "--db", db]
+    : ["serve", "--port", "0", "--db", db];
+  const child = spawn(bin, args, {
     stdio: ["ignore", "pipe", "inherit"],
+    env: { ...process.env, TGDL_NO_BACKGROUND_BUILD: "1" },
   });
   servers.push(child);
   return new Promise((ok, fail) => {
@@ -425,6 +431,51 @@ try {
     assert.equal(await pages[1].$$eval("svg text", (ts) => ts.filter((t) => t.textContent.trim() !== ".").length), 1, "one mark at step 1");
     await pages[1].click("#step-last");
     await pages[1].waitForFunction((t) => document.body.dataset.step === "" && document.body.dataset.decisions === String(t), total);
+  });
+
+  if (!only.length || only.includes("tic_tac_toe")) await check("a seat asks why a move is not offered, and is told the rule", async () => {
+    const base = await serve("tic_tac_toe", true);
+    const created = await api(base, "POST", "/api/matches", { players: 2, seats: ["human", "human"], seed: 2 });
+    const pages = [];
+    for (const seat of [0, 1]) {
+      const page = await (await person()).newPage();
+      await page.goto(base + "/m/" + created.id + "?token=" + created.seats[seat].token);
+      await waitDecisions(page, 0);
+      pages.push(page);
+    }
+    // Player 0 takes the centre; player 1 asks why it cannot.
+    const labels = await pages[0].$$eval("#options button.option", (bs) => bs.map((b) => b.textContent));
+    await makeChoice(pages[0], labels.indexOf("place Cell(1, 1)"), 0);
+    await waitDecisions(pages[1], 1);
+    assert.equal(await pages[1].isVisible("#why"), true, "a seat can ask");
+    const suggested = await pages[1].$$eval("#why-moves option", (os) => os.map((o) => o.value));
+    assert.equal(suggested.length, 8, "the moves offered now are suggested");
+    // By keyboard: type a move on the menu and press Enter.
+    await pages[1].fill("#why-label", "place Cell(0, 0)");
+    await pages[1].press("#why-label", "Enter");
+    await pages[1].waitForFunction(() => (document.querySelector("#why-answer li") || {}).textContent === "`place Cell(0, 0)` is offered");
+    await pages[1].fill("#why-label", "place Cell(1, 1)");
+    await pages[1].click("#why-ask");
+    await pages[1].waitForFunction(() => (document.querySelector("#why-answer li") || {}).textContent === "`place Cell(1, 1)` is not offered");
+    const answer = await pages[1].$$eval("#why-answer li", (ls) => ls.map((l) => l.textContent));
+    assert.ok(answer.some((l) => l.startsWith("the filter of `cell` refuses Cell(1, 1) (tic_tac_toe.tgdl:")), answer.join("\n"));
+    assert.ok(answer.includes("  with cell.mark = 0"), answer.join("\n"));
+    await pages[1].screenshot({ path: join(shots, "tic_tac_toe_why.png"), fullPage: true });
+    // A spectator has no seat to ask for.
+    const spectator = await (await person()).newPage();
+    await spectator.goto(base + "/m/" + created.id);
+    await waitDecisions(spectator, 1);
+    assert.equal(await spectator.isVisible("#why"), false, "a spectator cannot ask");
+    // A game binary (a compiled engine) cannot tell, and the page says so.
+    const native = await serve("tic_tac_toe");
+    const match = await api(native, "POST", "/api/matches", { players: 2, seats: ["human", "human"], seed: 2 });
+    const page = await (await person()).newPage();
+    await page.goto(native + "/m/" + match.id + "?token=" + match.seats[0].token);
+    await waitDecisions(page, 0);
+    await page.fill("#why-label", "place Cell(1, 1)");
+    await page.click("#why-ask");
+    await page.waitForSelector("#why-answer.unavailable");
+    assert.match(await page.textContent("#why-answer"), /needs the interpreter/);
   });
 
   if (!only.length || only.includes("breakthrough")) await check("a piece, then its square: by keyboard, with a cancel", async () => {

@@ -237,6 +237,9 @@ function render(state) {
   log.replaceChildren(...state.log.map((line) => htmlEl("li", {}, line)));
   log.scrollTop = log.scrollHeight;
 
+  $("why").hidden = !token || step !== null || Boolean(state.result);
+  whySuggestions(state);
+
   const finished = live && live.finished;
   $("stepper").hidden = !finished;
   if (finished) {
@@ -247,6 +250,36 @@ function render(state) {
     $("step-next").disabled = at >= live.decisions;
     $("step-last").disabled = at >= live.decisions;
   }
+}
+
+// A seat asks why a move is not offered (or what let it on): the server answers from the
+// rules as that seat sees the game. Only the interpreter can tell; a compiled engine's
+// answer says so. The suggestions are the moves offered now and the last ones asked.
+async function askWhy(event) {
+  event.preventDefault();
+  const label = $("why-label").value.trim();
+  const answer = $("why-answer");
+  if (!label) { answer.replaceChildren(); return; }
+  answer.classList.remove("unavailable");
+  answer.replaceChildren(htmlEl("li", {}, "asking…"));
+  try {
+    const r = await fetch(api + "/why?token=" + encodeURIComponent(token) + "&label=" + encodeURIComponent(label));
+    const data = await r.json();
+    if (r.ok) {
+      // Indented lines (the values read, the `because` chain) belong to the line above.
+      answer.replaceChildren(...data.lines.map((line) => htmlEl("li", line.startsWith("  ") ? { class: "detail" } : {}, line)));
+    } else {
+      answer.classList.toggle("unavailable", r.status === 501);
+      answer.replaceChildren(htmlEl("li", {}, data.error || ("error " + r.status)));
+    }
+  } catch (e) {
+    answer.replaceChildren(htmlEl("li", {}, "cannot reach the server: " + e));
+  }
+}
+
+function whySuggestions(state) {
+  const moves = $("why-moves");
+  moves.replaceChildren(...state.options.map((o) => htmlEl("option", { value: o.label })));
 }
 
 async function choose(index) {
@@ -300,6 +333,7 @@ async function showStep(n) {
 }
 
 function start() {
+  $("why-form").addEventListener("submit", askWhy);
   $("step-first").addEventListener("click", () => showStep(0));
   $("step-prev").addEventListener("click", () => showStep((step === null ? live.decisions : step) - 1));
   $("step-next").addEventListener("click", () => showStep((step === null ? live.decisions : step) + 1));

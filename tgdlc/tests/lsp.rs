@@ -574,3 +574,64 @@ fn rename_refuses_names_that_capture_or_break() {
     assert!(why.contains("would no longer check"), "{why}");
     c.stop();
 }
+
+/// The code lens over a game with scenarios beside it runs them on the interpreter, on the
+/// text as the editor holds it: all pass, then an unsaved edit that breaks a rule makes
+/// the scenario pinning it fail, as a diagnostic at its step in the `.scenarios` file.
+#[test]
+fn the_code_lens_runs_the_scenarios_and_failures_are_diagnostics() {
+    let path = example("tic_tac_toe.tgdl");
+    let game = uri(&path);
+    let scenarios = uri(&example("tic_tac_toe.scenarios"));
+    let text = std::fs::read_to_string(&path).unwrap();
+    let mut c = Client::start();
+    c.open(&game, &text);
+    assert_eq!(c.diagnostics(&game), Vec::<Value>::new());
+
+    let lenses = c.request("textDocument/codeLens", json!({ "textDocument": { "uri": game } }));
+    assert_eq!(lenses[0]["command"]["title"], "▶ Run 4 scenarios");
+    let command = lenses[0]["command"].clone();
+    assert_eq!(command["command"], "tgdl.runScenarios");
+    let run = |c: &mut Client| {
+        let params = json!({ "command": command["command"], "arguments": command["arguments"] });
+        let report = c.request("workspace/executeCommand", params);
+        (report, c.diagnostics(&scenarios))
+    };
+    let (report, diagnostics) = run(&mut c);
+    assert_eq!((report["passed"].clone(), report["failed"].clone()), (json!(4), json!(0)), "{report}");
+    assert_eq!(diagnostics, Vec::<Value>::new());
+
+    // The anti-diagonal no longer wins: "the anti-diagonal wins" fails at its `over`.
+    let broken = text.replacen(
+        "return line(x: 0, y: 0, dx: 1, dy: 1) || line(x: 2, y: 0, dx: -1, dy: 1);",
+        "return line(x: 0, y: 0, dx: 1, dy: 1);",
+        1,
+    );
+    assert_ne!(broken, text);
+    c.change(&game, 2, &broken);
+    assert_eq!(c.diagnostics(&game), Vec::<Value>::new(), "the edit checks");
+    let (report, diagnostics) = run(&mut c);
+    assert_eq!((report["passed"].clone(), report["failed"].clone()), (json!(3), json!(1)), "{report}");
+    assert_eq!(diagnostics.len(), 1, "{diagnostics:?}");
+    let d = &diagnostics[0];
+    assert_eq!(d["range"]["start"], json!({ "line": 27, "character": 0 }), "{d}");
+    let message = d["message"].as_str().unwrap();
+    assert!(message.starts_with("scenario \"the anti-diagonal wins\" fails: "), "{message}");
+    assert!(message.contains("the decisions taken (5):"), "{message}");
+
+    // A game that does not check is not run: the answer says why.
+    c.change(&game, 3, &text.replacen("cell.mark == null", "cell.mark == 7 + true", 1));
+    assert_ne!(c.diagnostics(&game), Vec::<Value>::new());
+    let params = json!({ "command": "tgdl.runScenarios", "arguments": [game] });
+    let answer = c.request("workspace/executeCommand", params);
+    assert!(
+        answer["error"].as_str().unwrap().ends_with("does not check: its diagnostics say why"),
+        "{answer}"
+    );
+    // A game without scenarios has no lens.
+    let other = uri(&example("lib/cards.tgdl"));
+    c.open(&other, &std::fs::read_to_string(example("lib/cards.tgdl")).unwrap());
+    let _ = c.diagnostics(&other);
+    assert_eq!(c.request("textDocument/codeLens", json!({ "textDocument": { "uri": other } })), json!([]));
+    c.stop();
+}

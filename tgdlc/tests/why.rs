@@ -115,6 +115,46 @@ fn castling_through_an_attacked_square_points_at_the_rule_that_forbids_it() {
     );
 }
 
+/// A knight pinned to its king (1. d4 e6 2. c4 Bb4+ 3. Nc3 a6): its moves are refused by
+/// the filter of `to`, whose `legal()` says no where the move would leave the king attacked.
+#[test]
+fn a_pinned_piece_is_told_that_its_move_would_leave_the_king_attacked() {
+    let square = |s: &str| {
+        let b = s.as_bytes();
+        format!("Square({}, {})", b[0] - b'a', b'8' - b[1])
+    };
+    let moves: String = ["d2d4", "e7e6", "c2c4", "f8b4", "b1c3", "a7a6"]
+        .iter()
+        .map(|m| format!("move from={} to={}\n", square(&m[0..2]), square(&m[2..4])))
+        .collect();
+    let dir = scratch("pin");
+    let trace = dir.join("chess.json");
+    let t = trace.to_str().expect("UTF-8 path");
+    tgdlc(
+        &["play", "examples/chess.tgdl", "--engine", "interpreted", "--seats", "human,human", "--trace", t],
+        &format!("{moves}q\n"),
+    );
+    let label = format!("move from={} to={}", square("c3"), square("e4"));
+    let out = why(&["examples/chess.tgdl", "--replay", t, &label]);
+    assert!(out.starts_with(&format!("`{label}` is not offered\n")), "{out}");
+    assert!(
+        out.contains(&format!("the filter of `to` refuses {} (chess.tgdl:283:27)", square("e4"))),
+        "{out}"
+    );
+    assert!(
+        out.ends_with("  because chess.tgdl:203:9: `return !attacked(target: king, by: me + 1, from: from, to: to, taken: taken);`\n"),
+        "legal() says no where the king would be attacked: {out}"
+    );
+    // The king's own moves are still on the menu.
+    let out = why(&[
+        "examples/chess.tgdl",
+        "--replay",
+        t,
+        &format!("move from={} to={}", square("e1"), square("d2")),
+    ]);
+    assert!(out.contains("is offered\n"), "{out}");
+}
+
 /// At the terminal's prompt, `why LABEL` answers and the prompt comes back.
 #[test]
 fn why_at_the_prompt_answers_and_asks_again() {

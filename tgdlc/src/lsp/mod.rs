@@ -1,7 +1,8 @@
 //! `tgdlc lsp`: a language server over standard input and output (lsp-server, the
 //! scaffold rust-analyzer uses). Full-text sync; every change re-checks the document and
 //! its imports and publishes the checker's diagnostics; hover, definition, references,
-//! completion, outline, formatting (through `fmt`) and rename answer from the analysis.
+//! completion, outline, formatting (through `fmt`) and rename answer from the analysis;
+//! a code lens runs the game's scenarios on the interpreter (`scenarios`).
 //!
 //! A request never brings the server down: the handlers are total over half-typed code,
 //! a panic in one (a bug) becomes an error response to that request only, and a frame or
@@ -14,14 +15,16 @@
 mod analysis;
 mod convert;
 mod features;
+mod scenarios;
 pub mod transport;
 
 use analysis::Analysis;
 use lsp_server::{Connection, ErrorCode, Message, Notification, Request, Response};
 use lsp_types::{
-    CompletionOptions, Diagnostic as LspDiagnostic, DiagnosticRelatedInformation, DiagnosticSeverity,
-    HoverProviderCapability, NumberOrString, OneOf, PublishDiagnosticsParams, ServerCapabilities,
-    TextDocumentSyncCapability, TextDocumentSyncKind, Uri,
+    CodeLensOptions, CompletionOptions, Diagnostic as LspDiagnostic, DiagnosticRelatedInformation,
+    DiagnosticSeverity, ExecuteCommandOptions, HoverProviderCapability, MessageType, NumberOrString, OneOf,
+    PublishDiagnosticsParams, ServerCapabilities, ShowMessageParams, TextDocumentSyncCapability,
+    TextDocumentSyncKind, Uri,
 };
 use std::collections::{HashMap, HashSet};
 use std::panic::{AssertUnwindSafe, catch_unwind};
@@ -54,6 +57,11 @@ pub fn capabilities() -> ServerCapabilities {
         document_symbol_provider: Some(OneOf::Left(true)),
         document_formatting_provider: Some(OneOf::Left(true)),
         rename_provider: Some(OneOf::Left(true)),
+        code_lens_provider: Some(CodeLensOptions { resolve_provider: Some(false) }),
+        execute_command_provider: Some(ExecuteCommandOptions {
+            commands: vec![scenarios::RUN.into()],
+            ..ExecuteCommandOptions::default()
+        }),
         ..ServerCapabilities::default()
     }
 }
@@ -69,14 +77,19 @@ pub fn serve(connection: &Connection) -> Result<(), Error> {
                     return Ok(());
                 }
                 let id = req.id.clone();
-                let response = catch_unwind(AssertUnwindSafe(|| server.request(req))).unwrap_or_else(|_| {
-                    Response::new_err(
-                        id,
-                        ErrorCode::InternalError as i32,
-                        "tgdlc lsp: internal error (a bug)".into(),
-                    )
-                });
+                let (response, notifications) = catch_unwind(AssertUnwindSafe(|| server.request(req)))
+                    .unwrap_or_else(|_| {
+                        let error = Response::new_err(
+                            id,
+                            ErrorCode::InternalError as i32,
+                            "tgdlc lsp: internal error (a bug)".into(),
+                        );
+                        (error, Vec::new())
+                    });
                 connection.sender.send(response.into())?;
+                for n in notifications {
+                    connection.sender.send(n.into())?;
+                }
             }
             Message::Notification(n) => {
                 let out = catch_unwind(AssertUnwindSafe(|| server.notification(n))).unwrap_or_default();
@@ -121,13 +134,65 @@ struct Server {
 }
 
 impl Server {
-    fn request(&mut self, req: Request) -> Response {
+    /// Answers a request; a command may also publish notifications (diagnostics and a
+    /// message), sent after the answer.
+    fn request(&mut self, req: Request) -> (Response, Vec<Notification>) {
         let id = req.id.clone();
-        let result = self.answer(&req.method, req.params);
-        match result {
+        let mut notifications = Vec::new();
+        let result = if req.method == "workspace/executeCommand" {
+            self.execute(req.params, &mut notifications)
+        } else {
+            self.answer(&req.method, req.params)
+        };
+        let response = match result {
             Ok(value) => Response { id, result: Some(value), error: None },
             Err((code, message)) => Response::new_err(id, code as i32, message),
+        };
+        (response, notifications)
+    }
+
+    /// `workspace/executeCommand`: `tgdl.runScenarios URI` runs the scenarios of the game
+    /// URI names (the game's text as open in the editor, else on disk), publishes their
+    /// failures as the scenario file's diagnostics, tells the outcome in a message and
+    /// answers with the report (`tgdlc test --json`'s shape).
+    fn execute(
+        &self,
+        params: serde_json::Value,
+        out: &mut Vec<Notification>,
+    ) -> Result<serde_json::Value, (ErrorCode, String)> {
+        let p: lsp_types::ExecuteCommandParams =
+            serde_json::from_value(params).map_err(|e| (ErrorCode::InvalidParams, e.to_string()))?;
+        if p.command != scenarios::RUN {
+            return Err((ErrorCode::InvalidParams, format!("tgdlc lsp has no command `{}`", p.command)));
         }
+        let game = p
+            .arguments
+            .first()
+            .and_then(|a| a.as_str())
+            .and_then(|a| a.parse::<Uri>().ok())
+            .and_then(|uri| scenarios::game_of_uri(&uri))
+            .ok_or_else(|| {
+                (ErrorCode::InvalidParams, format!("{} takes the URI of a game file", scenarios::RUN))
+            })?;
+        let open = self.docs.values().find(|d| uri_path(&d.uri).as_deref() == Some(game.as_path()));
+        let text = match open {
+            Some(doc) => doc.text.clone(),
+            None => std::fs::read_to_string(&game)
+                .map_err(|e| (ErrorCode::InvalidParams, format!("cannot read {}: {e}", game.display())))?,
+        };
+        let ran = scenarios::run(&game, &text).map_err(|m| (ErrorCode::InvalidRequest, m))?;
+        let (passed, failed) = (ran.report.passed(), ran.report.failed());
+        let name = ran.scenarios.file_name().map_or_else(String::new, |n| n.to_string_lossy().into_owned());
+        let (typ, message) = if ran.report.ok() {
+            (MessageType::INFO, format!("{name}: {passed} scenarios passed"))
+        } else {
+            (MessageType::ERROR, format!("{name}: {failed} failed, {passed} passed (see its problems)"))
+        };
+        if let Some(uri) = convert::path_to_uri(&ran.scenarios) {
+            out.push(publish(uri, ran.diagnostics));
+        }
+        out.push(Notification::new("window/showMessage".into(), ShowMessageParams { typ, message }));
+        Ok(ran.report.to_json())
     }
 
     fn answer(
@@ -176,6 +241,10 @@ impl Server {
             "textDocument/formatting" => {
                 let p: DocumentFormattingParams = serde_json::from_value(params).map_err(bad)?;
                 json(serde_json::to_value(get(&p.text_document.uri).and_then(features::formatting)))
+            }
+            "textDocument/codeLens" => {
+                let p: CodeLensParams = serde_json::from_value(params).map_err(bad)?;
+                json(serde_json::to_value(get(&p.text_document.uri).map(scenarios::lenses)))
             }
             "textDocument/rename" => {
                 let p: RenameParams = serde_json::from_value(params).map_err(bad)?;
