@@ -1,7 +1,7 @@
 //! `tgdlc test` end to end: a game built once (tic-tac-toe, shared with the other tests
 //! through the build cache), a passing and a failing scenario file, their reports, JSON and
 //! exit codes, files found by themselves, and a game played with `--record` whose scenario
-//! then passes.
+//! then passes; the same reports from the interpreter (`--engine interpreted`).
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -115,6 +115,15 @@ fn tgdlc_test_reports_passes_and_located_failures_and_runs_recorded_games() {
         out.ends_with("tgdlc test: FAILED. 2 of 3 scenario files passed\n    fail/tic_tac_toe.scenarios\n"),
         "{out}"
     );
+
+    // On the interpreter (no build), the same reports byte for byte, and the same codes.
+    for args in
+        [&["test", "fail/tic_tac_toe.tgdl"][..], &["test", "fail/tic_tac_toe.tgdl", "--json"], &["test"]]
+    {
+        let native = output(tgdlc(&dir).args(args));
+        let interpreted = output(tgdlc(&dir).args(args).args(["--engine", "interpreted"]));
+        assert_eq!((&native.0, native.2), (&interpreted.0, interpreted.2), "{args:?}");
+    }
 
     // A game without scenarios, and a malformed file, are refused with what is wrong.
     game_in(&dir, "none", None);

@@ -145,6 +145,10 @@ enum Command {
         /// One JSON object per scenario file, a line each, instead of the reports
         #[arg(long)]
         json: bool,
+        /// Which engine runs the scenarios: the interpreter (at once, in this process) or
+        /// the game's native binary (built once, cached); auto is native
+        #[arg(long, value_enum, default_value_t = Engine::Auto)]
+        engine: Engine,
     },
     /// Why a move is or is not offered, and which rule decides it (on the interpreter;
     /// e.g. `tgdlc why chess.tgdl --replay game.json "K: castle Square(6, 7)"`)
@@ -341,7 +345,7 @@ fn run(cli: Cli) -> u8 {
         Command::Tournament(a) => engine::run(s, "tournament", &a),
         Command::Serve(a) => engine::run(s, "serve", &a),
         Command::BuildInBackground { file } => engine::build_quietly(s, &main_file(&file)),
-        Command::Test { files, json } => test::test(s, &files, json),
+        Command::Test { files, json, engine } => test::test(s, &files, json, engine),
         Command::Why { file, label, players, seed, params, replay, json } => why::why(
             s,
             &why::Question {

@@ -1,10 +1,13 @@
-//! `tgdlc test [FILES] [--json]`: builds each game (as `play` does, cached) and runs the
-//! scenarios beside it through its binary's `test` subcommand. FILES are games (`.tgdl`,
+//! `tgdlc test [FILES] [--json] [--engine E]`: builds each game (as `play` does, cached)
+//! and runs the scenarios beside it through its binary's `test` subcommand, or with
+//! `--engine interpreted` runs them at once on the interpreter, in this process, through
+//! the same command line. FILES are games (`.tgdl`,
 //! or a project directory), whose `.scenarios` file of the same name is run, or
 //! `.scenarios` files, whose game is the `.tgdl` file of the same name; with none, every
 //! `.tgdl` file under the current directory that has a `.scenarios` file beside it.
 
-use super::{Session, fail, main_file};
+use super::{Engine, Session, fail, main_file};
+use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -17,7 +20,7 @@ struct Suite {
 
 /// Runs every suite; the exit code is the worst of the binaries' (1 for a game that
 /// does not build or a file that is missing).
-pub(super) fn test(session: &Session, files: &[PathBuf], json: bool) -> u8 {
+pub(super) fn test(session: &Session, files: &[PathBuf], json: bool, engine: Engine) -> u8 {
     let (suites, mut code) = if files.is_empty() {
         let found = discover(Path::new("."));
         if found.is_empty() {
@@ -31,27 +34,17 @@ pub(super) fn test(session: &Session, files: &[PathBuf], json: bool) -> u8 {
     };
     let mut failed = Vec::new();
     for suite in &suites {
-        let status = match super::run::build_game(session, &suite.game, false, None) {
-            Ok(built) => {
-                let mut cmd = Command::new(&built.binary);
-                cmd.arg("test").arg(&suite.scenarios);
-                if json {
-                    cmd.arg("--json");
-                }
-                cmd.env("TGDL_GAME_FILE", &suite.game);
-                match cmd.status() {
-                    Ok(status) => status.code().map_or(1, |c| c.clamp(0, 255) as u8),
-                    Err(e) => fail(format!("cannot run `{}`: {e}", built.binary.display())),
-                }
-            }
-            Err(c) => c,
+        let status = if engine == Engine::Interpreted {
+            interpreted(session, suite, json)
+        } else {
+            native(session, suite, json)
         };
         if status != 0 {
             failed.push(suite.scenarios.display().to_string());
         }
         code = code.max(status);
     }
-    // The binaries' reports are the output; with several games, which of them failed.
+    // The reports are the output; with several games, which of them failed.
     if suites.len() > 1 && !json {
         let verdict = if failed.is_empty() { "ok" } else { "FAILED" };
         println!(
@@ -64,6 +57,41 @@ pub(super) fn test(session: &Session, files: &[PathBuf], json: bool) -> u8 {
         }
     }
     code
+}
+
+/// Runs a suite on the interpreter: the game checked and prepared here, its scenarios run
+/// by the command line every game binary has (`test`), in this process.
+fn interpreted(session: &Session, suite: &Suite, json: bool) -> u8 {
+    let prepared = match super::engine::prepared(session, &suite.game) {
+        Ok(prepared) => prepared,
+        Err(code) => return code,
+    };
+    tgdl_interp::install(prepared);
+    tgdl_play::cli::set_game_file(&suite.game);
+    let mut argv: Vec<OsString> = vec!["tgdlc".into(), "test".into(), suite.scenarios.clone().into()];
+    if json {
+        argv.push("--json".into());
+    }
+    tgdl_play::cli::run_main::<tgdl_interp::Interpreted>(argv)
+}
+
+/// Runs a suite through the game's binary (built as `play` builds it, cached).
+fn native(session: &Session, suite: &Suite, json: bool) -> u8 {
+    match super::run::build_game(session, &suite.game, false, None) {
+        Ok(built) => {
+            let mut cmd = Command::new(&built.binary);
+            cmd.arg("test").arg(&suite.scenarios);
+            if json {
+                cmd.arg("--json");
+            }
+            cmd.env("TGDL_GAME_FILE", &suite.game);
+            match cmd.status() {
+                Ok(status) => status.code().map_or(1, |c| c.clamp(0, 255) as u8),
+                Err(e) => fail(format!("cannot run `{}`: {e}", built.binary.display())),
+            }
+        }
+        Err(c) => c,
+    }
 }
 
 /// The suites FILES name, and 1 when one names nothing to test (said on standard error).
