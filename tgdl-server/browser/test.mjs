@@ -506,6 +506,40 @@ try {
     await waitDecisions(page, 1);
     const state = await api(base, "GET", "/api/matches/" + created.id);
     assert.equal(state.history[0].label, "step from=Square(3, 6) to=Square(4, 5)");
+    // A checkered board; the squares the last move changed are marked.
+    assert.equal(await page.$$eval("svg rect.cell.dark", (c) => c.length), 32, "half the 64 squares are dark");
+    await waitDecisions(page, 2);
+    const changed = await page.$$eval("svg rect.cell.changed", (cs) => cs.map((c) => c.parentNode.dataset.key));
+    assert.ok(changed.length >= 2, "the last move's squares are marked: " + changed);
+  });
+
+  if (!only.length || only.includes("crazy_eights")) await check("a hand is drawn as cards, the other hands as backs", async () => {
+    const base = await serve("crazy_eights");
+    const created = await api(base, "POST", "/api/matches", { players: 3, seats: ["human", "human", "human"], seed: 3 });
+    const page = await (await person()).newPage();
+    await page.goto(base + "/m/" + created.id + "?token=" + created.seats[0].token);
+    await waitDecisions(page, 0);
+    const mine = await api(base, "GET", "/api/matches/" + created.id + "?token=" + created.seats[0].token);
+    const hand = handOf(mine, 0);
+    assert.equal(hand.length, 5);
+    assert.deepEqual(await page.$$eval("#board ul.cards li.card", (cs) => cs.map((c) => c.textContent)), hand, "my cards, as cards");
+    const backs = await page.$$eval("#board .hand-backs", (rows) => rows.map((r) => ({
+      who: r.querySelector(".who").textContent,
+      backs: r.querySelectorAll(".card.back").length,
+      label: r.getAttribute("aria-label"),
+      faces: [...r.querySelectorAll(".card.back")].map((c) => c.textContent).join(""),
+    })));
+    assert.deepEqual(backs, [
+      { who: "player 1", backs: 5, label: "player 1 holds 5 Card", faces: "" },
+      { who: "player 2", backs: 5, label: "player 2 holds 5 Card", faces: "" },
+    ]);
+    // Playable cards are buttons; playing one by clicking it marks what changed.
+    const playable = await page.$$("#board ul.cards li.card[role=button]");
+    assert.ok(playable.length > 0, "a playable card is clickable");
+    await page.screenshot({ path: join(shots, "crazy_eights_table.png"), fullPage: true });
+    await playable[0].click();
+    await waitDecisions(page, 1);
+    assert.ok(await page.$$eval("#board .changed", (c) => c.length) > 0, "the move's changes are marked");
   });
 
   if (!only.length || only.includes("hex")) await check("hex draws hexagons, every empty cell a button", async () => {

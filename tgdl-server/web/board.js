@@ -1,6 +1,9 @@
-// Draws a TGDL `View` (tgdl-runtime/src/view.rs): square and hex grids and graph groups as
-// SVG, attributes as definition lists, lists of objects as lists. Text from the game is
-// only ever set with textContent (never parsed as HTML).
+// Draws a TGDL `View` (tgdl-runtime/src/view.rs): square grids checkered and hex grids as
+// hexagons, graph groups as nodes and links, in SVG; attributes as definition lists, lists
+// of objects as lists, the hands as cards (the hands a viewer may not see as card backs,
+// as many as they hold). What changed since the view drawn before is marked (`changed`),
+// briefly animated. Text from the game is only ever set with textContent (never parsed
+// as HTML).
 //
 // Board things are keyed `SECTION:r:c` (the cell at row r, column c, with what stands on
 // it), `SECTION:n:i` (node i of a graph), `SECTION:n:i:k` (the k-th piece on node i) and
@@ -104,8 +107,9 @@ function hexPoints(cx, cy, size, pointy) {
   return pts.join(" ");
 }
 
-// A grid section. `action(key)` gives what clicking a cell does, or null.
-function drawGrid(section, index, action) {
+// A grid section. `action(key)` gives what clicking a cell does, or null; `changed(r, c)`
+// whether the cell changed since the view drawn before.
+function drawGrid(section, index, action, changed) {
   const cells = section.cells || [];
   const rows = cells.length;
   const columns = rows ? Math.max(...cells.map((r) => r.length)) : 0;
@@ -136,9 +140,10 @@ function drawGrid(section, index, action) {
       const [x, y] = place(r, c);
       const key = index + ":" + r + ":" + c;
       const g = svgEl("g", { "data-row": r, "data-column": c, "data-key": key });
+      const cls = "cell" + (layout === "Square" && (r + c) % 2 === 1 ? " dark" : "") + (changed(r, c) ? " changed" : "");
       const shape = layout === "Square"
-        ? svgEl("rect", { x: x - size, y: y - size, width: 2 * size, height: 2 * size, class: "cell" })
-        : svgEl("polygon", { points: hexPoints(x, y, size - 0.5, layout === "HexRows"), class: "cell" });
+        ? svgEl("rect", { x: x - size, y: y - size, width: 2 * size, height: 2 * size, class: cls })
+        : svgEl("polygon", { points: hexPoints(x, y, size - 0.5, layout === "HexRows"), class: cls });
       g.append(shape, layout === "Square" ? svgText(x, y, text, null, 2 * size - 4, 2 * size - 4) : svgText(x, y, text, null, 1.6 * size, size));
       interactive(g, shape, section.title + " (" + c + ", " + r + "): " + text, action ? action(key) : null);
       svg.append(g);
@@ -189,8 +194,9 @@ function linkTarget(nodes, link) {
 
 // A graph section: nodes in reading order along a serpentine, edges as lines; the pieces
 // on a node as labelled chips under it. `action(key)` gives what clicking a node
-// (`SECTION:n:i`) or a piece on it (`SECTION:n:i:k`) does, or null.
-function drawGraph(section, sectionIndex, action) {
+// (`SECTION:n:i`) or a piece on it (`SECTION:n:i:k`) does, or null; `changed(i)` whether
+// node i (or what stands on it) changed since the view drawn before.
+function drawGraph(section, sectionIndex, action, changed) {
   const nodes = section.nodes || [];
   const n = nodes.length;
   const per = Math.max(1, Math.min(8, Math.ceil(Math.sqrt(n * 1.6))));
@@ -223,7 +229,7 @@ function drawGraph(section, sectionIndex, action) {
     const key = sectionIndex + ":n:" + i;
     const base = nodeBase(name);
     const g = svgEl("g", { "data-node": i, "data-key": key });
-    const circle = svgEl("circle", { cx: x, cy: y, r, class: "node" });
+    const circle = svgEl("circle", { cx: x, cy: y, r, class: changed(i) ? "node changed" : "node" });
     g.append(circle, svgText(x, y, base, "node-label", 2 * r - 6, 2 * r - 10));
     const description = section.title + ": " + name + ((links || []).length ? " → " + links.join(", ") : "");
     interactive(g, circle, description, action ? action(key) : null);
@@ -241,19 +247,49 @@ function drawGraph(section, sectionIndex, action) {
   return svg;
 }
 
-function drawAttributes(section) {
+// `changed(name)`: whether the attribute's value changed since the view drawn before.
+function drawAttributes(section, changed) {
   const dl = htmlEl("dl", { class: "attributes" });
-  for (const [k, v] of section.items || []) dl.append(htmlEl("dt", {}, k), htmlEl("dd", {}, v));
+  for (const [k, v] of section.items || []) {
+    dl.append(htmlEl("dt", {}, k), htmlEl("dd", changed(k) ? { class: "changed" } : {}, v));
+  }
   return dl;
 }
 
-// A list section (a hand): each object an item; `action(key)` gives what clicking the
-// k-th item (`SECTION:l:k`) does, or null.
-function drawList(section, sectionIndex, action) {
-  const ul = htmlEl("ul", { class: "items" });
+// The sections the engine writes for hands: a hand the viewer sees (or its face-up part)
+// is a list of cards; the hands it may not see are the section `hands`.
+const HAND = /^(face up in the )?hand of player \d+$/;
+
+// The hands the viewer may not see, as card backs: one a card held (up to 16, then a
+// count), and what the engine says they hold (`player 1 holds 5 Card`), nothing more.
+function drawBacks(section, hands) {
+  const box = htmlEl("div", { class: "hands" });
+  for (const [who, summary] of section.items || []) {
+    const hand = hands.find((h) => "player " + h.player === who);
+    const held = hand ? hand.counts.reduce((sum, [, n]) => sum + n, 0) : 0;
+    const row = htmlEl("div", { class: "hand-backs", role: "img", "aria-label": summary });
+    const fan = htmlEl("span", { class: "fan", "aria-hidden": "true" });
+    for (let k = 0; k < Math.min(held, 16); k++) fan.append(htmlEl("span", { class: "card back" }));
+    if (held > 16) fan.append(htmlEl("span", { class: "more" }, "+" + (held - 16)));
+    row.append(htmlEl("span", { class: "who" }, who), fan, htmlEl("span", { class: "held" }, summary.replace(who + " ", "")));
+    box.append(row);
+  }
+  return box;
+}
+
+// A list section: each object an item, a hand's as cards; `action(key)` gives what
+// clicking the k-th item (`SECTION:l:k`) does, or null; `changed(item)` whether the item
+// is new since the view drawn before.
+function drawList(section, sectionIndex, action, changed) {
+  const cards = HAND.test(section.title || "");
+  const ul = htmlEl("ul", { class: cards ? "items cards" : "items" });
   (section.items || []).forEach((item, k) => {
     const key = sectionIndex + ":l:" + k;
-    const li = htmlEl("li", { "data-key": key }, item);
+    // A card the viewer holds but may not see reads `a hidden Card (...)`: its back, with
+    // what the viewer was told of it.
+    const face = cards && item.startsWith("a hidden ") ? "card back" : "card";
+    const cls = (cards ? face : "") + (changed(item) ? " changed" : "");
+    const li = htmlEl("li", cls.trim() ? { "data-key": key, class: cls.trim() } : { "data-key": key }, item);
     interactive(li, li, section.title + ": " + item, action ? action(key) : null, true);
     ul.append(li);
   });
@@ -261,21 +297,51 @@ function drawList(section, sectionIndex, action) {
   return ul;
 }
 
+// What a view shows, thing by thing, for telling what changed from one view to the next:
+// a map from a key that names the thing by its section's title (sections come and go, so
+// their indices are not kept) to its text.
+function viewTexts(view) {
+  const texts = new Map();
+  for (const section of view.sections || []) {
+    const [kind, body] = Object.entries(section)[0] || [];
+    if (!body) continue;
+    const at = kind + "\u0000" + (body.title || "") + "\u0000";
+    if (kind === "Grid") (body.cells || []).forEach((row, r) => (row || []).forEach((t, c) => texts.set(at + r + ":" + c, t)));
+    else if (kind === "Graph") (body.nodes || []).forEach(([name], i) => texts.set(at + i, name));
+    else if (kind === "Attributes") for (const [k, v] of body.items || []) texts.set(at + k, v);
+    else if (kind === "List") for (const item of body.items || []) texts.set(at + item, item);
+  }
+  return texts;
+}
+
+// The keys of `viewTexts` whose text differs between two views (none without a view before).
+function changes(before, after) {
+  const changed = new Set();
+  if (!before) return changed;
+  for (const [key, text] of after) if (before.get(key) !== text) changed.add(key);
+  return changed;
+}
+
 // The whole view into `container`. `action(key)`: what clicking a board thing does.
-function drawView(container, view, action) {
+// `hands`: the observation's hands (who holds how many); `changed`: the keys of
+// `viewTexts` that changed since the view drawn before.
+function drawView(container, view, action, hands, changed) {
   container.replaceChildren();
+  const marked = changed || new Set();
   (view.sections || []).forEach((section, i) => {
     const [kind, body] = Object.entries(section)[0] || [];
     if (!body) return;
+    const at = kind + "\u0000" + (body.title || "") + "\u0000";
     const box = htmlEl("section", { class: "view-section" });
     box.append(htmlEl("h3", {}, body.title || kind));
-    if (kind === "Grid") box.append(drawGrid(body, i, action));
-    else if (kind === "Graph") box.append(drawGraph(body, i, action));
-    else if (kind === "Attributes") box.append(drawAttributes(body));
-    else if (kind === "List") box.append(drawList(body, i, action));
+    if (kind === "Grid") box.append(drawGrid(body, i, action, (r, c) => marked.has(at + r + ":" + c)));
+    else if (kind === "Graph") box.append(drawGraph(body, i, action, (j) => marked.has(at + j)));
+    else if (kind === "Attributes" && body.title === "hands" && hands) box.append(drawBacks(body, hands));
+    else if (kind === "Attributes") box.append(drawAttributes(body, (k) => marked.has(at + k)));
+    else if (kind === "List") box.append(drawList(body, i, action, (item) => marked.has(at + item)));
     container.append(box);
   });
 }
 
-window.TGDLBoard = { drawView, htmlEl, nodeBase, nodePieces, linkTarget };
+window.TGDLBoard = { drawView, viewTexts, changes, htmlEl, nodeBase, nodePieces, linkTarget };
 })();

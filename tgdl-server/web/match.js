@@ -5,7 +5,7 @@
 (() => {
 "use strict";
 
-const { drawView, htmlEl, nodeBase, nodePieces, linkTarget } = window.TGDLBoard;
+const { drawView, viewTexts, changes, htmlEl, nodeBase, nodePieces, linkTarget } = window.TGDLBoard;
 const id = decodeURIComponent(location.pathname.split("/")[2] || "");
 const token = new URLSearchParams(location.search).get("token") || "";
 const api = "/api/matches/" + encodeURIComponent(id);
@@ -17,6 +17,9 @@ let busy = false;
 // Board things clicked so far toward an option naming several (a piece, then where it
 // goes), at the decision count they were clicked at.
 let selection = { decisions: -1, picked: [] };
+// The view drawn last (its decision count and texts) and what changed when it came: the
+// last move's marks stay while the same position is drawn again (a selection, an update).
+let drawn = { decisions: -1, texts: null, changed: new Set() };
 
 function $(name) { return document.getElementById(name); }
 
@@ -195,7 +198,9 @@ function render(state) {
 
   const deciding = step === null && state.options.length > 0;
   const board = deciding ? boardChoices(state) : null;
-  drawView($("board"), state.observation.view, board ? board.action : null);
+  const texts = viewTexts(state.observation.view);
+  if (state.decisions !== drawn.decisions) drawn = { decisions: state.decisions, texts, changed: changes(drawn.texts, texts) };
+  drawView($("board"), state.observation.view, board ? board.action : null, state.observation.hands, drawn.changed);
 
   let prompt = "";
   if (deciding) {
@@ -280,6 +285,7 @@ async function askWhy(event) {
 function whySuggestions(state) {
   const moves = $("why-moves");
   moves.replaceChildren(...state.options.map((o) => htmlEl("option", { value: o.label })));
+  $("why-label").placeholder = state.options.length ? state.options[0].label : "";
 }
 
 async function choose(index) {
