@@ -18,7 +18,7 @@
 //   nothing.
 // A match that takes longer than GAME_LIMIT_MS (or its game's `limitMs`) fails with where
 // it got to.
-// TGDL_WEB=DIR serves the client's assets (/assets/*) from DIR instead of the binaries
+// TGDL_WEB=DIR serves the client's pages and assets (/, /m/*, /assets/*) from DIR instead of the binaries
 // (to try changes to tgdl-server/web without rebuilding every binary).
 // Prints `N passed, N failed` and exits 1 when a check failed.
 
@@ -181,6 +181,11 @@ async function person() {
       const file = new URL(route.request().url()).pathname.split("/").pop();
       const type = file.endsWith(".css") ? "text/css" : "text/javascript";
       route.fulfill({ status: 200, contentType: type, body: readFileSync(join(dir, file)) });
+    });
+    // The pages too: the lobby and the match page.
+    await ctx.route((url) => url.pathname === "/" || url.pathname.startsWith("/m/"), (route) => {
+      const page = new URL(route.request().url()).pathname === "/" ? "index.html" : "match.html";
+      route.fulfill({ status: 200, contentType: "text/html; charset=utf-8", body: readFileSync(join(dir, page)) });
     });
   }
   return ctx;
@@ -461,6 +466,16 @@ try {
     assert.ok(answer.some((l) => l.startsWith("the filter of `cell` refuses Cell(1, 1) (tic_tac_toe.tgdl:")), answer.join("\n"));
     assert.ok(answer.includes("  with cell.mark = 0"), answer.join("\n"));
     await pages[1].screenshot({ path: join(shots, "tic_tac_toe_why.png"), fullPage: true });
+    // On the board: "Ask about a square", then the square.
+    await pages[1].fill("#why-label", "");
+    await pages[1].click("#why-board");
+    assert.equal(await pages[1].getAttribute("#why-board", "aria-pressed"), "true");
+    assert.equal(await pages[1].$$eval('#board [data-click="why"]', (c) => c.length), 9, "every square can be asked about");
+    await pages[1].click('#board g[data-row="1"][data-column="1"]');
+    await pages[1].waitForFunction(() => (document.querySelector("#why-answer li") || {}).textContent === "`place Cell(1, 1)` is not offered");
+    assert.equal(await pages[1].inputValue("#why-label"), "place Cell(1, 1)");
+    assert.equal(await pages[1].getAttribute("#why-board", "aria-pressed"), "false", "one question, then the board plays again");
+    assert.equal(await pages[1].$$eval('#board [data-click="choose"]', (c) => c.length), 8);
     // A spectator has no seat to ask for.
     const spectator = await (await person()).newPage();
     await spectator.goto(base + "/m/" + created.id);
@@ -476,6 +491,22 @@ try {
     await page.click("#why-ask");
     await page.waitForSelector("#why-answer.unavailable");
     assert.match(await page.textContent("#why-answer"), /needs the interpreter/);
+  });
+
+  if (!only.length || only.includes("breakthrough")) await check("a piece selected, then asked about a square it cannot reach", async () => {
+    const base = await serve("breakthrough", true);
+    const created = await api(base, "POST", "/api/matches", { players: 2, seats: ["human", "random"], seed: 4 });
+    const page = await (await person()).newPage();
+    await page.goto(base + "/m/" + created.id + "?token=" + created.seats[0].token);
+    await waitDecisions(page, 0);
+    await page.click('#board g[data-key="0:6:3"]');
+    assert.equal(await page.getAttribute('#board g[data-key="0:6:3"]', "aria-pressed"), "true", "the pawn is selected");
+    await page.click("#why-board");
+    await page.click('#board g[data-key="0:4:3"]');
+    await page.waitForFunction(() => (document.querySelector("#why-answer li") || {}).textContent.includes("is not offered"));
+    const answer = await page.$$eval("#why-answer li", (ls) => ls.map((l) => l.textContent));
+    assert.equal(answer[0], "`step from=Square(3, 6) to=Square(3, 4)` is not offered", answer.join("\n"));
+    assert.ok(answer.some((l) => l.startsWith("the filter of `to` refuses Square(3, 4) (breakthrough.tgdl:")), answer.join("\n"));
   });
 
   if (!only.length || only.includes("breakthrough")) await check("a piece, then its square: by keyboard, with a cancel", async () => {

@@ -20,6 +20,8 @@ let selection = { decisions: -1, picked: [] };
 // The view drawn last (its decision count and texts) and what changed when it came: the
 // last move's marks stay while the same position is drawn again (a selection, an update).
 let drawn = { decisions: -1, texts: null, changed: new Set() };
+// "Ask about a square": the next click on a cell asks why the move naming it is not offered.
+let askingWhy = false;
 
 function $(name) { return document.getElementById(name); }
 
@@ -200,7 +202,9 @@ function render(state) {
   const board = deciding ? boardChoices(state) : null;
   const texts = viewTexts(state.observation.view);
   if (state.decisions !== drawn.decisions) drawn = { decisions: state.decisions, texts, changed: changes(drawn.texts, texts) };
-  drawView($("board"), state.observation.view, board ? board.action : null, state.observation.hands, drawn.changed);
+  if (!deciding) askingWhy = false;
+  const action = board && askingWhy ? whyAction(state, board) : board ? board.action : null;
+  drawView($("board"), state.observation.view, action, state.observation.hands, drawn.changed);
 
   let prompt = "";
   if (deciding) {
@@ -243,6 +247,8 @@ function render(state) {
   log.scrollTop = log.scrollHeight;
 
   $("why").hidden = !token || step !== null || Boolean(state.result);
+  $("why-board").disabled = !deciding;
+  $("why-board").setAttribute("aria-pressed", String(askingWhy));
   whySuggestions(state);
 
   const finished = live && live.finished;
@@ -280,6 +286,59 @@ async function askWhy(event) {
   } catch (e) {
     answer.replaceChildren(htmlEl("li", {}, "cannot reach the server: " + e));
   }
+}
+
+const TILE = /([A-Za-z_][A-Za-z0-9_]*)\((-?\d+), (-?\d+)\)/g;
+
+// The label the move would have that names the cell at column c, row r where the options
+// name a cell: the first option fitting what is selected that names a cell next, that
+// cell replaced (a piece selected, then a square its moves do not reach: the move there);
+// else the first option naming a cell, its last one replaced. Null when no option names
+// a cell.
+function labelNaming(state, board, c, r) {
+  const labels = board.open.map((i) => state.options[i].label);
+  const refs = (label) => [...label.matchAll(TILE)];
+  const at = board.picked.length;
+  let label = labels.find((l) => refs(l).length > at);
+  let which = at;
+  if (label === undefined) {
+    label = state.options.map((o) => o.label).find((l) => refs(l).length > 0);
+    if (label === undefined) return null;
+    which = refs(label).length - 1;
+  }
+  const m = refs(label)[which];
+  return label.slice(0, m.index) + m[1] + "(" + c + ", " + r + ")" + label.slice(m.index + m[0].length);
+}
+
+// While asking about a square, every cell of a grid asks why the move naming it is not
+// offered (`labelNaming`), in the Why not? box.
+function whyAction(state, board) {
+  return (key) => {
+    const cell = key.match(/^\d+:(\d+):(\d+)$/);
+    if (!cell) return null;
+    const [r, c] = [Number(cell[1]), Number(cell[2])];
+    return {
+      kind: "why", label: "why not here?", options: [],
+      run: () => {
+        askingWhy = false;
+        const label = labelNaming(state, board, c, r);
+        render(live);
+        if (label === null) {
+          $("why-answer").replaceChildren(htmlEl("li", {}, "no move on the menu names a square: type the move"));
+          return;
+        }
+        $("why-label").value = label;
+        $("why-form").requestSubmit();
+      },
+    };
+  };
+}
+
+function toggleAskingWhy() {
+  askingWhy = !askingWhy;
+  if (live && step === null) render(live);
+  const first = askingWhy && document.querySelector('#board [data-click="why"]');
+  if (first) first.focus();
 }
 
 function whySuggestions(state) {
@@ -340,6 +399,7 @@ async function showStep(n) {
 
 function start() {
   $("why-form").addEventListener("submit", askWhy);
+  $("why-board").addEventListener("click", toggleAskingWhy);
   $("step-first").addEventListener("click", () => showStep(0));
   $("step-prev").addEventListener("click", () => showStep((step === null ? live.decisions : step) - 1));
   $("step-next").addEventListener("click", () => showStep((step === null ? live.decisions : step) + 1));
