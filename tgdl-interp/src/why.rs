@@ -155,7 +155,7 @@ impl Asked {
                     p.line_of(span)
                 ));
                 if let Some(body) = trigger.and_then(|t| t.body.as_ref()) {
-                    self.values(body, &mut frame, owner);
+                    self.values(body, &mut frame, owner, None);
                 }
                 return true;
             }
@@ -169,9 +169,10 @@ impl Asked {
                     self.lines.push(format!("the require holds ({}): `{}`", place(span), p.line_of(span)));
                 }
                 Ok(_) => {
+                    let span = self.deciding(require).unwrap_or(span);
                     self.lines.push(format!("a require fails ({}): `{}`", place(span), p.line_of(span)));
-                    let deeper = self.said_no(require);
-                    self.values(require, &mut frame, owner);
+                    let deeper = self.said_no();
+                    self.values(require, &mut frame, owner, Some(span));
                     self.lines.extend(deeper);
                     return true;
                 }
@@ -232,13 +233,15 @@ impl Asked {
                     ));
                 }
                 Ok(_) => {
+                    let span = self.deciding(&f.body).unwrap_or(span);
                     self.lines.push(format!(
-                        "the filter of `{}` refuses {name} ({place}): `{}`",
+                        "the filter of `{}` refuses {name} ({}): `{}`",
                         input.name,
+                        p.loc(span),
                         p.line_of(span)
                     ));
-                    let deeper = self.said_no(&f.body);
-                    self.values(&f.body, frame, owner);
+                    let deeper = self.said_no();
+                    self.values(&f.body, frame, owner, Some(span));
                     self.lines.extend(deeper);
                     return true;
                 }
@@ -270,7 +273,7 @@ impl Asked {
     /// Where, deeper down, the rules said no: from the last `return false` the rule ran
     /// inside the functions it called, each that passed on a call's `false` followed into
     /// that call's last `return false`, down to one that said `false` itself.
-    fn said_no(&mut self, rule: &Block) -> Vec<String> {
+    fn said_no(&mut self) -> Vec<String> {
         let p = self.m.prep;
         if self.blind {
             self.m.refusals = None;
@@ -278,15 +281,10 @@ impl Asked {
                 "  (what it computed is not shown: the game hides things from this seat, and it may have read them)",
             )];
         }
-        let own: Vec<Span> = rule.stmts.iter().map(|s| s.span).collect();
-        let refusals: Vec<Refusal> = self
-            .m
-            .refusals
-            .take()
-            .unwrap_or_default()
-            .into_iter()
-            .filter(|r| !own.contains(&r.span))
-            .collect();
+        // The rule's own `return`s (its shallowest depth) are the rule itself, told already.
+        let all = self.m.refusals.take().unwrap_or_default();
+        let own = all.iter().map(|r| r.depth).min();
+        let refusals: Vec<Refusal> = all.into_iter().filter(|r| Some(r.depth) != own).collect();
         let mut chain: Vec<Refusal> = Vec::new();
         let mut end = refusals.len();
         while let Some(at) =
@@ -319,9 +317,18 @@ impl Asked {
         true
     }
 
-    /// The values a rule read: its locals and the attributes it read of them, as the seat
-    /// may see them.
-    fn values(&mut self, body: &Block, frame: &mut Frame, owner: Owner) {
+    /// The statement of `rule` that decided its `false`: the one holding the last
+    /// `return` the rule ran at its own (shallowest) depth.
+    fn deciding(&self, rule: &Block) -> Option<Span> {
+        let refusals = self.m.refusals.as_deref().unwrap_or_default();
+        let own = refusals.iter().map(|r| r.depth).min();
+        let last = refusals.iter().rev().find(|r| Some(r.depth) == own)?;
+        rule.stmts.iter().map(|s| s.span).find(|s| within(last.span, *s))
+    }
+
+    /// The values a rule read, in `decided` (the statement that decided it) when given:
+    /// its locals and the attributes it read of them, as the seat may see them.
+    fn values(&mut self, body: &Block, frame: &mut Frame, owner: Owner, decided: Option<Span>) {
         let p = self.m.prep;
         if self.blind {
             return;
@@ -329,6 +336,9 @@ impl Asked {
         let mut reads: Vec<Expr> = Vec::new();
         let mut inner: Vec<Span> = Vec::new();
         body.walk_exprs(&mut |e| {
+            if decided.is_some_and(|d| !within(e.span, d)) {
+                return;
+            }
             if let ExprKind::Attr { object, .. } = &e.kind {
                 inner.push(object.span);
             }
@@ -371,6 +381,11 @@ impl Asked {
             Err(_) => String::from("(an error)"),
         }
     }
+}
+
+/// Whether `inner` lies inside `outer` (the same file).
+fn within(inner: Span, outer: Span) -> bool {
+    inner.file == outer.file && outer.start <= inner.start && inner.end <= outer.end
 }
 
 /// The text of each leading input in what follows the action's name in a label: ` X` for

@@ -155,6 +155,26 @@ fn a_pinned_piece_is_told_that_its_move_would_leave_the_king_attacked() {
     assert!(out.contains("is offered\n"), "{out}");
 }
 
+/// In a filter of several statements, the one that said no is told, with the values it
+/// read (not those of statements it never reached).
+#[test]
+fn the_statement_that_said_no_is_told_with_its_own_values() {
+    let out = why(&["examples/breakthrough.tgdl", "step from=Square(3, 6) to=Square(5, 5)"]);
+    assert!(
+        out.ends_with(
+            "the filter of `to` refuses Square(5, 5) (breakthrough.tgdl:56:13): `if (dx < -1 || dx > 1) { return false; }`\n  with dx = 2\n"
+        ),
+        "{out}"
+    );
+    let out = why(&["examples/breakthrough.tgdl", "step from=Square(3, 6) to=Square(3, 4)"]);
+    assert!(
+        out.ends_with(
+            "(breakthrough.tgdl:54:13): `if (to.y != from.y + forward(p: player.active())) { return false; }`\n  with to.y = 4, from.y = 6\n"
+        ),
+        "{out}"
+    );
+}
+
 /// At the terminal's prompt, `why LABEL` answers and the prompt comes back.
 #[test]
 fn why_at_the_prompt_answers_and_asks_again() {
