@@ -638,6 +638,44 @@ try {
     }
   });
 
+  // Every control of the lobby and of a match page (options, cards, squares, the why box,
+  // the stepper) is reachable by keyboard and has a name a screen reader can say; on a
+  // phone-sized screen the page does not scroll sideways.
+  if (!only.length || only.includes("crazy_eights")) await check("every control is labelled and reachable by keyboard, on a phone too", async () => {
+    const controls = (page) => page.$$eval("button, input, select, a[href], [role=button]", (els) => els
+      .filter((e) => !e.closest("[hidden]") && e.getClientRects().length > 0)
+      .map((e) => {
+        const labelled = e.id && document.querySelector('label[for="' + CSS.escape(e.id) + '"]');
+        const name = (e.getAttribute("aria-label") || (labelled && labelled.textContent) || e.textContent || e.value || "").trim();
+        const reachable = e.tabIndex >= 0 && !(e.disabled && e.tagName !== "BUTTON");
+        return { tag: e.tagName.toLowerCase(), id: e.id, name, reachable };
+      }));
+    const problems = (list) => list.filter((c) => !c.name || !c.reachable);
+    for (const [game, viewport] of [["crazy_eights", { width: 1280, height: 900 }], ["breakthrough", { width: 390, height: 844 }], ["crazy_eights", { width: 390, height: 844 }]]) {
+      const base = await serve(game);
+      const ctx = await person();
+      const lobby = await ctx.newPage();
+      await lobby.setViewportSize(viewport);
+      await lobby.goto(base + "/");
+      await lobby.waitForSelector("#seats select");
+      assert.deepEqual(problems(await controls(lobby)), [], game + ": lobby controls");
+      const seats = game === "crazy_eights" ? ["human", "human", "random"] : ["human", "human"];
+      const created = await api(base, "POST", "/api/matches", { players: seats.length, seats, seed: 3 });
+      const page = await ctx.newPage();
+      await page.setViewportSize(viewport);
+      await page.goto(base + "/m/" + created.id + "?token=" + created.seats[0].token);
+      await waitDecisions(page, 0);
+      const found = await controls(page);
+      assert.ok(found.length > 3, game + ": controls found");
+      console.log("     " + game + " at " + viewport.width + " px: " + found.length + " controls, e.g. " + found.slice(0, 3).map((c) => c.tag + " \"" + c.name + "\"").join(", "));
+      assert.deepEqual(problems(found), [], game + ": match page controls");
+      const wide = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      assert.ok(wide <= 0, game + " at " + viewport.width + " px: the page is " + wide + " px wider than the screen");
+      if (viewport.width < 500) await page.screenshot({ path: join(shots, game + "_phone.png"), fullPage: true });
+      await ctx.close();
+    }
+  });
+
   if (!only.length) await check("names, labels and log lines that are markup show as text", async () => {
     // `markup.tgdl` (beside this script) draws cells labelled `<b>empty</b>` and
     // `<img src=x onerror="window.pwned = 1">`, and logs `<script>window.pwned = 2</script>`.
