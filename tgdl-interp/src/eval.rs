@@ -1039,19 +1039,8 @@ impl Machine {
     /// Whether a candidate passes: of the input's class, not discarded, and through the
     /// filters.
     pub(crate) fn accepts(&mut self, input: &Input, candidate: &Value, frame: &mut Frame) -> Flow<bool> {
-        let p = self.prep;
-        if let (Ty::Class(c), Value::Object(t, i)) = (input.candidate_ty(), candidate) {
-            let obj = &self.arenas[*t as usize][*i as usize];
-            if !p.program.is_subclass(obj.class, *c) {
-                return Ok(false);
-            }
-            let root = p.program.class(*c).root;
-            if p.program.class(root).kind == ClassKind::Interactable
-                && let Some(d) = p.builtin_attr(root, BuiltinAttr::Discarded)
-                && obj.fields[p.slot[d.index()]] == Value::Bool(true)
-            {
-                return Ok(false);
-            }
+        if !self.of_class(input, candidate) {
+            return Ok(false);
         }
         for f in &input.filters {
             frame.locals[f.binder.index()] = candidate.clone();
@@ -1060,6 +1049,26 @@ impl Machine {
             }
         }
         Ok(true)
+    }
+
+    /// Whether `candidate` is of the class `input` takes and not discarded: what an input
+    /// asks before its filters.
+    pub(crate) fn of_class(&self, input: &Input, candidate: &Value) -> bool {
+        let p = self.prep;
+        if let (Ty::Class(c), Value::Object(t, i)) = (input.candidate_ty(), candidate) {
+            let obj = &self.arenas[*t as usize][*i as usize];
+            if !p.program.is_subclass(obj.class, *c) {
+                return false;
+            }
+            let root = p.program.class(*c).root;
+            if p.program.class(root).kind == ClassKind::Interactable
+                && let Some(d) = p.builtin_attr(root, BuiltinAttr::Discarded)
+                && obj.fields[p.slot[d.index()]] == Value::Bool(true)
+            {
+                return false;
+            }
+        }
+        true
     }
 
     /// An input's value: computed (`auto`) or asked of its target player. `None` when the

@@ -211,12 +211,9 @@ impl Asked {
                 self.lines.push(format!("{name} is not a {class}, as the input `{}` takes", input.name));
                 return true;
             }
-            match self.m.accepts(&Input { filters: Vec::new(), ..input.clone() }, value, frame) {
-                Ok(true) => {}
-                _ => {
-                    self.lines.push(format!("{name} is discarded: the input `{}` skips it", input.name));
-                    return true;
-                }
+            if !self.m.of_class(input, value) {
+                self.lines.push(format!("{name} is discarded: the input `{}` skips it", input.name));
+                return true;
             }
         }
         for f in &input.filters {

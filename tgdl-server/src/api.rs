@@ -394,8 +394,15 @@ async fn game_info<G: Game>() -> Response {
         "hidden_information": G::has_hidden_information(),
         "params": info.params.iter().map(param_json).collect::<Vec<_>>(),
         "seats": ["human", "random", "mcts", "mcts:N", "mcts:Ns"],
+        "why": explains::<G>(),
     });
     json_response(StatusCode::OK, body.to_string())
+}
+
+/// Whether this engine answers `why` (the interpreter does; compiled engines keep no rules
+/// to point at): asked of a game started from setup.
+fn explains<G: Game>() -> bool {
+    G::start(G::info().min_players, 0).is_ok_and(|game| game.why(0, "").is_some())
 }
 
 /// A parameter as the lobby offers it: its name, kind, default and range.

@@ -70,6 +70,7 @@ fn two_tokens_play_a_full_tic_tac_toe() {
     let info = c.get("/api/game").json();
     assert_eq!(info["name"], "TicTacToe");
     assert_eq!(info["min_players"], 2);
+    assert_eq!(info["why"], false, "a compiled engine does not answer why");
 }
 
 #[test]

@@ -22,6 +22,8 @@ let selection = { decisions: -1, picked: [] };
 let drawn = { decisions: -1, texts: null, changed: new Set() };
 // "Ask about a square": the next click on a cell asks why the move naming it is not offered.
 let askingWhy = false;
+// Whether the server's engine answers `why` (`GET /api/game`): the interpreter does.
+let whyAnswered = false;
 
 function $(name) { return document.getElementById(name); }
 
@@ -246,7 +248,7 @@ function render(state) {
   log.replaceChildren(...state.log.map((line) => htmlEl("li", {}, line)));
   log.scrollTop = log.scrollHeight;
 
-  $("why").hidden = !token || step !== null || Boolean(state.result);
+  $("why").hidden = !token || !whyAnswered || step !== null || Boolean(state.result);
   $("why-board").disabled = !deciding;
   $("why-board").setAttribute("aria-pressed", String(askingWhy));
   whySuggestions(state);
@@ -405,6 +407,10 @@ function start() {
   $("step-next").addEventListener("click", () => showStep((step === null ? live.decisions : step) + 1));
   $("step-last").addEventListener("click", () => showStep(live.decisions));
   refresh().catch((e) => showError(String(e)));
+  fetch("/api/game").then((r) => r.json()).then((game) => {
+    whyAnswered = game.why === true;
+    if (live && step === null) render(live);
+  }).catch(() => {});
   const events = new EventSource(withToken(api + "/events"));
   events.addEventListener("state", (e) => {
     try { accept(JSON.parse(e.data)); } catch (err) { showError(String(err)); }

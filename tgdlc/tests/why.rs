@@ -238,6 +238,8 @@ fn the_server_answers_why_for_a_seat() {
     assert!(spectator.starts_with("HTTP/1.1 403"), "{spectator}");
     let unlabelled = request(&format!("GET /api/matches/{id}/why?token={token}"), "");
     assert!(unlabelled.starts_with("HTTP/1.1 400") && unlabelled.contains("\"error\""), "{unlabelled}");
+    let game = request("GET /api/game", "");
+    assert!(game.contains("\"why\":true"), "the interpreter says it answers why: {game}");
     let _ = child.kill();
     let _ = child.wait();
 }
