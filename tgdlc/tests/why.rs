@@ -84,25 +84,31 @@ fn a_refused_move_is_told_with_the_rule_and_the_values_it_read() {
     assert_eq!(json["lines"][0], "no move of the menu's actions reads `jump`");
 }
 
+/// A chess square by its algebraic name, as the game labels it: `e2` is `Square(4, 6)`.
+fn square(name: &str) -> String {
+    let b = name.as_bytes();
+    format!("Square({}, {})", b[0] - b'a', b'8' - b[1])
+}
+
+/// The trace of a chess game played by `moves` (`e2e4`, ...) on the interpreter.
+fn chess_trace(name: &str, moves: &[&str]) -> PathBuf {
+    let typed: String =
+        moves.iter().map(|m| format!("move from={} to={}\n", square(&m[0..2]), square(&m[2..4]))).collect();
+    let trace = scratch(name).join("chess.json");
+    let t = trace.to_str().expect("UTF-8 path");
+    tgdlc(
+        &["play", "examples/chess.tgdl", "--engine", "interpreted", "--seats", "human,human", "--trace", t],
+        &format!("{typed}q\n"),
+    );
+    trace
+}
+
 /// Castling through a square a bishop attacks: the filter of `to` refuses it, and the
 /// chain of `return false` leads from `legal` into `can_castle`'s attacked-square check.
 #[test]
 fn castling_through_an_attacked_square_points_at_the_rule_that_forbids_it() {
-    let square = |s: &str| {
-        let b = s.as_bytes();
-        format!("Square({}, {})", b[0] - b'a', b'8' - b[1])
-    };
-    let moves: String = ["g2g3", "b7b6", "f1g2", "c8a6", "g1f3", "e7e6", "e2e3", "d7d6"]
-        .iter()
-        .map(|m| format!("move from={} to={}\n", square(&m[0..2]), square(&m[2..4])))
-        .collect();
-    let dir = scratch("chess");
-    let trace = dir.join("chess.json");
+    let trace = chess_trace("chess", &["g2g3", "b7b6", "f1g2", "c8a6", "g1f3", "e7e6", "e2e3", "d7d6"]);
     let t = trace.to_str().expect("UTF-8 path");
-    tgdlc(
-        &["play", "examples/chess.tgdl", "--engine", "interpreted", "--seats", "human,human", "--trace", t],
-        &format!("{moves}q\n"),
-    );
     let out = why(&["examples/chess.tgdl", "--replay", t, "move from=Square(4, 7) to=Square(6, 7)"]);
     assert!(out.starts_with("`move from=Square(4, 7) to=Square(6, 7)` is not offered\n"), "{out}");
     assert!(out.contains("the filter of `to` refuses Square(6, 7) (chess.tgdl:283:27)"), "{out}");
@@ -119,21 +125,8 @@ fn castling_through_an_attacked_square_points_at_the_rule_that_forbids_it() {
 /// the filter of `to`, whose `legal()` says no where the move would leave the king attacked.
 #[test]
 fn a_pinned_piece_is_told_that_its_move_would_leave_the_king_attacked() {
-    let square = |s: &str| {
-        let b = s.as_bytes();
-        format!("Square({}, {})", b[0] - b'a', b'8' - b[1])
-    };
-    let moves: String = ["d2d4", "e7e6", "c2c4", "f8b4", "b1c3", "a7a6"]
-        .iter()
-        .map(|m| format!("move from={} to={}\n", square(&m[0..2]), square(&m[2..4])))
-        .collect();
-    let dir = scratch("pin");
-    let trace = dir.join("chess.json");
+    let trace = chess_trace("pin", &["d2d4", "e7e6", "c2c4", "f8b4", "b1c3", "a7a6"]);
     let t = trace.to_str().expect("UTF-8 path");
-    tgdlc(
-        &["play", "examples/chess.tgdl", "--engine", "interpreted", "--seats", "human,human", "--trace", t],
-        &format!("{moves}q\n"),
-    );
     let label = format!("move from={} to={}", square("c3"), square("e4"));
     let out = why(&["examples/chess.tgdl", "--replay", t, &label]);
     assert!(out.starts_with(&format!("`{label}` is not offered\n")), "{out}");
