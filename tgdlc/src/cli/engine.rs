@@ -50,7 +50,12 @@ pub(super) fn prepared(session: &Session, file: &Path) -> Result<Arc<Prepared>, 
 }
 
 /// Runs the game's command line in this process on the interpreter, playing `prepared`.
-fn run_interpreted(prepared: Arc<Prepared>, subcommand: &str, file: &Path, args: &[OsString]) -> u8 {
+pub(super) fn run_interpreted(
+    prepared: Arc<Prepared>,
+    subcommand: &str,
+    file: &Path,
+    args: &[OsString],
+) -> u8 {
     tgdl_interp::install(prepared);
     // Usage lines then say `tgdlc play FILE`, as the native binary's do.
     tgdl_play::cli::set_game_file(file);

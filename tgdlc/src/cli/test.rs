@@ -66,13 +66,11 @@ fn interpreted(session: &Session, suite: &Suite, json: bool) -> u8 {
         Ok(prepared) => prepared,
         Err(code) => return code,
     };
-    tgdl_interp::install(prepared);
-    tgdl_play::cli::set_game_file(&suite.game);
-    let mut argv: Vec<OsString> = vec!["tgdlc".into(), "test".into(), suite.scenarios.clone().into()];
+    let mut args: Vec<OsString> = vec![suite.scenarios.clone().into()];
     if json {
-        argv.push("--json".into());
+        args.push("--json".into());
     }
-    tgdl_play::cli::run_main::<tgdl_interp::Interpreted>(argv)
+    super::engine::run_interpreted(prepared, "test", &suite.game, &args)
 }
 
 /// Runs a suite through the game's binary (built as `play` builds it, cached).
