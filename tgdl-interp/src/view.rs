@@ -64,24 +64,41 @@ impl Machine {
         }
     }
 
-    /// How the table draws an object: what its class's `glyph` and `colour` return (each
-    /// run as a label is), when it has them.
+    /// How the table draws an object: what its class's `glyph` and `colour` return, run
+    /// on a copy of the world as labels are.
     pub(crate) fn look_of(&self, tag: u32, index: u32) -> Option<Look> {
+        self.looks_fns(tag, index)?;
+        self.clone().look_on(tag, index)
+    }
+
+    /// The look functions of an object's class, if it has any.
+    fn looks_fns(&self, tag: u32, index: u32) -> Option<[Option<tgdl_compiler::hir::FuncId>; 2]> {
         let obj = self.arenas.get(tag as usize)?.get(index as usize)?;
-        let [glyph, colour] = self.prep.look_fns[obj.class.index()]?;
+        self.prep.look_fns[obj.class.index()]
+    }
+
+    /// An object's look, its functions run on this world (a copy: a whole grid's looks are
+    /// worked out on one).
+    fn look_on(&mut self, tag: u32, index: u32) -> Option<Look> {
+        let [glyph, colour] = self.looks_fns(tag, index)?;
         let this = Value::Object(tag, index);
-        Look::of(
-            glyph.and_then(|f| self.label_call(f, this.clone())),
-            colour.and_then(|f| self.label_call(f, this)),
-        )
+        let mut text =
+            |f: Option<tgdl_compiler::hir::FuncId>| match f.map(|f| self.call(f, this.clone(), Vec::new())) {
+                Some(Ok(Value::Str(s))) => Some(s.to_string()),
+                _ => None,
+            };
+        let glyph = text(glyph);
+        Look::of(glyph, text(colour))
     }
 
     /// How a cell draws: as the first piece on it that has a look, else as its tile.
-    fn tile_look(&self, tag: u32, index: u32) -> Option<Look> {
-        self.pieces_at(tag, index)
-            .into_iter()
-            .find_map(|(t, i)| self.look_of(t, i))
-            .or_else(|| self.look_of(tag, index))
+    fn tile_look(&mut self, tag: u32, index: u32) -> Option<Look> {
+        for (t, i) in self.pieces_at(tag, index) {
+            if let Some(look) = self.look_on(t, i) {
+                return Some(look);
+            }
+        }
+        self.look_on(tag, index)
     }
 
     fn class_label(&self, class: ClassId, tag: u32, index: u32) -> String {
@@ -252,12 +269,13 @@ impl Machine {
                 })
                 .collect();
             let looks = if p.group_looks[gi] {
+                let mut world = self.clone();
                 (0..group.rows)
                     .map(|row| {
                         (0..group.columns)
                             .map(|column| {
                                 group.cells[row * group.columns + column]
-                                    .and_then(|t| self.tile_look(tag, t.index() as u32))
+                                    .and_then(|t| world.tile_look(tag, t.index() as u32))
                             })
                             .collect()
                     })

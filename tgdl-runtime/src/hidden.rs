@@ -168,6 +168,9 @@ pub struct Observation {
     pub round: Option<crate::game::Round>,
 }
 
+/// The looks of a list's objects, in its order.
+type Looks = Vec<Option<Look>>;
+
 /// One player's hand as a viewer sees it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Hand {
@@ -217,7 +220,7 @@ impl Observation {
         // objects would tell what they are.
         let mut unseen: Vec<Vec<String>> = vec![Vec::new(); hands.len()];
         // The looks of each hand's listed objects and of its face-up ones, in their order.
-        let mut looks: Vec<(Vec<Option<Look>>, Vec<Option<Look>>)> = vec![Default::default(); hands.len()];
+        let mut looks: Vec<(Looks, Looks)> = vec![Default::default(); hands.len()];
         for o in &census.objects {
             let (Place::Hand(p) | Place::Shown(p) | Place::Outward(p)) = o.place else { continue };
             let Some(hand) = hands.get_mut(p.0 as usize) else { continue };
@@ -262,7 +265,7 @@ impl Observation {
             .any(|o| matches!(o.place, Place::Hand(_) | Place::Shown(_) | Place::Outward(_)));
         if any_hand {
             // Looks only where something has one; the hidden objects listed last have none.
-            let some = |mut v: Vec<Option<Look>>, len: usize| {
+            let some = |mut v: Looks, len: usize| {
                 if v.iter().all(Option::is_none) {
                     return Vec::new();
                 }

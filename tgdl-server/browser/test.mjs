@@ -247,6 +247,8 @@ async function makeChoice(page, index, decisions) {
       // A selection: the page narrowed the options (drawn at once, in the click handler).
       continue;
     }
+    // A long menu lists its buttons only when asked.
+    if (await page.$("#show-all")) await page.click("#show-all");
     const button = await page.$(`#options button.option[data-index="${index}"]`);
     assert.ok(button, "option " + index + " has a board thing or a button (decision " + decisions + ")");
     await button.click();
@@ -380,7 +382,9 @@ async function playFullMatch(name, spec) {
         assert.equal((await pages[other].$$("#options button.option")).length, 0, "only the deciding seat has options");
       }
     }
-    await page.waitForSelector("#options button.option");
+    await page.waitForSelector("#options button.option, #show-all");
+    // A long menu (the Amazons') lists its buttons when asked: the labels are read from them.
+    if (await page.$("#show-all")) await page.click("#show-all");
     const labels = await page.$$eval("#options button.option", (bs) => bs.map((b) => b.textContent));
     const index = choose(labels.length);
     const clicks = await makeChoice(page, index, n);
@@ -656,7 +660,10 @@ try {
     assert.equal(cells.length, 121, "every empty cell names one option");
     await cells[60].click();
     await waitDecisions(page, 2);
-    assert.equal(await page.$$eval("svg text", (ts) => ts.filter((t) => t.textContent === "X").length), 1);
+    // Hex says its stones are red and blue: two discs, no letters.
+    const stones = await page.$$eval("svg circle.stone", (cs) => cs.map((c) => getComputedStyle(c).fill).sort());
+    assert.deepEqual(stones, ["rgb(0, 114, 178)", "rgb(213, 94, 0)"], "a red stone and a blue one");
+    assert.equal(await page.$$eval("svg text", (ts) => ts.length), 0, "stones, not letters");
   });
 
   if (!only.length || only.includes("dice_race")) await check("the dice race draws its track as a graph", async () => {

@@ -407,7 +407,8 @@ function drawView(container, view, action, hands, changed) {
       return;
     }
     if (kind === "Attributes" && body.title === "hands" && hands) {
-      for (const row of drawBacks(body, hands).children) area(Number(row.dataset.player)).append(row);
+      // (A copy of the rows: moving one out of its box would skip the next.)
+      for (const row of [...drawBacks(body, hands).children]) area(Number(row.dataset.player)).append(row);
       return;
     }
     const box = htmlEl("section", { class: "view-section" });

@@ -22,6 +22,11 @@ let selection = { decisions: -1, picked: [] };
 let drawn = { decisions: -1, texts: null, changed: new Set() };
 // "Ask about a square": the next click on a cell asks why the move naming it is not offered.
 let askingWhy = false;
+// Menus longer than this (the Amazons' 2,176 moves) list their buttons only when asked,
+// or once pointing at the board has narrowed them; `showAll` is the decision count at
+// which the person asked.
+const MANY_OPTIONS = 60;
+let showAll = -1;
 // Whether the server's engine answers `why` (`GET /api/game`): the interpreter does.
 let whyAnswered = false;
 
@@ -222,7 +227,11 @@ function render(state) {
   $("prompt").textContent = prompt;
   const options = $("options");
   options.replaceChildren();
-  if (deciding) {
+  if (deciding && board.open.length > MANY_OPTIONS && showAll !== state.decisions) {
+    const all = htmlEl("button", { type: "button", class: "show-all", id: "show-all" }, "Show all " + board.open.length + " moves");
+    all.addEventListener("click", () => { showAll = state.decisions; render(live); });
+    options.append(htmlEl("p", { class: "many" }, board.open.length + " moves: point at the board to narrow them, or"), all);
+  } else if (deciding) {
     for (const i of board.open) {
       const b = htmlEl("button", { type: "button", class: "option", "data-index": String(i) }, state.options[i].label);
       b.addEventListener("click", () => choose(i));

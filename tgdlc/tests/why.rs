@@ -84,12 +84,6 @@ fn a_refused_move_is_told_with_the_rule_and_the_values_it_read() {
     assert_eq!(json["lines"][0], "no move of the menu's actions reads `jump`");
 }
 
-/// A chess square by its algebraic name, as the game labels it: `e2` is `e2`.
-fn square(name: &str) -> String {
-    let b = name.as_bytes();
-    format!("Square({}, {})", b[0] - b'a', b'8' - b[1])
-}
-
 /// The trace of a chess game played by `moves` (`e2e4`, ...) on the interpreter.
 fn chess_trace(name: &str, moves: &[&str]) -> PathBuf {
     let typed: String = moves.iter().map(|m| format!("move from={} to={}\n", &m[0..2], &m[2..4])).collect();

@@ -20,8 +20,16 @@ impl Gen<'_> {
             return (quote!(), quote!());
         }
         let prog = self.prog;
+        // Called on the world itself: `object_look` runs them on a copy, a grid on one copy.
         let call = |f: Option<FuncId>| match f {
-            Some(f) => self.label_call(f, quote!(id)),
+            Some(f) => {
+                let n = &self.func_name[&f];
+                if self.null.ret(f) {
+                    quote!(self.#n(id).ok().flatten().map(|text| text.to_string()))
+                } else {
+                    quote!(self.#n(id).ok().map(|text| text.to_string()))
+                }
+            }
             None => quote!(None),
         };
         let mut arms = Vec::new();
@@ -30,7 +38,11 @@ impl Gen<'_> {
             for (class, _) in &h.variants {
                 let Some([glyph, colour]) = look_fns(prog, *class) else { continue };
                 let (glyph, colour) = (call(glyph), call(colour));
-                variants.push((self.variant_pattern(h, *class), quote!(rt::view::Look::of(#glyph, #colour))));
+                let look = quote!({
+                    let glyph = #glyph;
+                    rt::view::Look::of(glyph, #colour)
+                });
+                variants.push((self.variant_pattern(h, *class), look));
             }
             if variants.is_empty() {
                 continue;
@@ -55,8 +67,15 @@ impl Gen<'_> {
         }
         let tile_look = self.tile_look_fn();
         let helpers = quote! {
-            /// How the table draws an object: what its class's `glyph` and `colour` return.
+            /// How the table draws an object: what its class's `glyph` and `colour` return,
+            /// run on a copy of the world as labels are.
             fn object_look(&self, tag: u32, index: u32) -> Option<rt::view::Look> {
+                self.clone().look_on(tag, index)
+            }
+
+            /// An object's look, its functions run on this world (a copy: a whole grid's
+            /// looks are worked out on one).
+            fn look_on(&mut self, tag: u32, index: u32) -> Option<rt::view::Look> {
                 match tag {
                     #(#arms)*
                     _ => None,
@@ -88,20 +107,22 @@ impl Gen<'_> {
             let tile = self.builtin_field(ph.root, crate::hir::BuiltinAttr::Tile);
             let discarded = self.builtin_field(ph.root, crate::hir::BuiltinAttr::Discarded);
             pieces.push(quote! {
-                for (id, piece) in self.#pa.iter() {
-                    if piece.#tile == Some(t) && !piece.#discarded {
-                        if let Some(look) = self.object_look(#tag, id.index() as u32) {
-                            return Some(look);
-                        }
+                let on: Vec<u32> = self.#pa.iter()
+                    .filter(|(_, piece)| piece.#tile == Some(t) && !piece.#discarded)
+                    .map(|(id, _)| id.index() as u32)
+                    .collect();
+                for index in on {
+                    if let Some(look) = self.look_on(#tag, index) {
+                        return Some(look);
                     }
                 }
             });
         }
         quote! {
             /// How a cell draws: as the first piece on it that has a look, else as its tile.
-            fn tile_look(&self, t: rt::Id<Tile>) -> Option<rt::view::Look> {
+            fn tile_look(&mut self, t: rt::Id<Tile>) -> Option<rt::view::Look> {
                 #(#pieces)*
-                self.object_look(#tile_tag, t.index() as u32)
+                self.look_on(#tile_tag, t.index() as u32)
             }
         }
     }

@@ -57,14 +57,20 @@ impl<'p> Gen<'p> {
                 }));
             } else {
                 let looks = if crate::facts::group_has_looks(prog, *board, *g) {
-                    quote!(
+                    // One copy of the world for the whole grid (a look may do what a function may).
+                    quote!({
+                        let mut world = self.clone();
                         (0..group.rows)
-                            .map(|row| (0..group.columns)
-                                .map(|column| group.cells[row * group.columns + column]
-                                    .and_then(|t| self.tile_look(t)))
-                                .collect())
+                            .map(|row| {
+                                (0..group.columns)
+                                    .map(|column| {
+                                        group.cells[row * group.columns + column]
+                                            .and_then(|t| world.tile_look(t))
+                                    })
+                                    .collect()
+                            })
                             .collect()
-                    )
+                    })
                 } else {
                     quote!(Vec::new())
                 };
