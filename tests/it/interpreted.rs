@@ -83,8 +83,14 @@ fn the_interpreter_plays_what_the_compiled_engines_play() {
     let mut failures = Vec::new();
     let mut compared = 0;
     for pair in PAIRS.iter().filter(|p| !p.path.starts_with("tests/equivalence/")) {
-        // The examples for more seeds: the games people play.
-        let seeds = if pair.path.starts_with("examples/") { 10 } else { 3 };
+        // The examples for more seeds: the games people play; two seeds of the games whose
+        // menus run to thousands of moves (Amazons) or whose jumps are searched
+        // recursively (draughts), each seed minutes long in a debug build.
+        let seeds = match pair.name {
+            "amazons" | "english_draughts" => 2,
+            _ if pair.path.starts_with("examples/") => 10,
+            _ => 3,
+        };
         match check(pair.name, seeds) {
             Ok(()) => compared += 1,
             Err(why) => failures.push(why),
