@@ -28,7 +28,6 @@ mod inputs;
 mod instances;
 mod labels;
 mod layout;
-mod looks;
 mod loops;
 mod menus;
 mod owners;
