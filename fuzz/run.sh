@@ -8,7 +8,8 @@
 # Runs each target (default: parse check codegen interp differential trace server stored lsp)
 # for SECONDS (default 30) on a corpus seeded with every example and test program (for
 # `trace`, traces of played games; for `server`, `stored`, `lsp` and `differential`, the
-# inputs in seeds/TARGET/: for `differential`, a game of each example), with
+# inputs in seeds/TARGET/: for `differential`, a game of each example, named after it, whose
+# first byte is its position among the examples in alphabetical order), with
 # the TGDL dictionary. A crash, a timeout (over 10 s for one input) or
 # memory over 2 GB stops the run and leaves the input in fuzz/artifacts/TARGET/; make it
 # a regression test (docs/reliability.md). Needs `cargo install cargo-fuzz`; builds on the

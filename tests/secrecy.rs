@@ -282,7 +282,7 @@ fn check_point<R: Rules>(game: &Engine<R>, seed: Option<&str>, seen: &mut Seen) 
             }
             let section = format!("face up in the hand of player {}", mine.player);
             let listed = obs.view.sections.iter().find_map(|s| match s {
-                Section::List { title, items } if *title == section => Some(items),
+                Section::List { title, items, .. } if *title == section => Some(items),
                 _ => None,
             });
             if mine.objects.is_none() && !mine.face_up.is_empty() && listed != Some(&mine.face_up) {

@@ -489,7 +489,7 @@ fn a_revealed_card_stays_in_its_hand_face_up_for_everyone() {
         } else {
             assert_eq!(hand.objects, None);
             let listed = obs.view.sections.iter().any(|s| {
-                matches!(s, Section::List { title, items }
+                matches!(s, Section::List { title, items, .. }
                     if title == "face up in the hand of player 0" && *items == vec![label.clone()])
             });
             assert!(listed, "{viewer}: {text}");

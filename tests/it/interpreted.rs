@@ -83,8 +83,14 @@ fn the_interpreter_plays_what_the_compiled_engines_play() {
     let mut failures = Vec::new();
     let mut compared = 0;
     for pair in PAIRS.iter().filter(|p| !p.path.starts_with("tests/equivalence/")) {
-        // The examples for more seeds: the games people play.
-        let seeds = if pair.path.starts_with("examples/") { 10 } else { 3 };
+        // The examples for more seeds: the games people play; two seeds of the games whose
+        // menus run to thousands of moves (Amazons) or whose jumps are searched
+        // recursively (draughts), each seed minutes long in a debug build.
+        let seeds = match pair.name {
+            "amazons" | "english_draughts" => 2,
+            _ if pair.path.starts_with("examples/") => 10,
+            _ => 3,
+        };
         match check(pair.name, seeds) {
             Ok(()) => compared += 1,
             Err(why) => failures.push(why),
@@ -98,12 +104,14 @@ fn the_interpreter_plays_what_the_compiled_engines_play() {
 /// (`tests/it/examples.rs`), at the depths a debug build reaches quickly.
 #[test]
 fn the_interpreter_counts_the_published_perft_figures() {
-    let counts: [(&str, u32, &[u64]); 5] = [
+    let counts: [(&str, u32, &[u64]); 7] = [
         ("examples/tic_tac_toe.tgdl", 5, &[9, 72, 504, 3_024, 15_120]),
         ("examples/connect_four.tgdl", 4, &[7, 49, 343, 2_401]),
         ("examples/breakthrough.tgdl", 3, &[22, 484, 11_132]),
         ("examples/reversi.tgdl", 5, &[4, 12, 56, 244, 1_396]),
         ("examples/chess.tgdl", 2, &[20, 400]),
+        ("examples/english_draughts.tgdl", 5, &[7, 49, 302, 1_469, 7_361]),
+        ("examples/amazons.tgdl", 1, &[2_176]),
     ];
     for (path, depth, published) in counts {
         let _installed = install(path);

@@ -10,7 +10,7 @@ use tgdl_tests::{PROGRAMS, owned_objects};
 /// The list section titled `title` of what `viewer` sees, if there is one.
 fn listed(game: &owned_objects::Game, viewer: Viewer, title: &str) -> Option<Vec<String>> {
     game.observation(viewer).view.sections.into_iter().find_map(|s| match s {
-        Section::List { title: t, items } if t == title => Some(items),
+        Section::List { title: t, items, .. } if t == title => Some(items),
         _ => None,
     })
 }
@@ -64,7 +64,7 @@ fn internal_attributes_are_left_out_of_the_view() {
     });
     assert_eq!(rules, Some(vec![("round".to_string(), "2".to_string())]), "{view:?}");
     let owned = view.sections.iter().find_map(|s| match s {
-        Section::List { title, items } if title == "player 0 has" => Some(items.clone()),
+        Section::List { title, items, .. } if title == "player 0 has" => Some(items.clone()),
         _ => None,
     });
     assert_eq!(owned, Some(vec!["Token(value: 1)".to_string()]), "{view:?}");
@@ -76,4 +76,73 @@ fn internal_attributes_are_left_out_of_the_view() {
     assert_eq!(code, 0, "{out}");
     assert!(out.contains("Rules:\n  round: 2\n"), "{out}");
     assert!(!out.contains("last_round") && !out.contains("touched"), "{out}");
+}
+
+/// The chess example names its squares as players do (`name`) and says how its pieces look
+/// (`glyph`, `colour`): menus read `e2`, the grid carries each cell's name and look, and
+/// its texts stay the letters the terminal prints.
+#[test]
+fn chess_squares_are_named_and_drawn_by_their_looks() {
+    use tgdl_runtime::view::Look;
+    let game = tgdl_tests::chess::Game::start(2, 0).expect("the game starts");
+    assert!(game.labels().contains(&String::from("move from=e2 to=e4")), "{:?}", game.labels());
+    let view = game.observation(Viewer::Seat(1)).view;
+    let Some(Section::Grid { cells, looks, names, .. }) = view.sections.first() else {
+        panic!("a grid first: {view:?}")
+    };
+    assert_eq!(names[6][4].as_deref(), Some("e2"));
+    assert_eq!(names[0][0].as_deref(), Some("a8"));
+    assert_eq!(cells[7][4].as_deref(), Some("K"));
+    let king = Look { glyph: Some("♚".into()), colour: Some("white".into()) };
+    assert_eq!(looks[7][4], Some(king));
+    assert_eq!(looks[1][0], Some(Look { glyph: Some("♟".into()), colour: Some("black".into()) }));
+    assert_eq!(looks[4][4], None, "an empty square has no look");
+    // The rules' bookkeeping is `internal`: not on the table.
+    assert!(
+        !view.sections.iter().any(|s| matches!(s, Section::Attributes { title, .. } if title == "Rules"))
+    );
+}
+
+/// A card's look is worked out only for those who see the card: over seeded games of
+/// crazy eights, each seat's hand carries a look per card, and no glyph of a card in
+/// another player's hand is anywhere in what a seat (or a spectator) is shown.
+#[test]
+fn card_looks_show_only_to_the_seats_that_see_the_cards() {
+    use tgdl_tests::crazy_eights::Game;
+    for seed in 0..4u64 {
+        let mut game = Game::start(3, seed).expect("the game starts");
+        let mut rng = tgdl_runtime::rng::Rng::new(seed);
+        let mut checked = 0;
+        while matches!(game.status(), Status::Decide(_)) && checked < 60 {
+            // Every hand with its looks, as the designer sees them.
+            let all = game.observation(Viewer::All).view;
+            let mut glyphs: Vec<(u32, String)> = Vec::new();
+            for section in &all.sections {
+                if let Section::List { title, items, looks } = section
+                    && let Some(p) = title.strip_prefix("hand of player ")
+                {
+                    assert_eq!(looks.len(), items.len(), "a look for each card: {title}");
+                    for look in looks {
+                        let glyph = look.as_ref().and_then(|l| l.glyph.clone()).expect("a card's glyph");
+                        glyphs.push((p.parse().expect("a seat"), glyph));
+                    }
+                }
+            }
+            assert!(!glyphs.is_empty());
+            for viewer in [Viewer::Seat(0), Viewer::Seat(1), Viewer::Seat(2), Viewer::Public] {
+                let shown = serde_json::to_string(&game.observation(viewer)).expect("an observation as JSON");
+                for (owner, glyph) in &glyphs {
+                    let own = viewer == Viewer::Seat(*owner);
+                    assert_eq!(
+                        shown.contains(&format!("\"{glyph}\"")),
+                        own,
+                        "{viewer} and {glyph} of player {owner}"
+                    );
+                }
+            }
+            checked += 1;
+            let n = game.options().len();
+            game.apply(rng.below(n as u64) as usize).expect("a legal option applies");
+        }
+    }
 }

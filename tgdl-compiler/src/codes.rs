@@ -624,6 +624,34 @@ or make the class an interactable if its objects are held in hands:
         string text = "";
     }
 "#;
+    LOOK = "E0031", "`glyph` or `colour` written wrong",
+r#"A class's `glyph` and `colour` functions tell the table (the browser, and the terminal
+for glyphs) how to draw its objects: a piece as a disc of the colour bearing the glyph, a
+card with the glyph in its corners, a tile by its glyph (docs/presentation.md). Like
+`label`, they take no inputs and return a string, read from the object (`this`).
+
+Example:
+
+    interactable Stone {
+        function colour {
+            function input player viewer;
+            returns string;
+            effect { return "blue"; }
+        }
+    }
+
+Fix: read what the object holds; the table draws it the same for every viewer:
+
+    interactable Stone {
+        function colour {
+            returns string;
+            effect {
+                if (owner == 0) { return "white"; }
+                return "black";
+            }
+        }
+    }
+"#;
     UNREACHABLE = "W0001", "unreachable statement",
 r#"A statement follows a `return`, `break`, `continue` or `winner` in the same block, so it
 can never run.

@@ -255,11 +255,56 @@ pub fn disclosed_attrs(prog: &Program) -> Vec<crate::hir::AttrId> {
 /// A class's `function label { returns string; ... }` (or a base class's), if any: how its
 /// objects are named in menus, logs and views.
 pub fn label_fn(prog: &Program, class: ClassId) -> Option<FuncId> {
+    text_fn(prog, class, "label")
+}
+
+/// A class's `function name { returns string; ... }` (or a base class's), if any: how its
+/// objects are named in menus, logs and answers, when that differs from what the board
+/// draws (a chess square named `e2` whose label draws its piece).
+pub fn name_fn(prog: &Program, class: ClassId) -> Option<FuncId> {
+    text_fn(prog, class, "name")
+}
+
+/// Whether some tile class has a `name`: then grids carry their cells' names.
+pub fn names_tiles(prog: &Program) -> bool {
+    (0..prog.classes.len() as u32)
+        .map(ClassId)
+        .any(|c| prog.class(c).kind == crate::hir::ClassKind::Tile && name_fn(prog, c).is_some())
+}
+
+/// The class functions that say how the table draws an object, in the order of the
+/// runtime's `Look` fields: its glyph, its colour.
+pub const LOOK_FNS: [&str; 2] = ["glyph", "colour"];
+
+/// A class's (or a base class's) look functions, by [`LOOK_FNS`]; none when it has none.
+pub fn look_fns(prog: &Program, class: ClassId) -> Option<[Option<FuncId>; 2]> {
+    let fns = LOOK_FNS.map(|name| text_fn(prog, class, name));
+    fns.iter().any(Option::is_some).then_some(fns)
+}
+
+/// Whether any class says how it looks: then views carry looks beside their texts.
+pub fn has_looks(prog: &Program) -> bool {
+    (0..prog.classes.len() as u32).any(|c| look_fns(prog, ClassId(c)).is_some())
+}
+
+/// Whether a grid group is drawn by looks: a class of its tiles, or a class of pieces
+/// (which may stand on any tile), says how it looks. Its view then carries a look per
+/// cell; another group of the same board (connect four's slots) keeps its texts.
+pub fn group_has_looks(prog: &Program, board: ClassId, group: usize) -> bool {
+    let tiles = prog.class(board).groups[group].cells.iter().flatten().flatten();
+    let pieces = (0..prog.classes.len() as u32)
+        .map(ClassId)
+        .filter(|&c| prog.class(prog.class(c).root).kind == crate::hir::ClassKind::Interactable);
+    tiles.copied().chain(pieces).any(|c| look_fns(prog, c).is_some())
+}
+
+/// A class's (or a base class's) function `name` taking nothing and returning a string.
+fn text_fn(prog: &Program, class: ClassId, name: &str) -> Option<FuncId> {
     let mut cur = Some(class);
     while let Some(c) = cur {
         if let Some(&f) = prog.class(c).funcs.iter().find(|&&f| {
             let func = prog.func(f);
-            func.name == "label" && func.ret == Ty::String && func.inputs.is_empty()
+            func.name == name && func.ret == Ty::String && func.inputs.is_empty()
         }) {
             return Some(f);
         }

@@ -793,6 +793,10 @@ impl Rules for Machine {
         self.place_of(tag, index)
     }
 
+    fn object_look(&self, tag: u32, index: u32) -> Option<tgdl_runtime::view::Look> {
+        self.look_of(tag, index)
+    }
+
     fn observe(&self, seen: &Seen) -> View {
         self.game_view(seen)
     }

@@ -51,8 +51,17 @@ pub struct Prepared {
     pub(crate) menu_actions: Vec<ActionId>,
     /// Leading inputs of every action (the inputs a move carries).
     pub(crate) leading: Vec<Vec<usize>>,
-    /// Whether a class's label names its tiles (a grid tile named by its `label`).
+    /// Each class's `label`, if any.
     pub(crate) label_fn: Vec<Option<FuncId>>,
+    /// Each class's `name`, if any.
+    pub(crate) name_fn: Vec<Option<FuncId>>,
+    /// Each class's `glyph` and `colour`, when it has either.
+    pub(crate) look_fns: Vec<Option<[Option<FuncId>; 2]>>,
+    /// Whether each grid group (by index in `groups`) is drawn by looks.
+    pub(crate) group_looks: Vec<bool>,
+    /// Whether a tile class has a `name`: then grids carry their cells' names.
+    pub(crate) names_tiles: bool,
+    /// Whether a label function names its tiles (a grid tile named by its `label`).
     pub(crate) label_names_tile: Vec<bool>,
     pub(crate) has_queue: bool,
     /// Classes whose objects the rules create with `new` (tiles of these are not only
@@ -174,6 +183,10 @@ impl Prepared {
             menu_actions: Vec::new(),
             leading: Vec::new(),
             label_fn: Vec::new(),
+            name_fn: Vec::new(),
+            look_fns: Vec::new(),
+            group_looks: Vec::new(),
+            names_tiles: false,
             label_names_tile: Vec::new(),
             has_queue: false,
             uses_connections: false,
@@ -332,6 +345,10 @@ impl Prepared {
             .collect();
         let label_fn: Vec<Option<FuncId>> =
             (0..p.classes.len() as u32).map(|c| tgdl_compiler::facts::label_fn(p, ClassId(c))).collect();
+        let name_fn =
+            (0..p.classes.len() as u32).map(|c| tgdl_compiler::facts::name_fn(p, ClassId(c))).collect();
+        let look_fns =
+            (0..p.classes.len() as u32).map(|c| tgdl_compiler::facts::look_fns(p, ClassId(c))).collect();
         let label_names_tile =
             (0..p.funcs.len() as u32).map(|f| tgdl_compiler::facts::label_names_tile(p, FuncId(f))).collect();
         let has_queue =
@@ -416,6 +433,14 @@ impl Prepared {
         self.menu_actions = menu_actions;
         self.leading = leading;
         self.label_fn = label_fn;
+        self.name_fn = name_fn;
+        self.look_fns = look_fns;
+        self.group_looks = self
+            .groups
+            .iter()
+            .map(|&(board, g)| tgdl_compiler::facts::group_has_looks(p, board, g))
+            .collect();
+        self.names_tiles = tgdl_compiler::facts::names_tiles(p);
         self.label_names_tile = label_names_tile;
         self.has_queue = has_queue;
         self.uses_connections = uses_connections;

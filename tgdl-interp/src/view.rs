@@ -7,7 +7,7 @@ use crate::value::{Slot, Value};
 use tgdl_compiler::hir::{BuiltinAttr, ClassId, ClassKind, Geometry, Ty, Visibility};
 use tgdl_runtime::hidden::Seen;
 use tgdl_runtime::value::fmt_number;
-use tgdl_runtime::view::{GridLayout, Section, View};
+use tgdl_runtime::view::{GridLayout, Look, Section, View};
 
 impl Machine {
     /// An object's label, or its hidden form when `seen` may not see it.
@@ -64,10 +64,51 @@ impl Machine {
         }
     }
 
+    /// How the table draws an object: what its class's `glyph` and `colour` return, run
+    /// on a copy of the world as labels are.
+    pub(crate) fn look_of(&self, tag: u32, index: u32) -> Option<Look> {
+        self.looks_fns(tag, index)?;
+        self.clone().look_on(tag, index)
+    }
+
+    /// The look functions of an object's class, if it has any.
+    fn looks_fns(&self, tag: u32, index: u32) -> Option<[Option<tgdl_compiler::hir::FuncId>; 2]> {
+        let obj = self.arenas.get(tag as usize)?.get(index as usize)?;
+        self.prep.look_fns[obj.class.index()]
+    }
+
+    /// An object's look, its functions run on this world (a copy: a whole grid's looks are
+    /// worked out on one).
+    fn look_on(&mut self, tag: u32, index: u32) -> Option<Look> {
+        let [glyph, colour] = self.looks_fns(tag, index)?;
+        let this = Value::Object(tag, index);
+        let mut text =
+            |f: Option<tgdl_compiler::hir::FuncId>| match f.map(|f| self.call(f, this.clone(), Vec::new())) {
+                Some(Ok(Value::Str(s))) => Some(s.to_string()),
+                _ => None,
+            };
+        let glyph = text(glyph);
+        Look::of(glyph, text(colour))
+    }
+
+    /// How a cell draws: as the first piece on it that has a look, else as its tile.
+    fn tile_look(&mut self, tag: u32, index: u32) -> Option<Look> {
+        for (t, i) in self.pieces_at(tag, index) {
+            if let Some(look) = self.look_on(t, i) {
+                return Some(look);
+            }
+        }
+        self.look_on(tag, index)
+    }
+
     fn class_label(&self, class: ClassId, tag: u32, index: u32) -> String {
         let p = &self.prep;
         let c = p.program.class(class);
         let this = Value::Object(tag, index);
+        // A `name` names the object wherever a menu or a log does.
+        if let Some(f) = p.name_fn[class.index()] {
+            return self.label_call(f, this).unwrap_or_else(|| format!("{}#{}", c.name, index));
+        }
         // Tiles made with `new` (in graph groups, where `x` and `y` say little) are named by
         // their label when they have one.
         if c.kind == ClassKind::Tile
@@ -227,7 +268,36 @@ impl Machine {
                         .collect()
                 })
                 .collect();
-            sections.push(Section::Grid { title, layout, cells });
+            let looks = if p.group_looks[gi] {
+                let mut world = self.clone();
+                (0..group.rows)
+                    .map(|row| {
+                        (0..group.columns)
+                            .map(|column| {
+                                group.cells[row * group.columns + column]
+                                    .and_then(|t| world.tile_look(tag, t.index() as u32))
+                            })
+                            .collect()
+                    })
+                    .collect()
+            } else {
+                Vec::new()
+            };
+            let names = if p.names_tiles {
+                (0..group.rows)
+                    .map(|row| {
+                        (0..group.columns)
+                            .map(|column| {
+                                group.cells[row * group.columns + column]
+                                    .map(|t| self.object_label(tag, t.index() as u32))
+                            })
+                            .collect()
+                    })
+                    .collect()
+            } else {
+                Vec::new()
+            };
+            sections.push(Section::Grid { title, layout, cells, looks, names });
         }
         for (i, c) in p.program.classes.iter().enumerate() {
             let id = ClassId(i as u32);
@@ -289,10 +359,11 @@ impl Machine {
         out
     }
 
-    /// The objects of plain classes each player owns, in creation order: `player 0 has`.
+    /// The objects of plain classes each player owns, in creation order: `player 0 has`
+    /// (with their looks, when any has one).
     fn owned_sections(&self, sections: &mut Vec<Section>) {
         let p = &self.prep;
-        let mut has: Vec<Vec<String>> = vec![Vec::new(); self.core.players as usize];
+        let mut has: Vec<Vec<(String, Option<Look>)>> = vec![Vec::new(); self.core.players as usize];
         let mut any = false;
         for (tag, &root) in p.roots.iter().enumerate() {
             let r = p.program.class(root);
@@ -306,16 +377,19 @@ impl Machine {
                 if let Value::Player(n) = self.attr(&this, owner)
                     && let Some(list) = has.get_mut(n as usize)
                 {
-                    list.push(self.object_label(tag as u32, index as u32));
+                    let (tag, index) = (tag as u32, index as u32);
+                    list.push((self.object_label(tag, index), self.look_of(tag, index)));
                 }
             }
         }
         if !any {
             return;
         }
-        for (n, items) in has.into_iter().enumerate() {
-            if !items.is_empty() {
-                sections.push(Section::List { title: format!("player {n} has"), items });
+        for (n, owned) in has.into_iter().enumerate() {
+            if !owned.is_empty() {
+                let (items, looks): (Vec<String>, Vec<Option<Look>>) = owned.into_iter().unzip();
+                let looks = if looks.iter().any(Option::is_some) { looks } else { Vec::new() };
+                sections.push(Section::List { title: format!("player {n} has"), items, looks });
             }
         }
     }
@@ -448,6 +522,11 @@ impl Machine {
 
     /// The pieces standing on a tile (not discarded), by label.
     fn pieces_on(&self, tile_tag: u32, tile: u32) -> Vec<String> {
+        self.pieces_at(tile_tag, tile).into_iter().map(|(tag, index)| self.object_label(tag, index)).collect()
+    }
+
+    /// The pieces standing on a tile (not discarded), as (tag, index), in arena order.
+    fn pieces_at(&self, tile_tag: u32, tile: u32) -> Vec<(u32, u32)> {
         let p = &self.prep;
         let mut on = Vec::new();
         let target = Value::Object(tile_tag, tile);
@@ -464,7 +543,7 @@ impl Machine {
                 let this = Value::Object(tag as u32, index as u32);
                 if self.attr(&this, t) == target && d.is_none_or(|d| self.attr(&this, d) != Value::Bool(true))
                 {
-                    on.push(self.object_label(tag as u32, index as u32));
+                    on.push((tag as u32, index as u32));
                 }
             }
         }

@@ -96,7 +96,7 @@ fn draw(view: &View, status: Option<&str>) -> String {
     for section in &view.sections {
         out.push('\n');
         match section {
-            Section::Grid { title, layout, cells } => {
+            Section::Grid { title, layout, cells, .. } => {
                 heading(&mut out, title);
                 match layout {
                     GridLayout::Square => square(&mut out, cells),
@@ -118,7 +118,7 @@ fn draw(view: &View, status: Option<&str>) -> String {
                     let _ = writeln!(out, "  {name}: {value}");
                 }
             }
-            Section::List { title, items } => {
+            Section::List { title, items, .. } => {
                 heading(&mut out, title);
                 // Comma-separated, wrapped to the width of a terminal.
                 let mut line = String::from(" ");
@@ -274,7 +274,13 @@ mod tests {
             title: "Test".into(),
             active: Some(1),
             phase: "move".into(),
-            sections: vec![Section::Grid { title: "board".into(), layout, cells }],
+            sections: vec![Section::Grid {
+                title: "board".into(),
+                layout,
+                cells,
+                looks: Vec::new(),
+                names: Vec::new(),
+            }],
         }
     }
 
@@ -371,8 +377,8 @@ board:
         let items: Vec<String> = (1..=13).map(|i| format!("{i} of hearts")).collect();
         let view = View {
             sections: vec![
-                Section::List { title: "hand".into(), items },
-                Section::List { title: "empty".into(), items: Vec::new() },
+                Section::List { title: "hand".into(), items, looks: Vec::new() },
+                Section::List { title: "empty".into(), items: Vec::new(), looks: Vec::new() },
             ],
             ..View::default()
         };

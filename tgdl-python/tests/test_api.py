@@ -121,7 +121,7 @@ def test_budgets_are_set_for_the_games_started_after():
         with pytest.raises(connect_four.RuleError) as info:
             random_game(connect_four, 2, 3)
         assert info.value.message == "this loop ran more than 1 iterations in one decision"
-        assert "connect_four.tgdl:60:" in info.value.location
+        assert "connect_four.tgdl:70:" in info.value.location
         with pytest.raises(ValueError, match="3000 at most"):
             connect_four.set_limits(call_depth=3001)
         assert connect_four.limits()["loop_steps"] == 1, "a refused value changes nothing"

@@ -761,6 +761,12 @@ pub trait Rules: Resample + Clone + Debug + Send + Sync + 'static {
         None
     }
 
+    /// How the table draws an object (its class's `glyph` and `colour`), when the game
+    /// says; asked only of objects the viewer may see.
+    fn object_look(&self, _tag: u32, _index: u32) -> Option<crate::view::Look> {
+        None
+    }
+
     /// The board and global classes as `seen` may see them (hands are added by the engine).
     fn observe(&self, seen: &Seen) -> View;
 }
@@ -1310,9 +1316,15 @@ impl<R: Rules> Engine<R> {
             view.sections.push(crate::view::Section::Attributes { title: "secrets".into(), items: secrets });
         }
         let core = w.core();
-        Observation::assemble(viewer, core.players, census, view, core.log_for(viewer), |tag, index| {
-            w.pick_label(&Pick::Object(tag, index), &seen)
-        })
+        Observation::assemble(
+            viewer,
+            core.players,
+            census,
+            view,
+            core.log_for(viewer),
+            |tag, index| w.pick_label(&Pick::Object(tag, index), &seen),
+            |tag, index| w.object_look(tag, index),
+        )
     }
 
     /// The world as it is now, to run a move (or setup) from again: see [`Base`].

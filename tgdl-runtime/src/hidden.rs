@@ -8,7 +8,7 @@
 
 use crate::rng::Rng;
 use crate::value::Player;
-use crate::view::{Section, View};
+use crate::view::{Look, Section, View};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, HashMap};
 use std::fmt;
@@ -168,6 +168,9 @@ pub struct Observation {
     pub round: Option<crate::game::Round>,
 }
 
+/// The looks of a list's objects, in its order.
+type Looks = Vec<Option<Look>>;
+
 /// One player's hand as a viewer sees it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Hand {
@@ -194,7 +197,8 @@ impl Hand {
 
 impl Observation {
     /// Assembles an observation: `view` must already leave out what `viewer` may not see;
-    /// the hands come from the census, labelled by `label` where visible.
+    /// the hands come from the census, labelled by `label` and drawn by `look` where
+    /// visible.
     pub fn assemble(
         viewer: Viewer,
         players: u32,
@@ -202,6 +206,7 @@ impl Observation {
         mut view: View,
         log: Vec<String>,
         label: impl Fn(u32, u32) -> String,
+        look: impl Fn(u32, u32) -> Option<Look>,
     ) -> Observation {
         let mut hands: Vec<Hand> = (0..players)
             .map(|p| Hand {
@@ -214,6 +219,8 @@ impl Observation {
         // Objects the viewer may not see are listed apart, sorted: their order among the
         // objects would tell what they are.
         let mut unseen: Vec<Vec<String>> = vec![Vec::new(); hands.len()];
+        // The looks of each hand's listed objects and of its face-up ones, in their order.
+        let mut looks: Vec<(Looks, Looks)> = vec![Default::default(); hands.len()];
         for o in &census.objects {
             let (Place::Hand(p) | Place::Shown(p) | Place::Outward(p)) = o.place else { continue };
             let Some(hand) = hands.get_mut(p.0 as usize) else { continue };
@@ -228,12 +235,17 @@ impl Observation {
             if listed && hand.objects.is_none() {
                 hand.objects = Some(Vec::new());
             }
+            let seen_look = if hidden { None } else { look(o.tag, o.index) };
             if face_up {
                 hand.face_up.push(text.clone());
+                looks[p.0 as usize].1.push(seen_look.clone());
             }
             match (&mut hand.objects, hidden) {
                 (Some(_), true) => unseen[p.0 as usize].push(text),
-                (Some(objects), false) => objects.push(text),
+                (Some(objects), false) => {
+                    objects.push(text);
+                    looks[p.0 as usize].0.push(seen_look);
+                }
                 (None, _) => {}
             }
             match hand.counts.iter_mut().find(|(c, _)| c == o.root) {
@@ -252,16 +264,26 @@ impl Observation {
             .iter()
             .any(|o| matches!(o.place, Place::Hand(_) | Place::Shown(_) | Place::Outward(_)));
         if any_hand {
-            for hand in &hands {
+            // Looks only where something has one; the hidden objects listed last have none.
+            let some = |mut v: Looks, len: usize| {
+                if v.iter().all(Option::is_none) {
+                    return Vec::new();
+                }
+                v.resize(len, None);
+                v
+            };
+            for (hand, (listed, face_up)) in hands.iter().zip(looks) {
                 match &hand.objects {
                     Some(objects) if !objects.is_empty() => view.sections.push(Section::List {
                         title: format!("hand of player {}", hand.player),
                         items: objects.clone(),
+                        looks: some(listed, objects.len()),
                     }),
                     // A hand the viewer may not see still shows its face-up objects.
                     None if !hand.face_up.is_empty() => view.sections.push(Section::List {
                         title: format!("face up in the hand of player {}", hand.player),
                         items: hand.face_up.clone(),
+                        looks: some(face_up, hand.face_up.len()),
                     }),
                     _ => {}
                 }

@@ -14,14 +14,53 @@ pub struct View {
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum Section {
-    /// A regular group of tiles. `cells[row][column]`; `None` is a blank cell.
-    Grid { title: String, layout: GridLayout, cells: Vec<Vec<Option<String>>> },
+    /// A regular group of tiles. `cells[row][column]`; `None` is a blank cell. `looks`,
+    /// when the game says how things look, has a look per cell (what stands on it, else
+    /// the tile itself); empty otherwise. `names`, when its tiles have a `name` (menus
+    /// call a chess square `e2` while its cell shows its piece), has each cell's name;
+    /// empty otherwise.
+    Grid {
+        title: String,
+        layout: GridLayout,
+        cells: Vec<Vec<Option<String>>>,
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        looks: Vec<Vec<Option<Look>>>,
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        names: Vec<Vec<Option<String>>>,
+    },
     /// A graph group: each tile with the tiles it connects to.
     Graph { title: String, nodes: Vec<(String, Vec<String>)> },
     /// Attributes of an object (a global class, a pile, a hand).
     Attributes { title: String, items: Vec<(String, String)> },
-    /// Objects listed by name (the cards in a player's hand).
-    List { title: String, items: Vec<String> },
+    /// Objects listed by name (the cards in a player's hand). `looks`, when the game says
+    /// how things look, has a look per item (none for an object the viewer may not see);
+    /// empty otherwise.
+    List {
+        title: String,
+        items: Vec<String>,
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        looks: Vec<Option<Look>>,
+    },
+}
+
+/// How the table draws an object, from its class's `glyph` and `colour` functions: on the
+/// board, the glyph in the colour (a chess piece), or a disc of the colour when there is
+/// no glyph (a stone); a card with the glyph in its corners, in the colour.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Look {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub glyph: Option<String>,
+    /// A colour name of the table's palette (docs/presentation.md); another name is drawn
+    /// in the default colour.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub colour: Option<String>,
+}
+
+impl Look {
+    /// The look the functions gave, or none when they gave nothing.
+    pub fn of(glyph: Option<String>, colour: Option<String>) -> Option<Look> {
+        (glyph.is_some() || colour.is_some()).then_some(Look { glyph, colour })
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -45,19 +45,24 @@ const GAME_LIMIT_MS = 240_000;
 // pieces or cards in the hand, so some decisions must be made by clicking those. `hands`: players hold cards the
 // others may not see. `secrets`: texts no page may show before the end. `limitMs`: a longer time limit
 // for the match than GAME_LIMIT_MS. `params`: values for the game's parameters, set in the lobby.
-// `result`: what the result must read (a team result: "the players lose").
+// `result`: what the result must read (a team result: "the players lose"). `onlyBoard`: every
+// decision starts with a click on the board. `midAt`: the decision of the mid-game
+// screenshot (NAME-start.png and NAME-mid.png are taken as the match goes).
 const GAMES = {
+  amazons: { seats: ["human", "human"], board: true },
   breakthrough: { seats: ["human", "human"], board: true },
   buckets: { seats: ["human", "human", "random"], board: true, secrets: ["in_force"] },
   cake_cutting: { seats: ["human", "human"] },
   // Random chess is long (hundreds of moves before a draw by the fifty-move rule or bare kings).
-  chess: { seats: ["human", "human"], board: true, limitMs: 480_000 },
+  // Played by pointing only: a piece, then its square (and a button for a promotion's piece).
+  chess: { seats: ["human", "human"], board: true, onlyBoard: true, limitMs: 480_000 },
   connect_four: { seats: ["human", "human"], board: true },
   // A seed whose match lasts long enough to search the views for many hidden cards.
   courtiers: { seats: ["human", "human", "random"], board: true, hands: true, seed: 4 },
   // `chance`: the history lists what chance did (cards dealt, dice rolled).
   crazy_eights: { seats: ["human", "human", "mcts:200"], board: true, hands: true, chance: true },
   dice_race: { seats: ["human", "human"], chance: true },
+  english_draughts: { seats: ["human", "human"], board: true },
   gem_merchants: { seats: ["human", "human", "random"] },
   // Worker placement: options name the city's spaces on the board.
   guild_hall: { seats: ["human", "human", "random"], board: true },
@@ -242,6 +247,8 @@ async function makeChoice(page, index, decisions) {
       // A selection: the page narrowed the options (drawn at once, in the click handler).
       continue;
     }
+    // A long menu lists its buttons only when asked.
+    if (await page.$("#show-all")) await page.click("#show-all");
     const button = await page.$(`#options button.option[data-index="${index}"]`);
     assert.ok(button, "option " + index + " has a board thing or a button (decision " + decisions + ")");
     await button.click();
@@ -254,6 +261,20 @@ async function makeChoice(page, index, decisions) {
 function handOf(state, seat) {
   const hand = (state.observation.hands || []).find((h) => h.player === seat);
   return (hand && hand.objects) || [];
+}
+
+// The glyph each card of seat `seat`'s hand is drawn with, by its text (its own view).
+function glyphsOf(state, seat) {
+  const glyphs = new Map();
+  for (const section of state.observation.view.sections || []) {
+    const list = section.List;
+    if (!list || list.title !== "hand of player " + seat) continue;
+    (list.items || []).forEach((item, k) => {
+      const look = (list.looks || [])[k];
+      if (look && look.glyph) glyphs.set(item, look.glyph);
+    });
+  }
+  return glyphs;
 }
 
 // Plays one example to its end in the browser; checks what `spec` says.
@@ -299,6 +320,11 @@ async function playFullMatch(name, spec) {
     const state = await api(base, "GET", "/api/matches/" + id);
     const n = state.decisions;
     for (const p of everyPage) await waitDecisions(p, n);
+    // The table at the start and in the middle of the game, as the first person sees it.
+    if (n === 0 || n === (spec.midAt ?? 12)) {
+      const shot = name + (n === 0 ? "-start" : "-mid") + ".png";
+      await pages[humanSeats[0]].screenshot({ path: join(shots, shot), fullPage: true });
+    }
     if (spec.hands) publicText += JSON.stringify(state);
     if (spec.hands || spec.secrets) {
       const views = {};
@@ -327,9 +353,13 @@ async function playFullMatch(name, spec) {
               ...handOf(v, viewer), ...(v.options || []).map((o) => o.label),
               ...v.log.filter((l) => !publicLog.has(l)),
             ].join("\n");
+            const glyphs = glyphsOf(views[owner], owner);
             for (const card of handOf(views[owner], owner)) {
               if (publicText.includes(card) || own.includes(card)) continue;
               assert.ok(!html[viewer].includes(card), `${name}: seat ${viewer}'s page names ${card} of seat ${owner}'s hand`);
+              // Nor does it draw the card: its glyph (`7♥`) is nowhere in the page.
+              const glyph = glyphs.get(card);
+              if (glyph) assert.ok(!html[viewer].includes(">" + glyph + "<"), `${name}: seat ${viewer}'s page draws ${glyph} (${card}) of seat ${owner}'s hand`);
               searched++;
             }
           }
@@ -352,7 +382,9 @@ async function playFullMatch(name, spec) {
         assert.equal((await pages[other].$$("#options button.option")).length, 0, "only the deciding seat has options");
       }
     }
-    await page.waitForSelector("#options button.option");
+    await page.waitForSelector("#options button.option, #show-all");
+    // A long menu (the Amazons') lists its buttons when asked: the labels are read from them.
+    if (await page.$("#show-all")) await page.click("#show-all");
     const labels = await page.$$eval("#options button.option", (bs) => bs.map((b) => b.textContent));
     const index = choose(labels.length);
     const clicks = await makeChoice(page, index, n);
@@ -376,12 +408,15 @@ async function playFullMatch(name, spec) {
     assert.equal(await decisionsOf(p), final.decisions);
   }
   if (spec.board) assert.ok(boardClicks > 0, name + ": decisions made on the board");
+  if (spec.onlyBoard) assert.equal(buttonClicks, 0, name + ": every decision made by pointing at the board");
   if (spec.chance) {
     // Every page lists the chance outcomes its viewer may read, among the decisions.
     assert.ok(final.chance && final.chance.length > 0, name + ": chance outcomes in the history");
     for (const seat of humanSeats) {
       const mine = await api(base, "GET", "/api/matches/" + id + "?token=" + tokens[seat]);
-      const shown = await pages[seat].$$eval("#history li.chance", (li) => li.map((l) => l.textContent));
+      // Outcomes in a row that read the same are one line, `chance: deals a hidden Card ×15`.
+      const shown = (await pages[seat].$$eval("#history li.chance", (li) => li.map((l) => [l.textContent, Number(l.dataset.count)])))
+        .flatMap(([text, count]) => Array(count).fill(count > 1 ? text.slice(0, text.lastIndexOf(" ×")) : text));
       assert.deepEqual(shown, mine.chance.map((c) => "chance: " + c.label), `${name}: seat ${seat}'s chance steps`);
     }
   }
@@ -544,6 +579,30 @@ try {
     assert.ok(changed.length >= 2, "the last move's squares are marked: " + changed);
   });
 
+  if (!only.length || only.includes("chess")) await check("chess is drawn with its symbols, its squares named as players name them", async () => {
+    const base = await serve("chess");
+    const created = await api(base, "POST", "/api/matches", { players: 2, seats: ["human", "human"], seed: 1 });
+    const page = await (await person()).newPage();
+    await page.goto(base + "/m/" + created.id + "?token=" + created.seats[0].token);
+    await waitDecisions(page, 0);
+    const glyphs = await page.$$eval("svg.board text.glyph", (ts) => ts.map((t) => t.textContent + " " + getComputedStyle(t).fill));
+    assert.equal(glyphs.length, 32, "a symbol per piece");
+    assert.equal(glyphs.filter((g) => g === "♚ rgb(29, 29, 31)").length, 1, "the black king: " + glyphs.join(", "));
+    assert.equal(glyphs.filter((g) => g === "♟ rgb(255, 255, 255)").length, 8, "eight white pawns");
+    // No letters on the board: the pieces are drawn, not written.
+    assert.equal(await page.$$eval("svg.board text:not(.glyph)", (ts) => ts.length), 0, "only symbols on the board");
+    // The squares are named as chess players name them, and a move is made by pointing.
+    const e2 = await page.$('svg.board g[aria-label^="Board.Grid e2: ♟ white"]');
+    assert.ok(e2, "e2 is named, with what stands on it");
+    await e2.click();
+    await page.click('svg.board g[aria-label^="Board.Grid e4:"]');
+    await waitDecisions(page, 1);
+    const after = await api(base, "GET", "/api/matches/" + created.id);
+    assert.equal(after.history[0].label, "move from=e2 to=e4");
+    await page.screenshot({ path: join(shots, "chess_table.png"), fullPage: true });
+    await page.context().close();
+  });
+
   if (!only.length || only.includes("crazy_eights")) await check("a hand is drawn as cards, the other hands as backs", async () => {
     const base = await serve("crazy_eights");
     const created = await api(base, "POST", "/api/matches", { players: 3, seats: ["human", "human", "human"], seed: 3 });
@@ -553,7 +612,24 @@ try {
     const mine = await api(base, "GET", "/api/matches/" + created.id + "?token=" + created.seats[0].token);
     const hand = handOf(mine, 0);
     assert.equal(hand.length, 5);
-    assert.deepEqual(await page.$$eval("#board ul.cards li.card", (cs) => cs.map((c) => c.textContent)), hand, "my cards, as cards");
+    assert.deepEqual(await page.$$eval("#board ul.cards li.card .face", (cs) => cs.map((c) => c.textContent)), hand, "my cards, as cards");
+    // Each bears its glyph (the card library's `glyph`: `7♦`) in two corners, red for diamonds and hearts.
+    const corners = await page.$$eval("#board ul.cards li.card", (cs) => cs.map((c) =>
+      [...c.querySelectorAll(".corner")].map((m) => m.textContent + " " + getComputedStyle(m).color)));
+    const looks = [...glyphsOf(mine, 0).values()];
+    assert.equal(looks.length, hand.length, "a look for every card of the hand");
+    corners.forEach((marks, k) => {
+      const red = /[♥♦]$/.test(looks[k]);
+      const colour = red ? "rgb(213, 94, 0)" : "rgb(29, 29, 31)";
+      assert.deepEqual(marks, [looks[k] + " " + colour, looks[k] + " " + colour], "the corners of " + hand[k]);
+    });
+    // An area per player: seat 0's holds its cards, each other's the backs of their hand.
+    const areas = await page.$$eval("#board .player-area", (as) => as.map((a) => ({
+      player: a.dataset.player, cards: a.querySelectorAll("li.card").length, backs: a.querySelectorAll(".card.back").length,
+    })));
+    assert.deepEqual(areas, [
+      { player: "0", cards: 5, backs: 0 }, { player: "1", cards: 0, backs: 5 }, { player: "2", cards: 0, backs: 5 },
+    ], "the players' areas");
     const backs = await page.$$eval("#board .hand-backs", (rows) => rows.map((r) => ({
       who: r.querySelector(".who").textContent,
       backs: r.querySelectorAll(".card.back").length,
@@ -584,7 +660,10 @@ try {
     assert.equal(cells.length, 121, "every empty cell names one option");
     await cells[60].click();
     await waitDecisions(page, 2);
-    assert.equal(await page.$$eval("svg text", (ts) => ts.filter((t) => t.textContent === "X").length), 1);
+    // Hex says its stones are red and blue: two discs, no letters.
+    const stones = await page.$$eval("svg circle.stone", (cs) => cs.map((c) => getComputedStyle(c).fill).sort());
+    assert.deepEqual(stones, ["rgb(0, 114, 178)", "rgb(213, 94, 0)"], "a red stone and a blue one");
+    assert.equal(await page.$$eval("svg text", (ts) => ts.length), 0, "stones, not letters");
   });
 
   if (!only.length || only.includes("dice_race")) await check("the dice race draws its track as a graph", async () => {

@@ -1,7 +1,7 @@
 // Draws a TGDL `View` (tgdl-runtime/src/view.rs): square grids checkered and hex grids as
 // hexagons, graph groups as nodes and links, in SVG; attributes as definition lists, lists
 // of objects as lists, the hands as cards (the hands a viewer may not see as card backs,
-// as many as they hold). What changed since the view drawn before is marked (`changed`),
+// as many as they hold), in an area per player. What changed since the view drawn before is marked (`changed`),
 // briefly animated. Text from the game is only ever set with textContent (never parsed
 // as HTML).
 //
@@ -98,6 +98,36 @@ function interactive(g, shape, description, action, html) {
   else titled(g, description + " — " + action.label);
 }
 
+// The table's palette (Okabe and Ito's, told apart by colour-blind players too): the
+// colour names a game's `colour` functions may return. Another name draws in ink.
+const PALETTE = {
+  black: "#1d1d1f", white: "#ffffff", grey: "#999999", red: "#d55e00", orange: "#e69f00",
+  yellow: "#f0e442", green: "#009e73", blue: "#0072b2", sky: "#56b4e9", purple: "#cc79a7",
+};
+const LIGHT = new Set(["white", "yellow", "orange", "sky", "grey"]);
+
+// What a look says, in words, for the cell's spoken name: `♞ black`.
+function lookWords(look) {
+  return [look.glyph, look.colour].filter((w) => w).join(" ");
+}
+
+// A thing on the board as its game says it looks, centred on (x, y) in a cell of `size`:
+// the glyph in the colour, outlined so it shows on any square; a disc of the colour when
+// there is no glyph.
+function drawLook(look, x, y, size) {
+  const g = svgEl("g", { class: "look" });
+  const colour = PALETTE[look.colour] ? look.colour : null;
+  if (look.glyph) {
+    const t = svgEl("text", { x, y, class: "glyph" + (colour ? " " + (LIGHT.has(colour) ? "light" : "dark") : "") });
+    t.setAttribute("style", "font-size:" + (1.5 * size).toFixed(0) + "px" + (colour ? ";fill:" + PALETTE[colour] : ""));
+    t.textContent = look.glyph;
+    g.append(t);
+  } else if (colour) {
+    g.append(svgEl("circle", { cx: x, cy: y, r: (0.72 * size).toFixed(1), class: "stone " + (LIGHT.has(colour) ? "light" : "dark"), style: "fill:" + PALETTE[colour] }));
+  }
+  return g;
+}
+
 function hexPoints(cx, cy, size, pointy) {
   const pts = [];
   for (let k = 0; k < 6; k++) {
@@ -114,9 +144,11 @@ function drawGrid(section, index, action, changed) {
   const rows = cells.length;
   const columns = rows ? Math.max(...cells.map((r) => r.length)) : 0;
   const layout = section.layout;
-  // Square cells grow for long texts (pieces named `yellow triangle 3`).
+  const looks = section.looks && section.looks.length ? section.looks : null;
+  const names = section.names && section.names.length ? section.names : null;
+  // Square cells grow for long texts (pieces named `yellow triangle 3`) and for glyphs.
   const longest = Math.max(0, ...cells.flat().filter((t) => t !== null && t !== undefined).map((t) => t.length));
-  const size = layout === "Square" && longest > 4 ? 36 : 24;
+  const size = layout === "Square" && (longest > 4 || looks) ? 36 : 24;
   let width, height, place;
   if (layout === "HexRows") {
     const w = Math.sqrt(3) * size;
@@ -144,8 +176,15 @@ function drawGrid(section, index, action, changed) {
       const shape = layout === "Square"
         ? svgEl("rect", { x: x - size, y: y - size, width: 2 * size, height: 2 * size, class: cls })
         : svgEl("polygon", { points: hexPoints(x, y, size - 0.5, layout === "HexRows"), class: cls });
-      g.append(shape, layout === "Square" ? svgText(x, y, text, null, 2 * size - 4, 2 * size - 4) : svgText(x, y, text, null, 1.6 * size, size));
-      interactive(g, shape, section.title + " (" + c + ", " + r + "): " + text, action ? action(key) : null);
+      // A game that says how things look is drawn by its looks (a cell without one is
+      // empty); else each cell shows its text.
+      const look = looks ? (looks[r] || [])[c] : null;
+      if (look) g.append(shape, drawLook(look, x, y, size));
+      else if (looks) g.append(shape);
+      else g.append(shape, layout === "Square" ? svgText(x, y, text, null, 2 * size - 4, 2 * size - 4) : svgText(x, y, text, null, 1.6 * size, size));
+      const name = names ? (names[r] || [])[c] : null;
+      const where = name ? section.title + " " + name : section.title + " (" + c + ", " + r + ")";
+      interactive(g, shape, where + ": " + (look ? lookWords(look) + " (" + text + ")" : text), action ? action(key) : null);
       svg.append(g);
     }
   }
@@ -267,7 +306,7 @@ function drawBacks(section, hands) {
   for (const [who, summary] of section.items || []) {
     const hand = hands.find((h) => "player " + h.player === who);
     const held = hand ? hand.counts.reduce((sum, [, n]) => sum + n, 0) : 0;
-    const row = htmlEl("div", { class: "hand-backs", role: "img", "aria-label": summary });
+    const row = htmlEl("div", { class: "hand-backs", role: "img", "aria-label": summary, "data-player": who.replace("player ", "") });
     const fan = htmlEl("span", { class: "fan", "aria-hidden": "true" });
     for (let k = 0; k < Math.min(held, 16); k++) fan.append(htmlEl("span", { class: "card back" }));
     if (held > 16) fan.append(htmlEl("span", { class: "more" }, "+" + (held - 16)));
@@ -289,7 +328,20 @@ function drawList(section, sectionIndex, action, changed) {
     // what the viewer was told of it.
     const face = cards && item.startsWith("a hidden ") ? "card back" : "card";
     const cls = (cards ? face : "") + (changed(item) ? " changed" : "");
-    const li = htmlEl("li", cls.trim() ? { "data-key": key, class: cls.trim() } : { "data-key": key }, item);
+    const attrs = cls.trim() ? { "data-key": key, class: cls.trim() } : { "data-key": key };
+    const li = cards ? htmlEl("li", attrs) : htmlEl("li", attrs, item);
+    if (cards) li.append(htmlEl("span", { class: "face" }, item));
+    // A card whose game says how it looks bears its glyph in two corners, in its colour.
+    const look = (section.looks || [])[k];
+    if (cards && look && look.glyph) {
+      const colour = PALETTE[look.colour] ? PALETTE[look.colour] : null;
+      li.classList.add("marked");
+      for (const corner of ["top", "bottom"]) {
+        const mark = htmlEl("span", { class: "corner " + corner, "aria-hidden": "true" }, look.glyph);
+        if (colour) mark.style.color = colour;
+        li.append(mark);
+      }
+    }
     interactive(li, li, section.title + ": " + item, action ? action(key) : null, true);
     ul.append(li);
   });
@@ -322,26 +374,57 @@ function changes(before, after) {
   return changed;
 }
 
+// The sections that belong to one player, by their titles: their hand (or its face-up
+// part), what they own, the row of backs of a hand the viewer may not see.
+const PLAYER_PART = /^(?:hand of|face up in the hand of) player (\d+)$|^player (\d+) has$/;
+
 // The whole view into `container`. `action(key)`: what clicking a board thing does.
 // `hands`: the observation's hands (who holds how many); `changed`: the keys of
-// `viewTexts` that changed since the view drawn before.
+// `viewTexts` that changed since the view drawn before. The board and the game's own
+// sections come first (the centre of the table), then an area per player gathering what
+// is theirs: their hand or its backs, what they own.
 function drawView(container, view, action, hands, changed) {
   container.replaceChildren();
   const marked = changed || new Set();
+  const areas = new Map();
+  const area = (player) => {
+    if (!areas.has(player)) {
+      const box = htmlEl("section", { class: "player-area", "data-player": String(player), "aria-label": "player " + player });
+      box.append(htmlEl("h3", {}, "Player " + player));
+      areas.set(player, box);
+    }
+    return areas.get(player);
+  };
   (view.sections || []).forEach((section, i) => {
     const [kind, body] = Object.entries(section)[0] || [];
     if (!body) return;
     const at = kind + "\u0000" + (body.title || "") + "\u0000";
+    const mine = kind === "List" ? (body.title || "").match(PLAYER_PART) : null;
+    if (mine) {
+      const part = htmlEl("div", { class: "part" });
+      part.append(htmlEl("h4", {}, body.title), drawList(body, i, action, (item) => marked.has(at + item)));
+      area(Number(mine[1] ?? mine[2])).append(part);
+      return;
+    }
+    if (kind === "Attributes" && body.title === "hands" && hands) {
+      // (A copy of the rows: moving one out of its box would skip the next.)
+      for (const row of [...drawBacks(body, hands).children]) area(Number(row.dataset.player)).append(row);
+      return;
+    }
     const box = htmlEl("section", { class: "view-section" });
     box.append(htmlEl("h3", {}, body.title || kind));
     if (kind === "Grid") box.append(drawGrid(body, i, action, (r, c) => marked.has(at + r + ":" + c)));
     else if (kind === "Graph") box.append(drawGraph(body, i, action, (j) => marked.has(at + j)));
-    else if (kind === "Attributes" && body.title === "hands" && hands) box.append(drawBacks(body, hands));
     else if (kind === "Attributes") box.append(drawAttributes(body, (k) => marked.has(at + k)));
     else if (kind === "List") box.append(drawList(body, i, action, (item) => marked.has(at + item)));
     container.append(box);
   });
+  if (areas.size) {
+    const players = htmlEl("div", { class: "player-areas" });
+    for (const p of [...areas.keys()].sort((a, b) => a - b)) players.append(areas.get(p));
+    container.append(players);
+  }
 }
 
-window.TGDLBoard = { drawView, viewTexts, changes, htmlEl, nodeBase, nodePieces, linkTarget };
+window.TGDLBoard = { drawView, viewTexts, changes, htmlEl, nodeBase, nodePieces, linkTarget, PALETTE };
 })();

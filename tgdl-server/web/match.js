@@ -22,6 +22,11 @@ let selection = { decisions: -1, picked: [] };
 let drawn = { decisions: -1, texts: null, changed: new Set() };
 // "Ask about a square": the next click on a cell asks why the move naming it is not offered.
 let askingWhy = false;
+// Menus longer than this (the Amazons' 2,176 moves) list their buttons only when asked,
+// or once pointing at the board has narrowed them; `showAll` is the decision count at
+// which the person asked.
+const MANY_OPTIONS = 60;
+let showAll = -1;
 // Whether the server's engine answers `why` (`GET /api/game`): the interpreter does.
 let whyAnswered = false;
 
@@ -31,7 +36,7 @@ function showError(message) { $("error").textContent = message || ""; }
 
 // What each board thing of a view is called: `resolve(text)` gives the keys of the things
 // an option's value names — a tile `Name(x, y)` (the cell at column x, row y of any grid),
-// a cell's text or one of the pieces listed on it, a node's name, a piece on a node, a
+// a tile's name (`e2`), a cell's text or one of the pieces listed on it, a node's name, a piece on a node, a
 // link (the node it leads to), or an object of a list (a card in the hand).
 function boardNames(view) {
   const cells = new Map(), names = new Map();
@@ -41,12 +46,16 @@ function boardNames(view) {
   };
   (view.sections || []).forEach((section, i) => {
     if (section.Grid) {
+      const named = section.Grid.names || [];
       (section.Grid.cells || []).forEach((row, r) => (row || []).forEach((text, c) => {
         if (text === null || text === undefined) return;
         const key = i + ":" + r + ":" + c;
         add(cells, c + "," + r, key);
         add(names, text, key);
         for (const piece of text.split(", ")) add(names, piece, key);
+        // A tile with a `name` (`e2`) is called so by the options.
+        const name = (named[r] || [])[c];
+        if (name) add(names, name, key);
       }));
     } else if (section.List) {
       (section.List.items || []).forEach((item, k) => add(names, item, i + ":l:" + k));
@@ -218,7 +227,11 @@ function render(state) {
   $("prompt").textContent = prompt;
   const options = $("options");
   options.replaceChildren();
-  if (deciding) {
+  if (deciding && board.open.length > MANY_OPTIONS && showAll !== state.decisions) {
+    const all = htmlEl("button", { type: "button", class: "show-all", id: "show-all" }, "Show all " + board.open.length + " moves");
+    all.addEventListener("click", () => { showAll = state.decisions; render(live); });
+    options.append(htmlEl("p", { class: "many" }, board.open.length + " moves: point at the board to narrow them, or"), all);
+  } else if (deciding) {
     for (const i of board.open) {
       const b = htmlEl("button", { type: "button", class: "option", "data-index": String(i) }, state.options[i].label);
       b.addEventListener("click", () => choose(i));
@@ -235,8 +248,17 @@ function render(state) {
   // Each decision, then what chance did after it (chance during the setup comes first).
   const chance = state.chance || [];
   const entries = [];
-  const chanceAfter = (n) => chance.filter((c) => c.after === n)
-    .map((c) => htmlEl("li", { class: "chance" }, "chance: " + c.label));
+  // Outcomes in a row that read the same (a deal of hidden cards) make one line, `×15`.
+  const chanceAfter = (n) => {
+    const runs = [];
+    for (const c of chance.filter((c) => c.after === n)) {
+      const last = runs[runs.length - 1];
+      if (last && last.label === c.label) last.count++;
+      else runs.push({ label: c.label, count: 1 });
+    }
+    return runs.map((r) => htmlEl("li", { class: "chance", "data-count": String(r.count) },
+      "chance: " + r.label + (r.count > 1 ? " ×" + r.count : "")));
+  };
   entries.push(...chanceAfter(0));
   state.history.forEach((h, i) => {
     entries.push(htmlEl("li", {}, "player " + h.player + ": " + h.label));

@@ -57,6 +57,9 @@ fn seeds(name: &str) -> u64 {
         "pilgrims" => 4,
         "dice_race" => 6,
         "breakthrough" | "reversi" | "skirmish" | "whist" | "buckets" | "tug_of_war" => 10,
+        // Menus of up to 2,176 moves, runs of jumps searched recursively: 30-40 s each at
+        // 100 seeds.
+        "amazons" | "english_draughts" => 10,
         // Long engine-building games, and a move that loops by design: over a minute each
         // at 100 seeds in a debug build.
         "gem_merchants" | "guild_hall" | "slow_move" => 10,

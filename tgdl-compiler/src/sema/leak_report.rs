@@ -28,7 +28,9 @@ impl Checker<'_> {
         let message = match sink {
             Sink::Log => format!("this `log` may reveal {what}"),
             Sink::Store(attr) => format!("setting the public `{}` may reveal {what}", self.attr_path(attr)),
-            Sink::Label(f) => format!("the label of a `{}` may reveal {what}", self.owner_name(f)),
+            Sink::Label(f) => {
+                format!("the {} of a `{}` may reveal {what}", self.prog.func(f).name, self.owner_name(f))
+            }
         };
         let mut d = Diagnostic::warning(leak.at, message);
         let (read, at, path) = self.origin_path(&leak.origin, facts);
@@ -204,12 +206,13 @@ impl Checker<'_> {
                 self.prog.attr(to).name
             )),
             Sink::Label(f) => {
-                let d = d.note(format!("a label is public: every player who sees a `{}` reads it, but {who}", self.owner_name(f)));
+                let kind = &self.prog.func(f).name;
+                let d = d.note(format!("a {kind} is public: every player who sees a `{}` reads it, but {who}", self.owner_name(f)));
                 if global {
-                    d.help("leave the secret out of the label")
+                    d.help(format!("leave the secret out of the {kind}"))
                 } else {
                     d.help(format!(
-                        "leave `{}` out of the label: the owner of a `{}` already sees it in their view, and `tell(owner, ...)` shows it to them in words",
+                        "leave `{}` out of the {kind}: the owner of a `{}` already sees it in their view, and `tell(owner, ...)` shows it to them in words",
                         a.name, class.name
                     ))
                 }
@@ -260,9 +263,11 @@ impl Checker<'_> {
                     None => d.help(format!("keep the copy in a `secret` attribute, or {tell}")),
                 }
             }
-            (Sink::Label(f), _) => d
-                .note(format!("a label is public: every player who sees a `{}` reads it", self.owner_name(f)))
-                .help("leave it out of the label, or show it with `tell(p, ...)` to the player who may see it"),
+            (Sink::Label(f), _) => {
+                let kind = &self.prog.func(f).name;
+                d.note(format!("a {kind} is public: every player who sees a `{}` reads it", self.owner_name(f)))
+                    .help(format!("leave it out of the {kind}, or show it with `tell(p, ...)` to the player who may see it"))
+            }
         }
     }
 

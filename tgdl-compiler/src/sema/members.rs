@@ -290,6 +290,7 @@ impl<'a> Checker<'a> {
                 });
                 self.prog.classes[id.index()].funcs.push(fid);
                 self.function_signature(fid, f, overrides.and_then(|o| o.func()));
+                self.check_look_fn(fid, f);
                 decls.funcs.push((fid, f));
             }
             ast::Member::Action(a) => {
@@ -454,6 +455,32 @@ impl<'a> Checker<'a> {
                         .help("add `simultaneous { return player.all(); }` (the players who choose together), or do this in an action's effect"),
                 );
             }
+        }
+    }
+
+    /// `glyph` and `colour` tell the table how to draw an object: like `label`, they take
+    /// nothing and return a string.
+    fn check_look_fn(&mut self, fid: FuncId, f: &ast::FunctionDecl) {
+        let func = self.prog.func(fid);
+        if !crate::facts::LOOK_FNS.contains(&func.name.as_str()) {
+            return;
+        }
+        let wrong = if let Some(i) = f.inputs.first() {
+            Some((i.span, "it takes no inputs"))
+        } else if !matches!(func.ret, Ty::String | Ty::Error) {
+            Some((f.name.span, "it returns a string"))
+        } else {
+            None
+        };
+        if let Some((span, what)) = wrong {
+            let name = func.name.clone();
+            self.error(
+                Diagnostic::error(span, format!("`{name}` says how the table draws an object: {what}"))
+                    .code(codes::LOOK)
+                    .help(format!(
+                        "write `function {name} {{ returns string; effect {{ ... }} }}` reading `this`'s attributes, or give the function another name"
+                    )),
+            );
         }
     }
 

@@ -177,10 +177,17 @@ impl<'a> Checker<'a> {
         out
     }
 
-    /// `function label { returns string; ... }`: how an object is written as text.
+    /// `function label { returns string; ... }`: how an object is written as text; `name`,
+    /// how menus name it; `glyph` and `colour`, how the table draws it. Everyone who sees
+    /// the object reads them.
     pub(super) fn is_label_fn(&self, f: FuncId) -> bool {
         let func = self.prog.func(f);
-        func.owner.is_some() && func.name == "label" && func.ret == Ty::String && func.inputs.is_empty()
+        func.owner.is_some()
+            && (func.name == "label"
+                || func.name == "name"
+                || crate::facts::LOOK_FNS.contains(&func.name.as_str()))
+            && func.ret == Ty::String
+            && func.inputs.is_empty()
     }
 
     /// The first secret each function reads, outside its own `log` and `tell` lines: in its

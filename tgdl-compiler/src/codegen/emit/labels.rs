@@ -255,6 +255,11 @@ impl<'p> Gen<'p> {
     ) -> TokenStream {
         let prog = self.prog;
         let name = &prog.class(class).name;
+        // A `name` names the object wherever a menu or a log does.
+        if let Some(f) = crate::facts::name_fn(prog, class) {
+            let named = self.label_call(f, quote!(id));
+            return quote!(#named.unwrap_or_else(|| format!("{}#{}", #name, id.index())));
+        }
         // Tiles of grids are named by class and place, unless their `label` names them
         // (rather than drawing what stands on them); tiles made with `new` (in graph
         // groups, where `x` and `y` say little) by their label when they have one.

@@ -28,6 +28,7 @@ mod inputs;
 mod instances;
 mod labels;
 mod layout;
+mod looks;
 mod loops;
 mod menus;
 mod owners;

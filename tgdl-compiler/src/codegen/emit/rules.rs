@@ -90,6 +90,7 @@ impl<'p> Gen<'p> {
         let setup = self.setup_fn();
         let labels = self.labels();
         let (places, place_methods) = self.places();
+        let (looks, look_methods) = self.looks();
         let view = self.view_fn();
         let (seen_label, resample) = self.hidden_info();
         let hidden = self.may_hide();
@@ -194,6 +195,7 @@ impl<'p> Gen<'p> {
 
                 #labels
                 #places
+                #looks
                 #view
                 #seen_label
             }
@@ -285,6 +287,7 @@ impl<'p> Gen<'p> {
                 }
 
                 #place_methods
+                #look_methods
             }
         }
     }

@@ -56,12 +56,38 @@ impl<'p> Gen<'p> {
                     rt::view::Section::Graph { title: String::from(#title), nodes }
                 }));
             } else {
+                let looks = if crate::facts::group_has_looks(prog, *board, *g) {
+                    // One copy of the world for the whole grid (a look may do what a function may).
+                    quote!({
+                        let mut world = self.clone();
+                        (0..group.rows)
+                            .map(|row| {
+                                (0..group.columns)
+                                    .map(|column| {
+                                        group.cells[row * group.columns + column]
+                                            .and_then(|t| world.tile_look(t))
+                                    })
+                                    .collect()
+                            })
+                            .collect()
+                    })
+                } else {
+                    quote!(Vec::new())
+                };
+                let names = if crate::facts::names_tiles(prog) {
+                    let tag = self.hierarchy(prog.builtins.tile).map_or(0, |h| h.tag);
+                    quote!((0..group.rows)
+                        .map(|row| (0..group.columns).map(|column| group.cells[row * group.columns + column].map(|t| self.object_label(#tag, t.index() as u32))).collect())
+                        .collect())
+                } else {
+                    quote!(Vec::new())
+                };
                 sections.push(quote!({
                     let group = &self.groups[#constant];
                     let cells = (0..group.rows)
                         .map(|row| (0..group.columns).map(|column| group.cells[row * group.columns + column].map(|t| self.tile_text(seen, t))).collect())
                         .collect();
-                    rt::view::Section::Grid { title: String::from(#title), layout: #layout, cells }
+                    rt::view::Section::Grid { title: String::from(#title), layout: #layout, cells, looks: #looks, names: #names }
                 }));
             }
         }
@@ -150,10 +176,15 @@ impl<'p> Gen<'p> {
             }
             let (arena, tag) = (&h.arena, h.tag);
             let owner = self.builtin_field(h.root, crate::hir::BuiltinAttr::Owner);
+            let item = if self.has_looks() {
+                quote!((self.object_label(#tag, id.index() as u32), self.object_look(#tag, id.index() as u32)))
+            } else {
+                quote!(self.object_label(#tag, id.index() as u32))
+            };
             lists.push(quote! {
                 for (id, object) in self.#arena.iter() {
                     if let Some(list) = object.#owner.and_then(|p| has.get_mut(p.0 as usize)) {
-                        list.push(self.object_label(#tag, id.index() as u32));
+                        list.push(#item);
                     }
                 }
             });
@@ -162,14 +193,32 @@ impl<'p> Gen<'p> {
             return (quote!(), quote!());
         }
         let call = quote!(self.owned_sections(&mut sections););
-        let helper = quote! {
-            /// The objects of plain classes each player owns, in creation order: `player 0 has`.
-            fn owned_sections(&self, sections: &mut Vec<rt::view::Section>) {
-                let mut has: Vec<Vec<String>> = vec![Vec::new(); self.core.players as usize];
-                #(#lists)*
-                for (p, items) in has.into_iter().enumerate() {
-                    if !items.is_empty() {
-                        sections.push(rt::view::Section::List { title: format!("player {p} has"), items });
+        let helper = if self.has_looks() {
+            quote! {
+                /// The objects of plain classes each player owns, in creation order: `player 0 has`
+                /// (with their looks, when any has one).
+                fn owned_sections(&self, sections: &mut Vec<rt::view::Section>) {
+                    let mut has: Vec<Vec<(String, Option<rt::view::Look>)>> = vec![Vec::new(); self.core.players as usize];
+                    #(#lists)*
+                    for (p, owned) in has.into_iter().enumerate() {
+                        if !owned.is_empty() {
+                            let (items, looks): (Vec<String>, Vec<Option<rt::view::Look>>) = owned.into_iter().unzip();
+                            let looks = if looks.iter().any(Option::is_some) { looks } else { Vec::new() };
+                            sections.push(rt::view::Section::List { title: format!("player {p} has"), items, looks });
+                        }
+                    }
+                }
+            }
+        } else {
+            quote! {
+                /// The objects of plain classes each player owns, in creation order: `player 0 has`.
+                fn owned_sections(&self, sections: &mut Vec<rt::view::Section>) {
+                    let mut has: Vec<Vec<String>> = vec![Vec::new(); self.core.players as usize];
+                    #(#lists)*
+                    for (p, items) in has.into_iter().enumerate() {
+                        if !items.is_empty() {
+                            sections.push(rt::view::Section::List { title: format!("player {p} has"), items, looks: Vec::new() });
+                        }
                     }
                 }
             }
