@@ -182,15 +182,18 @@ async function person() {
   contexts.push(ctx);
   if (process.env.TGDL_WEB) {
     const dir = resolve(process.env.TGDL_WEB);
-    await ctx.route("**/assets/*", (route) => {
+    // The server's own response with the file's body: its headers (the
+    // Content-Security-Policy above all) stay what a real page gets.
+    await ctx.route("**/assets/*", async (route) => {
       const file = new URL(route.request().url()).pathname.split("/").pop();
-      const type = file.endsWith(".css") ? "text/css" : "text/javascript";
-      route.fulfill({ status: 200, contentType: type, body: readFileSync(join(dir, file)) });
+      const response = await route.fetch();
+      await route.fulfill({ response, body: readFileSync(join(dir, file)) });
     });
     // The pages too: the lobby and the match page.
-    await ctx.route((url) => url.pathname === "/" || url.pathname.startsWith("/m/"), (route) => {
+    await ctx.route((url) => url.pathname === "/" || url.pathname.startsWith("/m/"), async (route) => {
       const page = new URL(route.request().url()).pathname === "/" ? "index.html" : "match.html";
-      route.fulfill({ status: 200, contentType: "text/html; charset=utf-8", body: readFileSync(join(dir, page)) });
+      const response = await route.fetch();
+      await route.fulfill({ response, body: readFileSync(join(dir, page)) });
     });
   }
   return ctx;

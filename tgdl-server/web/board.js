@@ -57,7 +57,7 @@ function svgText(x, y, text, cls, width, height) {
     lines = lines.slice(0, most).map((l) => (l.length > per ? l.slice(0, per - 1) + "…" : l));
     if (cut && !lines[most - 1].endsWith("…")) lines[most - 1] = lines[most - 1].slice(0, per - 1) + "…";
   }
-  if (font !== 14) t.setAttribute("style", "font-size:" + font + "px");
+  if (font !== 14) t.style.fontSize = font + "px";
   if (lines.length === 1) {
     t.textContent = lines[0];
   } else {
@@ -119,11 +119,16 @@ function drawLook(look, x, y, size) {
   const colour = PALETTE[look.colour] ? look.colour : null;
   if (look.glyph) {
     const t = svgEl("text", { x, y, class: "glyph" + (colour ? " " + (LIGHT.has(colour) ? "light" : "dark") : "") });
-    t.setAttribute("style", "font-size:" + (1.5 * size).toFixed(0) + "px" + (colour ? ";fill:" + PALETTE[colour] : ""));
+    // Through the style object, not a style attribute: the page's Content-Security-Policy
+    // refuses inline style attributes.
+    t.style.fontSize = (1.5 * size).toFixed(0) + "px";
+    if (colour) t.style.fill = PALETTE[colour];
     t.textContent = look.glyph;
     g.append(t);
   } else if (colour) {
-    g.append(svgEl("circle", { cx: x, cy: y, r: (0.72 * size).toFixed(1), class: "stone " + (LIGHT.has(colour) ? "light" : "dark"), style: "fill:" + PALETTE[colour] }));
+    const stone = svgEl("circle", { cx: x, cy: y, r: (0.72 * size).toFixed(1), class: "stone " + (LIGHT.has(colour) ? "light" : "dark") });
+    stone.style.fill = PALETTE[colour];
+    g.append(stone);
   }
   return g;
 }
