@@ -399,6 +399,22 @@ fn english_draughts_perft_counts_the_published_figures() {
     assert_eq!(perft(&game, 7), [7, 49, 302, 1_469, 7_361, 36_768, 179_740]);
 }
 
+/// English draughts writes its moves as draughts players do (`11-15`, `11x18`), its
+/// squares numbered 1 to 32, and tells a table the two squares each move names.
+#[test]
+fn english_draughts_writes_its_moves_as_players_do() {
+    use tgdl_runtime::hidden::Viewer;
+    let game = tgdl_tests::english_draughts::Game::start(2, 0).unwrap();
+    let mut labels = game.labels();
+    labels.sort();
+    assert_eq!(labels, ["10-14", "10-15", "11-15", "11-16", "12-16", "9-13", "9-14"]);
+    let at = game.labels().iter().position(|l| l == "11-15").unwrap();
+    assert_eq!(game.things_of(0, Viewer::Seat(0))[at], ["11", "15"]);
+    // Square 11 is column 2 of row 5 (row 0 at the top), and its name is in the view.
+    let view = serde_json::to_value(game.view()).unwrap();
+    assert_eq!(view["sections"][0]["Grid"]["names"][5][2], "11", "{view}");
+}
+
 #[test]
 fn amazons_perft_counts_the_published_figures() {
     // A move (the amazon's queen move and its arrow) is one decision of three inputs.

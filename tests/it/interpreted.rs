@@ -151,6 +151,54 @@ fn why_answers_of_a_hidden_card_as_of_no_card() {
     assert!(asked > 100, "only {asked} questions");
 }
 
+/// A move the game writes itself (`label_play`) is written so only for a seat that sees
+/// every object it names: another seat reads its default label, the card in its hidden
+/// form, and is told of the things it names in that form too.
+#[test]
+fn a_move_the_game_writes_names_a_hidden_card_only_to_who_sees_it() {
+    use tgdl_runtime::hidden::Viewer;
+    use tgdl_runtime::{Rng, Status};
+    let examples = Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples");
+    let source = std::fs::read_to_string(examples.join("crazy_eights.tgdl")).expect("the example");
+    let written = "    function label_play {
+        function input cards.Card card;
+        returns string;
+        effect { return \"lay down \" + card.glyph(); }
+    }
+";
+    let text = source.replacen("global class Eights {\n", &format!("global class Eights {{\n{written}"), 1);
+    assert_ne!(text, source, "the function went in");
+    let _installed = install_input(tgdl_compiler::Input::Text {
+        name: "crazy_eights.tgdl",
+        text: &text,
+        base_dir: Some(&examples),
+    });
+    let mut seen_written = 0;
+    for seed in 0..3 {
+        let mut game = tgdl_interp::Interpreted::start(2, seed).expect("two players");
+        let mut rng = Rng::new(seed);
+        for _ in 0..30 {
+            let Status::Decide(p) = game.status() else { break };
+            let (me, other) = (Viewer::Seat(p.0), Viewer::Seat(1 - p.0));
+            let (mine, theirs) = (game.labels_of(p.0, me), game.labels_of(p.0, other));
+            let (my_things, their_things) = (game.things_of(p.0, me), game.things_of(p.0, other));
+            for (i, label) in mine.iter().enumerate() {
+                if !label.starts_with("lay down ") {
+                    assert!(my_things[i].is_empty(), "seed {seed}: {label} names its things itself");
+                    continue;
+                }
+                seen_written += 1;
+                assert!(!my_things[i][0].contains("hidden"), "seed {seed}: {label}: {:?}", my_things[i]);
+                assert_eq!(theirs[i], "play a hidden Card", "seed {seed}: {label}");
+                assert_eq!(their_things[i], ["a hidden Card"], "seed {seed}: {label}");
+            }
+            let n = game.labels().len() as u64;
+            game.apply(rng.below(n) as usize).expect("a legal move");
+        }
+    }
+    assert!(seen_written > 20, "only {seen_written} moves written by the game");
+}
+
 /// How many batch programs must be compared for the batch test to mean anything: the
 /// generators reach programs that play, not only ones that end at once.
 const BATCH_COMPARED_AT_LEAST: usize = 5;

@@ -624,11 +624,16 @@ or make the class an interactable if its objects are held in hands:
         string text = "";
     }
 "#;
-    LOOK = "E0031", "`glyph` or `colour` written wrong",
+    LOOK = "E0031", "`glyph`, `colour` or a move's label written wrong",
 r#"A class's `glyph` and `colour` functions tell the table (the browser, and the terminal
 for glyphs) how to draw its objects: a piece as a disc of the colour bearing the glyph, a
 card with the glyph in its corners, a tile by its glyph (docs/presentation.md). Like
 `label`, they take no inputs and return a string, read from the object (`this`).
+
+A function named `label_` and an action's name (`label_move`) writes that action's moves
+in menus and logs (`e2-e4`): it takes what a move carries, the action's inputs chosen
+with it, in their order and of their types (`function input Square from; function input
+Square to;`), and returns a string.
 
 Example:
 

@@ -265,6 +265,49 @@ pub fn name_fn(prog: &Program, class: ClassId) -> Option<FuncId> {
     text_fn(prog, class, "name")
 }
 
+/// The function that writes an action's moves for people (`e2–e4`): one of its class (or a
+/// base) named `label_` and the action's name. Whether it fits is [`label_fits_move`]'s
+/// (the checker reports one that does not); an engine uses it only when it fits.
+pub fn action_label_fn(prog: &Program, a: ActionId) -> Option<FuncId> {
+    let action = prog.action(a);
+    let name = format!("label_{}", action.name);
+    let mut cur = Some(action.owner);
+    while let Some(c) = cur {
+        if let Some(&f) = prog.class(c).funcs.iter().find(|&&f| prog.func(f).name == name) {
+            return label_fits_move(prog, a, f).then_some(f);
+        }
+        cur = prog.class(c).base;
+    }
+    None
+}
+
+/// Whether `f` can write the moves of `a`: it returns a string and takes what a move
+/// carries, the action's leading inputs, in order and of the same types; and those are
+/// players, booleans or objects (a move naming a global class or a board has nothing
+/// to write that its default label does not).
+pub fn label_fits_move(prog: &Program, a: ActionId, f: FuncId) -> bool {
+    let (action, func) = (prog.action(a), prog.func(f));
+    let leading = leading_inputs(prog, a);
+    let writable = |ty: &Ty| match ty {
+        Ty::Player | Ty::Bool => true,
+        Ty::Class(c) => {
+            let class = prog.class(*c);
+            class.visibility != crate::hir::Visibility::Global
+                && !matches!(class.kind, crate::hir::ClassKind::Board | crate::hir::ClassKind::Group)
+        }
+        _ => false,
+    };
+    matches!(func.ret, Ty::String)
+        && func.inputs.len() == leading.len()
+        && func.inputs.iter().zip(&leading).all(|(i, &k)| {
+            let input = &action.inputs[k];
+            matches!(i.mode, InputMode::Function { .. })
+                && i.ty == input.ty
+                && i.optional == input.optional
+                && writable(&i.ty)
+        })
+}
+
 /// Whether some tile class has a `name`: then grids carry their cells' names.
 pub fn names_tiles(prog: &Program) -> bool {
     (0..prog.classes.len() as u32)

@@ -771,6 +771,10 @@ impl Rules for Machine {
         self.label_move(mv, seen)
     }
 
+    fn move_things(&self, mv: &Move, seen: &Seen) -> Vec<String> {
+        Machine::move_things(self, mv, seen)
+    }
+
     fn pick_label(&self, pick: &Pick, seen: &Seen) -> String {
         match *pick {
             Pick::Object(tag, index) => self.seen_label(seen, tag, index),

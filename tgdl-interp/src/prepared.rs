@@ -53,6 +53,8 @@ pub struct Prepared {
     pub(crate) leading: Vec<Vec<usize>>,
     /// Each class's `label`, if any.
     pub(crate) label_fn: Vec<Option<FuncId>>,
+    /// Each action's `label_<action>`, when the game writes its moves itself.
+    pub(crate) move_label_fn: Vec<Option<FuncId>>,
     /// Each class's `name`, if any.
     pub(crate) name_fn: Vec<Option<FuncId>>,
     /// Each class's `glyph` and `colour`, when it has either.
@@ -183,6 +185,7 @@ impl Prepared {
             menu_actions: Vec::new(),
             leading: Vec::new(),
             label_fn: Vec::new(),
+            move_label_fn: Vec::new(),
             name_fn: Vec::new(),
             look_fns: Vec::new(),
             group_looks: Vec::new(),
@@ -433,6 +436,9 @@ impl Prepared {
         self.menu_actions = menu_actions;
         self.leading = leading;
         self.label_fn = label_fn;
+        self.move_label_fn = (0..p.actions.len() as u32)
+            .map(|a| tgdl_compiler::facts::action_label_fn(p, ActionId(a)))
+            .collect();
         self.name_fn = name_fn;
         self.look_fns = look_fns;
         self.group_looks = self

@@ -170,10 +170,14 @@ impl Machine {
         }
     }
 
-    /// A readable name for a move as `seen` may read it: `place Cell(1, 2)`.
+    /// A readable name for a move as `seen` may read it: `place Cell(1, 2)`; what the
+    /// game's `label_<action>` writes (`e2–e4`) when `seen` sees every object it names.
     pub(crate) fn label_move(&self, mv: &Move, seen: &Seen) -> String {
         let p = &self.prep;
         let a = tgdl_compiler::hir::ActionId(mv.action);
+        if let Some(text) = self.own_move_label(mv, seen) {
+            return text;
+        }
         let action = p.program.action(a);
         let mut out = String::new();
         if let Slot::Object(tag, index) = mv.this {
@@ -201,6 +205,49 @@ impl Machine {
                 out.push(' ');
                 out.push_str(&text);
             }
+        }
+        out
+    }
+
+    /// What the game's `label_<action>` writes of a move, run on a copy of the world; none
+    /// when it has none, fails or returns null, or when `seen` may not see an object the
+    /// move names (whose default label writes it in its hidden form).
+    fn own_move_label(&self, mv: &Move, seen: &Seen) -> Option<String> {
+        let p = &self.prep;
+        let f = p.move_label_fn[mv.action as usize]?;
+        let leading = &p.leading[mv.action as usize];
+        let inputs: Vec<Slot> = (0..leading.len()).map(|k| mv.input(k)).collect();
+        let hidden =
+            |slot: &Slot| matches!(*slot, Slot::Object(tag, index) if seen.hides(tag, index).is_some());
+        if hidden(&mv.this) || inputs.iter().any(hidden) {
+            return None;
+        }
+        let args = inputs.into_iter().map(Slot::value).collect();
+        match self.clone().call(f, mv.this.value(), args) {
+            Ok(Value::Str(s)) => Some(s.to_string()),
+            _ => None,
+        }
+    }
+
+    /// What a move the game writes itself names, as `seen` may read it: the object it
+    /// belongs to, then its inputs (nothing for the other moves, whose labels name them).
+    pub(crate) fn move_things(&self, mv: &Move, seen: &Seen) -> Vec<String> {
+        let p = &self.prep;
+        if p.move_label_fn[mv.action as usize].is_none() {
+            return Vec::new();
+        }
+        let mut out = Vec::new();
+        if let Slot::Object(tag, index) = mv.this {
+            out.push(self.seen_label(seen, tag, index));
+        }
+        for k in 0..p.leading[mv.action as usize].len() {
+            out.push(match mv.input(k) {
+                Slot::Null => String::from("none"),
+                Slot::Player(n) => format!("player {n}"),
+                Slot::Bool(b) => b.to_string(),
+                Slot::Object(tag, index) => self.seen_label(seen, tag, index),
+                Slot::Global(_) | Slot::Group(_) => String::new(),
+            });
         }
         out
     }

@@ -65,7 +65,7 @@ pub fn side_by_side<A: Game, B: Game>(
 }
 
 /// Everything two games show at a decision point, compared: status, options, labels,
-/// prompt, log, decisions so far, outcome, error, and for every seat, for a spectator and
+/// the things the options name, prompt, log, decisions so far, outcome, error, and for every seat, for a spectator and
 /// for the designer the observation (the view and the log that viewer is shown; the
 /// designer's view is [`Game::view`]) and the labels hidden from them.
 pub fn decision_point<A: Game, B: Game>(a: &A, b: &B, same_moves: bool) -> Result<(), String> {
@@ -75,6 +75,15 @@ pub fn decision_point<A: Game, B: Game>(a: &A, b: &B, same_moves: bool) -> Resul
     // The moves are of two types (one per engine), alike in name and shape.
     if same_moves {
         same_items("options", &debug(a.options()), &debug(b.options()))?;
+    }
+    if let Status::Decide(p) = a.status() {
+        for viewer in [Viewer::Seat(p.0), Viewer::All] {
+            same(
+                &format!("things named for {viewer:?}"),
+                &a.things_of(p.0, viewer),
+                &b.things_of(p.0, viewer),
+            )?;
+        }
     }
     same("prompt", &a.prompt(), &b.prompt())?;
     same("log", &a.log(), &b.log())?;

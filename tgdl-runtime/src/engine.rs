@@ -749,6 +749,15 @@ pub trait Rules: Resample + Clone + Debug + Send + Sync + 'static {
     /// An answer's label as `seen` may read it.
     fn pick_label(&self, pick: &Pick, seen: &Seen) -> String;
 
+    /// The things a move names, in order, as `seen` may read them (each as its label
+    /// writes it: hidden ones in their hidden form): the object it belongs to, then its
+    /// inputs. A table lights them as a person points at them; it needs them when a
+    /// game writes its own labels (`e2–e4`), which name them in no form it can read, and
+    /// only then are they given (empty otherwise: the label names them).
+    fn move_things(&self, _mv: &Self::Move, _seen: &Seen) -> Vec<String> {
+        Vec::new()
+    }
+
     /// The object a move belongs to (its `this`), as `(tag, index)`: where it stands tells
     /// apart two moves that would read the same.
     fn move_subject(&self, _mv: &Self::Move) -> Option<(u32, u32)> {
@@ -1747,6 +1756,21 @@ impl<R: Rules> Game for Engine<R> {
             Status::Decide(p) if p.0 == player => &self.options,
             _ => &[],
         }
+    }
+
+    fn things_of(&self, player: u32, viewer: Viewer) -> Vec<Vec<String>> {
+        // A round's menus are read off their labels.
+        if self.round.is_some() || self.status != Status::Decide(Player(player)) {
+            return Vec::new();
+        }
+        let seen = self.seen_by(viewer);
+        self.options
+            .iter()
+            .map(|choice| match choice {
+                Choice::Move(mv) => self.world.move_things(mv, &seen),
+                Choice::Pick(_) | Choice::Chance(_) => Vec::new(),
+            })
+            .collect()
     }
 
     fn labels_of(&self, player: u32, viewer: Viewer) -> Vec<String> {

@@ -307,8 +307,13 @@ impl<G: Game> Match<G> {
         if let Viewer::Seat(p) = viewer {
             if self.can_choose(p) && self.seats.get(p as usize).is_some_and(|s| s.kind == SeatKind::Human) {
                 state.prompt = Some(self.game.prompt());
-                state.options =
-                    self.game.labels_of(p, viewer).into_iter().map(|label| OptionView { label }).collect();
+                let mut things = self.game.things_of(p, viewer).into_iter();
+                state.options = self
+                    .game
+                    .labels_of(p, viewer)
+                    .into_iter()
+                    .map(|label| OptionView { label, things: things.next().unwrap_or_default() })
+                    .collect();
             }
         }
         state
@@ -440,6 +445,11 @@ pub struct SeatView {
 #[derive(Clone, Debug, Serialize)]
 pub struct OptionView {
     pub label: String,
+    /// What the option names, in order (the things a person points at to choose it), as
+    /// the seat reads them: for a move the game writes in its own words (`e2–e4`); left
+    /// out when its label names them itself (`move from=e2 to=e4`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub things: Vec<String>,
 }
 
 #[derive(Clone, Debug, Serialize)]

@@ -86,7 +86,9 @@ function boardNames(view) {
 // (`pilgrim 0: walk road to Mill (2)`) the piece and then what its action names, a
 // choice in the middle of an action (`the left piece: 2 slices`) its whole label.
 // Values no board thing shows (`hard=true`) are left to the buttons.
-function optionTargets(label, resolve) {
+// A move the game writes in its own words (`11-15`) comes with the things it names.
+function optionTargets(label, resolve, things) {
+  if (things && things.length) return things.map(resolve).filter((keys) => keys.size > 0);
   const whole = resolve(label);
   if (whole.size) return [whole];
   const colon = label.indexOf(": ");
@@ -121,7 +123,7 @@ function actionTargets(label, resolve) {
 // select it and narrow the options to those naming it there).
 function boardChoices(state) {
   const resolve = boardNames(state.observation.view);
-  const targets = state.options.map((o) => optionTargets(o.label, resolve));
+  const targets = state.options.map((o) => optionTargets(o.label, resolve, o.things));
   const fits = (picked) => state.options
     .map((_, i) => i)
     .filter((i) => targets[i].length >= picked.length && picked.every((key, k) => targets[i][k].has(key)));

@@ -21,6 +21,7 @@ enum Callee {
 impl<'a> Checker<'a> {
     pub(crate) fn check_program(&mut self) {
         self.check_purity();
+        self.check_action_labels();
         self.check_secrets();
         self.check_turn_defaults();
         self.check_round_inputs();

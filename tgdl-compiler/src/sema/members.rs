@@ -484,6 +484,65 @@ impl<'a> Checker<'a> {
         }
     }
 
+    /// `label_move` writes the moves of the action `move` of its class: it must take what a
+    /// move carries (the action's leading inputs, in order) and return a string.
+    pub(crate) fn check_action_labels(&mut self) {
+        for a in 0..self.prog.actions.len() as u32 {
+            let a = ActionId(a);
+            let action = self.prog.action(a);
+            let name = format!("label_{}", action.name);
+            let Some(&f) =
+                self.prog.class(action.owner).funcs.iter().find(|&&f| self.prog.func(f).name == name)
+            else {
+                continue;
+            };
+            if crate::facts::label_fits_move(&self.prog, a, f) {
+                continue;
+            }
+            let leading = crate::facts::leading_inputs(&self.prog, a);
+            let inputs: Vec<String> = leading
+                .iter()
+                .map(|&k| {
+                    let input = &action.inputs[k];
+                    let q = if input.optional { "?" } else { "" };
+                    format!("{}{q} {}", self.ty_name(&input.ty), input.name)
+                })
+                .collect();
+            let takes = if inputs.is_empty() {
+                "it takes no inputs".to_string()
+            } else {
+                format!("it takes the move's inputs `{}`, in order,", inputs.join(", "))
+            };
+            let lines: String = inputs.iter().map(|i| format!("function input {i}; ")).collect();
+            let (action_name, span) = (action.name.clone(), self.prog.func(f).span);
+            let unwritable = leading.iter().any(|&k| match &action.inputs[k].ty {
+                Ty::Class(c) => {
+                    let class = self.prog.class(*c);
+                    class.visibility == Visibility::Global
+                        || matches!(class.kind, ClassKind::Board | ClassKind::Group)
+                }
+                Ty::Player | Ty::Bool => false,
+                _ => true,
+            });
+            let diagnostic = if unwritable {
+                Diagnostic::error(
+                    span,
+                    format!("`{name}` cannot write the moves of `{action_name}`: they name a global class or a board, which only their default label writes"),
+                )
+                .help("give the function another name")
+            } else {
+                Diagnostic::error(
+                    span,
+                    format!("`{name}` writes the moves of `{action_name}` for people: {takes} and returns a string"),
+                )
+                .help(format!(
+                    "write `function {name} {{ {lines}returns string; effect {{ ... }} }}`, or give the function another name"
+                ))
+            };
+            self.error(diagnostic.code(codes::LOOK));
+        }
+    }
+
     fn misplaced_member(&mut self, member: &ast::Member, place: &str, help: &str) {
         let span = match member {
             ast::Member::Attribute(a) => a.span,

@@ -180,8 +180,13 @@ impl<'a> Checker<'a> {
     /// `function label { returns string; ... }`: how an object is written as text; `name`,
     /// how menus name it; `glyph` and `colour`, how the table draws it. Everyone who sees
     /// the object reads them.
+    /// So is `label_move`, which writes a move of `move` in every menu and log.
     pub(super) fn is_label_fn(&self, f: FuncId) -> bool {
         let func = self.prog.func(f);
+        if func.name.starts_with("label_") {
+            return (0..self.prog.actions.len() as u32)
+                .any(|a| crate::facts::action_label_fn(&self.prog, crate::hir::ActionId(a)) == Some(f));
+        }
         func.owner.is_some()
             && (func.name == "label"
                 || func.name == "name"

@@ -67,6 +67,16 @@ impl<'p> Gen<'p> {
         }
     }
 
+    /// The function a family of overrides starts from (whose locals say how its inputs
+    /// are passed).
+    pub(super) fn family_of(&self, f: FuncId) -> FuncId {
+        let mut f = f;
+        while let Some(o) = self.prog.func(f).overrides {
+            f = o;
+        }
+        f
+    }
+
     /// The implementation name of a function (overridden functions are reached through a
     /// dispatcher that keeps the plain name).
     pub(super) fn impl_name(&self, f: FuncId) -> Ident {

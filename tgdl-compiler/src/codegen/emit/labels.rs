@@ -41,6 +41,7 @@ impl<'p> Gen<'p> {
             });
             arms.push(quote!(#tag => self.#f(rt::Id::from_index(index as usize)),));
         }
+        let mut reads_seen = false;
         let move_arms: Vec<TokenStream> = self
             .menu_actions()
             .into_iter()
@@ -80,15 +81,28 @@ impl<'p> Gen<'p> {
                 }
                 let pat =
                     if fields.is_empty() { quote!(Move::#v) } else { quote!(Move::#v { #(#fields),* }) };
-                if args.is_empty() {
-                    quote!(#pat => String::from(#format),)
+                let default = if args.is_empty() {
+                    quote!(String::from(#format))
                 } else {
-                    quote!(#pat => format!(#format, #(#args),*),)
+                    quote!(format!(#format, #(#args),*))
+                };
+                match self.own_move_label(a) {
+                    Some((visible, call)) => {
+                        reads_seen = true;
+                        quote!(#pat => match (#visible).then(|| #call).flatten() {
+                            Some(text) => text,
+                            None => #default,
+                        },)
+                    }
+                    None => {
+                        reads_seen |= default.to_string().contains("seen_label");
+                        quote!(#pat => #default,)
+                    }
                 }
             })
             .collect();
         // Moves that name no object read nothing of `seen`.
-        let names_objects = move_arms.iter().any(|arm| arm.to_string().contains("seen_label"));
+        let names_objects = reads_seen;
         let label_move = match (move_arms.is_empty(), names_objects) {
             (true, _) => quote!({
                 let _ = seen;
@@ -100,6 +114,7 @@ impl<'p> Gen<'p> {
                 match *mv { #(#move_arms)* }
             }),
         };
+        let move_things = self.move_things().0;
         quote! {
             #(#fns)*
 
@@ -116,7 +131,108 @@ impl<'p> Gen<'p> {
             fn label_move(&self, mv: &Move, seen: &rt::hidden::Seen) -> String {
                 #label_move
             }
+
+            #move_things
         }
+    }
+
+    /// For an action whose moves the game writes itself (`label_move`): whether `seen` sees
+    /// every object the move names (else its default label stands, which writes them in
+    /// their hidden form), and the call of the function on a copy of the world (`None`
+    /// when it fails or returns null). The move's fields are bound by the arm.
+    fn own_move_label(&self, a: crate::hir::ActionId) -> Option<(TokenStream, TokenStream)> {
+        let prog = self.prog;
+        let f = crate::facts::action_label_fn(prog, a)?;
+        let action = prog.action(a);
+        let func = prog.func(f);
+        let family = crate::codegen::plan::repr::Owner::Func(self.family_of(f));
+        let mut visible = Vec::new();
+        let mut params = Vec::new();
+        if !self.is_global(action.owner) {
+            let tag = self.hierarchy(action.owner).map_or(0, |h| h.tag);
+            visible.push(quote!(seen.hides(#tag, this.index() as u32).is_none()));
+            params.push(quote!(this));
+        }
+        for (param, k) in func.inputs.iter().zip(self.leading_inputs(a)) {
+            let input = &action.inputs[k];
+            let n = &self.input_field[&(a, k)];
+            if let Ty::Class(c) = &input.ty {
+                let tag = self.hierarchy(*c).map_or(0, |h| h.tag);
+                visible.push(if input.optional {
+                    quote!(#n.is_none_or(|x| seen.hides(#tag, x.index() as u32).is_none()))
+                } else {
+                    quote!(seen.hides(#tag, #n.index() as u32).is_none())
+                });
+            }
+            params.push(if self.local_nullable(family, param.local) && !input.optional {
+                quote!(Some(#n))
+            } else {
+                quote!(#n)
+            });
+        }
+        let visible = if visible.is_empty() { quote!(true) } else { quote!(#(#visible)&&*) };
+        let name = self.impl_name(f);
+        let call = if self.null.ret(f) {
+            quote!(self.clone().#name(#(#params),*).ok().flatten().map(|text| text.to_string()))
+        } else {
+            quote!(self.clone().#name(#(#params),*).ok().map(|text| text.to_string()))
+        };
+        Some((visible, call))
+    }
+
+    /// `World::move_things`: what the moves the game writes itself name, as `seen` may read
+    /// them (the object the move belongs to, then its inputs), for a table to point at;
+    /// nothing when the game writes no move itself.
+    pub(super) fn move_things(&self) -> (TokenStream, TokenStream) {
+        let mut arms = Vec::new();
+        for a in self.menu_actions() {
+            if crate::facts::action_label_fn(self.prog, a).is_none() {
+                continue;
+            }
+            let action = self.prog.action(a);
+            let v = &self.move_variant[&a];
+            let mut fields = Vec::new();
+            let mut things = Vec::new();
+            if !self.is_global(action.owner) {
+                fields.push(quote!(this));
+                let tag = self.hierarchy(action.owner).map_or(0, |h| h.tag);
+                things.push(quote!(self.seen_label(seen, #tag, this.index() as u32)));
+            }
+            for k in self.leading_inputs(a) {
+                let input = &action.inputs[k];
+                let n = &self.input_field[&(a, k)];
+                fields.push(quote!(#n));
+                let text = if input.ty == Ty::Player && !input.optional {
+                    quote!(format!("player {}", #n.0))
+                } else if input.ty == Ty::Bool && !input.optional {
+                    quote!(#n.to_string())
+                } else {
+                    self.seen_value_label(quote!(#n), &input.ty, input.optional)
+                };
+                things.push(text);
+            }
+            let pat = if fields.is_empty() { quote!(Move::#v) } else { quote!(Move::#v { #(#fields),* }) };
+            arms.push(quote!(#pat => vec![#(#things),*],));
+        }
+        if arms.is_empty() {
+            return (quote!(), quote!());
+        }
+        let helper = quote! {
+            /// What a move the game writes itself names, as `seen` may read it.
+            #[allow(unreachable_patterns)]
+            fn move_things(&self, mv: &Move, seen: &rt::hidden::Seen) -> Vec<String> {
+                match *mv {
+                    #(#arms)*
+                    _ => Vec::new(),
+                }
+            }
+        };
+        let method = quote! {
+            fn move_things(&self, mv: &Move, seen: &rt::hidden::Seen) -> Vec<String> {
+                World::move_things(self, mv, seen)
+            }
+        };
+        (helper, method)
     }
 
     /// What tells apart two options that read the same (`R: move Square(0, 3)` for two

@@ -91,6 +91,7 @@ impl<'p> Gen<'p> {
         let labels = self.labels();
         let (places, place_methods) = self.places();
         let (looks, look_methods) = self.looks();
+        let things_method = self.move_things().1;
         let view = self.view_fn();
         let (seen_label, resample) = self.hidden_info();
         let hidden = self.may_hide();
@@ -288,6 +289,7 @@ impl<'p> Gen<'p> {
 
                 #place_methods
                 #look_methods
+                #things_method
             }
         }
     }
