@@ -305,42 +305,16 @@ impl Machine {
                 sections.push(Section::Graph { title, nodes });
                 continue;
             }
-            let cells = (0..group.rows)
-                .map(|row| {
-                    (0..group.columns)
-                        .map(|column| {
-                            group.cells[row * group.columns + column]
-                                .map(|t| self.tile_text(seen, tag, t.index() as u32))
-                        })
-                        .collect()
-                })
-                .collect();
+            let cells = group.by_rows(|t| Some(self.tile_text(seen, tag, t.index() as u32)));
             let looks = if p.group_looks[gi] {
+                // One copy of the world for the whole grid (a look may do what a function may).
                 let mut world = self.clone();
-                (0..group.rows)
-                    .map(|row| {
-                        (0..group.columns)
-                            .map(|column| {
-                                group.cells[row * group.columns + column]
-                                    .and_then(|t| world.tile_look(tag, t.index() as u32))
-                            })
-                            .collect()
-                    })
-                    .collect()
+                group.by_rows(|t| world.tile_look(tag, t.index() as u32))
             } else {
                 Vec::new()
             };
             let names = if p.names_tiles {
-                (0..group.rows)
-                    .map(|row| {
-                        (0..group.columns)
-                            .map(|column| {
-                                group.cells[row * group.columns + column]
-                                    .map(|t| self.object_label(tag, t.index() as u32))
-                            })
-                            .collect()
-                    })
-                    .collect()
+                group.by_rows(|t| Some(self.object_label(tag, t.index() as u32)))
             } else {
                 Vec::new()
             };

@@ -274,13 +274,7 @@ mod tests {
             title: "Test".into(),
             active: Some(1),
             phase: "move".into(),
-            sections: vec![Section::Grid {
-                title: "board".into(),
-                layout,
-                cells,
-                looks: Vec::new(),
-                names: Vec::new(),
-            }],
+            sections: vec![Section::grid("board", layout, cells)],
         }
     }
 

@@ -259,13 +259,7 @@ impl Game for Reversi {
             title: "Reversi".to_string(),
             active: self.outcome.is_none().then_some(self.to_move as u32),
             phase: String::new(),
-            sections: vec![Section::Grid {
-                title: "board".to_string(),
-                layout: GridLayout::Square,
-                cells,
-                looks: Vec::new(),
-                names: Vec::new(),
-            }],
+            sections: vec![Section::grid("board".to_string(), GridLayout::Square, cells)],
         }
     }
 

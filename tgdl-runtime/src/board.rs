@@ -121,6 +121,17 @@ impl<T, E> Group<T, E> {
         Shape { geometry: self.geometry, columns: self.columns, rows: self.rows }
     }
 
+    /// `f` of each tile, row by row as a view draws the grid (a blank cell: none).
+    pub fn by_rows<X>(&self, mut f: impl FnMut(Id<T>) -> Option<X>) -> Vec<Vec<Option<X>>> {
+        (0..self.rows)
+            .map(|row| {
+                (0..self.columns)
+                    .map(|column| self.cells[row * self.columns + column].and_then(&mut f))
+                    .collect()
+            })
+            .collect()
+    }
+
     /// `G[i][j]`: the tile (null on a blank cell); outside the grid a located error.
     #[inline]
     pub fn index(&self, i: f64, j: f64, loc: Loc) -> Flow<Option<Id<T>>> {

@@ -43,6 +43,14 @@ pub enum Section {
     },
 }
 
+impl Section {
+    /// A grid of texts only (no looks, no names): what an engine without `glyph`, `colour`
+    /// or `name` functions shows.
+    pub fn grid(title: impl Into<String>, layout: GridLayout, cells: Vec<Vec<Option<String>>>) -> Section {
+        Section::Grid { title: title.into(), layout, cells, looks: Vec::new(), names: Vec::new() }
+    }
+}
+
 /// How the table draws an object, from its class's `glyph` and `colour` functions: on the
 /// board, the glyph in the colour (a chess piece), or a disc of the colour when there is
 /// no glyph (a stone); a card with the glyph in its corners, in the colour.
