@@ -530,21 +530,13 @@ fn chess_perft_counts_the_published_figures() {
     assert_eq!(perft(&game, depth), published[..depth as usize]);
 }
 
-/// A chess move in coordinate notation (`e2e4`, `b7a8q`) as the example labels it: the
-/// squares by their names (`move from=e2 to=e4`), a promotion with the piece's name.
+/// A chess move in coordinate notation (`e2e4`, `b7a8q`) as the example writes it, in
+/// long notation: `e2-e4`, a promotion `b7-a8=Q`.
 fn chess_label(uci: &str) -> String {
     let (from, to) = (&uci[0..2], &uci[2..4]);
-    match uci.as_bytes().get(4) {
-        None => format!("move from={from} to={to}"),
-        Some(p) => {
-            let into = match p {
-                b'q' => "queen",
-                b'r' => "rook",
-                b'b' => "bishop",
-                _ => "knight",
-            };
-            format!("promote from={from} to={to} into={into}")
-        }
+    match uci.get(4..5) {
+        None => format!("{from}-{to}"),
+        Some(p) => format!("{from}-{to}={}", p.to_uppercase()),
     }
 }
 
