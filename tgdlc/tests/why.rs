@@ -86,7 +86,7 @@ fn a_refused_move_is_told_with_the_rule_and_the_values_it_read() {
 
 /// The trace of a chess game played by `moves` (`e2e4`, ...) on the interpreter.
 fn chess_trace(name: &str, moves: &[&str]) -> PathBuf {
-    let typed: String = moves.iter().map(|m| format!("move from={} to={}\n", &m[0..2], &m[2..4])).collect();
+    let typed: String = moves.iter().map(|m| format!("{}-{}\n", &m[0..2], &m[2..4])).collect();
     let trace = scratch(name).join("chess.json");
     let t = trace.to_str().expect("UTF-8 path");
     tgdlc(
