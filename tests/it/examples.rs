@@ -584,7 +584,7 @@ fn chess_castles_takes_en_passant_and_promotes() {
     assert!(!offered(&labels, "e1g1") && !offered(&labels, "e1f1") && offered(&labels, "h1g1"), "{labels:?}");
     // Promotion: four options for each square a pawn can reach on the last row.
     let (_, labels) = chess_after("a2a4 b7b5 a4b5 a7a6 b5a6 c8b7 a6b7 g8f6");
-    let promotions: Vec<&String> = labels.iter().filter(|l| l.starts_with("promote")).collect();
+    let promotions: Vec<&String> = labels.iter().filter(|l| l.contains('=')).collect();
     assert_eq!(promotions.len(), 4, "{labels:?}");
     for piece in ["q", "r", "b", "n"] {
         assert!(offered(&labels, &format!("b7a8{piece}")), "{labels:?}");
