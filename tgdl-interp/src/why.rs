@@ -144,8 +144,12 @@ impl Asked {
             .iter()
             .map(|&i| {
                 let input = &action.inputs[i];
-                let mut values: Vec<Value> =
-                    self.m.every_value(input.candidate_ty()).into_iter().filter(|v| !self.hidden(v)).collect();
+                let mut values: Vec<Value> = self
+                    .m
+                    .every_value(input.candidate_ty())
+                    .into_iter()
+                    .filter(|v| !self.hidden(v))
+                    .collect();
                 if input.optional {
                     values.push(Value::Null);
                 }
@@ -175,7 +179,9 @@ impl Asked {
         Some(match names.as_slice() {
             [] => String::new(),
             [one] => format!(" {one}"),
-            _ => leading.iter().zip(&names).map(|(&i, n)| format!(" {}={n}", action.inputs[i].name)).collect(),
+            _ => {
+                leading.iter().zip(&names).map(|(&i, n)| format!(" {}={n}", action.inputs[i].name)).collect()
+            }
         })
     }
 
