@@ -530,21 +530,13 @@ fn chess_perft_counts_the_published_figures() {
     assert_eq!(perft(&game, depth), published[..depth as usize]);
 }
 
-/// A chess move in coordinate notation (`e2e4`, `b7a8q`) as the example labels it: the
-/// squares by their names (`move from=e2 to=e4`), a promotion with the piece's name.
+/// A chess move in coordinate notation (`e2e4`, `b7a8q`) as the example writes it, in
+/// long notation: `e2-e4`, a promotion `b7-a8=Q`.
 fn chess_label(uci: &str) -> String {
     let (from, to) = (&uci[0..2], &uci[2..4]);
-    match uci.as_bytes().get(4) {
-        None => format!("move from={from} to={to}"),
-        Some(p) => {
-            let into = match p {
-                b'q' => "queen",
-                b'r' => "rook",
-                b'b' => "bishop",
-                _ => "knight",
-            };
-            format!("promote from={from} to={to} into={into}")
-        }
+    match uci.get(4..5) {
+        None => format!("{from}-{to}"),
+        Some(p) => format!("{from}-{to}={}", p.to_uppercase()),
     }
 }
 
@@ -592,7 +584,7 @@ fn chess_castles_takes_en_passant_and_promotes() {
     assert!(!offered(&labels, "e1g1") && !offered(&labels, "e1f1") && offered(&labels, "h1g1"), "{labels:?}");
     // Promotion: four options for each square a pawn can reach on the last row.
     let (_, labels) = chess_after("a2a4 b7b5 a4b5 a7a6 b5a6 c8b7 a6b7 g8f6");
-    let promotions: Vec<&String> = labels.iter().filter(|l| l.starts_with("promote")).collect();
+    let promotions: Vec<&String> = labels.iter().filter(|l| l.contains('=')).collect();
     assert_eq!(promotions.len(), 4, "{labels:?}");
     for piece in ["q", "r", "b", "n"] {
         assert!(offered(&labels, &format!("b7a8{piece}")), "{labels:?}");

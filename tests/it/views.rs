@@ -85,7 +85,7 @@ fn internal_attributes_are_left_out_of_the_view() {
 fn chess_squares_are_named_and_drawn_by_their_looks() {
     use tgdl_runtime::view::Look;
     let game = tgdl_tests::chess::Game::start(2, 0).expect("the game starts");
-    assert!(game.labels().contains(&String::from("move from=e2 to=e4")), "{:?}", game.labels());
+    assert!(game.labels().contains(&String::from("e2-e4")), "{:?}", game.labels());
     let view = game.observation(Viewer::Seat(1)).view;
     let Some(Section::Grid { cells, looks, names, .. }) = view.sections.first() else {
         panic!("a grid first: {view:?}")

@@ -265,7 +265,7 @@ pub fn name_fn(prog: &Program, class: ClassId) -> Option<FuncId> {
     text_fn(prog, class, "name")
 }
 
-/// The function that writes an action's moves for people (`e2–e4`): one of its class (or a
+/// The function that writes an action's moves for people (`e2-e4`): one of its class (or a
 /// base) named `label_` and the action's name. Whether it fits is [`label_fits_move`]'s
 /// (the checker reports one that does not); an engine uses it only when it fits.
 pub fn action_label_fn(prog: &Program, a: ActionId) -> Option<FuncId> {

@@ -171,7 +171,7 @@ impl Machine {
     }
 
     /// A readable name for a move as `seen` may read it: `place Cell(1, 2)`; what the
-    /// game's `label_<action>` writes (`e2–e4`) when `seen` sees every object it names.
+    /// game's `label_<action>` writes (`e2-e4`) when `seen` sees every object it names.
     pub(crate) fn label_move(&self, mv: &Move, seen: &Seen) -> String {
         let p = &self.prep;
         let a = tgdl_compiler::hir::ActionId(mv.action);

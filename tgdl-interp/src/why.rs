@@ -113,6 +113,9 @@ impl Asked {
                     Value::Object(t, i) => format!("{}: ", self.m.seen_label(&self.seen, t, i)),
                     _ => String::new(),
                 };
+                if let Some(rest) = self.written(a, &this, label) {
+                    return Some((a, this, rest));
+                }
                 let Some(rest) =
                     label.strip_prefix(&prefix).and_then(|l| l.strip_prefix(action.name.as_str()))
                 else {
@@ -124,6 +127,62 @@ impl Asked {
             }
         }
         None
+    }
+
+    /// For an action whose moves the game writes itself (`label_move`): the move of `this`
+    /// whose inputs it writes as `label`, among every value of the inputs the seat sees,
+    /// as the text of its inputs in the default label's form (` from=11 to=15`); none
+    /// when no such move reads so, or there are too many to try.
+    fn written(&self, a: ActionId, this: &Value, label: &str) -> Option<String> {
+        /// Moves tried at most (chess: 64 × 64 squares).
+        const TRIED: usize = 100_000;
+        let p = self.m.prep;
+        let f = p.move_label_fn[a.index()]?;
+        let action = p.program.action(a);
+        let leading = &p.leading[a.index()];
+        let candidates: Vec<Vec<Value>> = leading
+            .iter()
+            .map(|&i| {
+                let input = &action.inputs[i];
+                let mut values: Vec<Value> = self
+                    .m
+                    .every_value(input.candidate_ty())
+                    .into_iter()
+                    .filter(|v| !self.hidden(v))
+                    .collect();
+                if input.optional {
+                    values.push(Value::Null);
+                }
+                values
+            })
+            .collect();
+        let moves = candidates.iter().try_fold(1usize, |n, c| n.checked_mul(c.len()))?;
+        if moves > TRIED {
+            return None;
+        }
+        // Each move, by its index in the inputs' mixed radix.
+        let found = (0..moves).find_map(|mut k| {
+            let args: Vec<Value> = candidates
+                .iter()
+                .map(|c| {
+                    let v = c[k % c.len()].clone();
+                    k /= c.len();
+                    v
+                })
+                .collect();
+            match self.m.clone().call(f, this.clone(), args.clone()) {
+                Ok(Value::Str(s)) if &*s == label => Some(args),
+                _ => None,
+            }
+        })?;
+        let names: Vec<String> = found.iter().map(|v| self.name(v)).collect();
+        Some(match names.as_slice() {
+            [] => String::new(),
+            [one] => format!(" {one}"),
+            _ => {
+                leading.iter().zip(&names).map(|(&i, n)| format!(" {}={n}", action.inputs[i].name)).collect()
+            }
+        })
     }
 
     /// Walks the move as the menu does; whether a rule removed it (told in `lines`).

@@ -752,7 +752,7 @@ pub trait Rules: Resample + Clone + Debug + Send + Sync + 'static {
     /// The things a move names, in order, as `seen` may read them (each as its label
     /// writes it: hidden ones in their hidden form): the object it belongs to, then its
     /// inputs. A table lights them as a person points at them; it needs them when a
-    /// game writes its own labels (`e2–e4`), which name them in no form it can read, and
+    /// game writes its own labels (`e2-e4`), which name them in no form it can read, and
     /// only then are they given (empty otherwise: the label names them).
     fn move_things(&self, _mv: &Self::Move, _seen: &Seen) -> Vec<String> {
         Vec::new()

@@ -488,8 +488,9 @@ pub trait Game: Clone + Send + Sync + 'static {
 
     /// What each of [`Game::labels_of`]`(player, viewer)` names, in order, as `viewer` may
     /// read it: a move's object and inputs, as their labels write them (a table lights
-    /// them as a person points), for moves a game writes in its own words (`e2–e4`).
-    /// Empty for the others, whose labels name their things (`move from=e2 to=e4`).
+    /// them as a person points), for moves a game writes in its own words (`e2-e4`).
+    /// Empty for the others, whose labels name their things (`step from=Square(0, 6)
+    /// to=Square(0, 5)`).
     fn things_of(&self, _player: u32, _viewer: Viewer) -> Vec<Vec<String>> {
         Vec::new()
     }

@@ -601,7 +601,7 @@ try {
     await page.click('svg.board g[aria-label^="Board.Grid e4:"]');
     await waitDecisions(page, 1);
     const after = await api(base, "GET", "/api/matches/" + created.id);
-    assert.equal(after.history[0].label, "move from=e2 to=e4");
+    assert.equal(after.history[0].label, "e2-e4");
     await page.screenshot({ path: join(shots, "chess_table.png"), fullPage: true });
     await page.context().close();
   });

@@ -446,8 +446,8 @@ pub struct SeatView {
 pub struct OptionView {
     pub label: String,
     /// What the option names, in order (the things a person points at to choose it), as
-    /// the seat reads them: for a move the game writes in its own words (`e2–e4`); left
-    /// out when its label names them itself (`move from=e2 to=e4`).
+    /// the seat reads them: for a move the game writes in its own words (`e2-e4`); left
+    /// out when its label names them itself (`step from=Square(0, 6) to=Square(0, 5)`).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub things: Vec<String>,
 }

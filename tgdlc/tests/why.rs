@@ -86,7 +86,7 @@ fn a_refused_move_is_told_with_the_rule_and_the_values_it_read() {
 
 /// The trace of a chess game played by `moves` (`e2e4`, ...) on the interpreter.
 fn chess_trace(name: &str, moves: &[&str]) -> PathBuf {
-    let typed: String = moves.iter().map(|m| format!("move from={} to={}\n", &m[0..2], &m[2..4])).collect();
+    let typed: String = moves.iter().map(|m| format!("{}-{}\n", &m[0..2], &m[2..4])).collect();
     let trace = scratch(name).join("chess.json");
     let t = trace.to_str().expect("UTF-8 path");
     tgdlc(
@@ -102,8 +102,8 @@ fn chess_trace(name: &str, moves: &[&str]) -> PathBuf {
 fn castling_through_an_attacked_square_points_at_the_rule_that_forbids_it() {
     let trace = chess_trace("chess", &["g2g3", "b7b6", "f1g2", "c8a6", "g1f3", "e7e6", "e2e3", "d7d6"]);
     let t = trace.to_str().expect("UTF-8 path");
-    let out = why(&["examples/chess.tgdl", "--replay", t, "move from=e1 to=g1"]);
-    assert!(out.starts_with("`move from=e1 to=g1` is not offered\n"), "{out}");
+    let out = why(&["examples/chess.tgdl", "--replay", t, "e1-g1"]);
+    assert!(out.starts_with("`e1-g1` is not offered\n"), "{out}");
     assert!(out.contains("the filter of `to` refuses g1 (chess.tgdl:317:27)"), "{out}");
     assert!(
         out.ends_with(
@@ -120,7 +120,7 @@ fn castling_through_an_attacked_square_points_at_the_rule_that_forbids_it() {
 fn a_pinned_piece_is_told_that_its_move_would_leave_the_king_attacked() {
     let trace = chess_trace("pin", &["d2d4", "e7e6", "c2c4", "f8b4", "b1c3", "a7a6"]);
     let t = trace.to_str().expect("UTF-8 path");
-    let label = "move from=c3 to=e4";
+    let label = "c3-e4";
     let out = why(&["examples/chess.tgdl", "--replay", t, label]);
     assert!(out.starts_with(&format!("`{label}` is not offered\n")), "{out}");
     assert!(out.contains("the filter of `to` refuses e4 (chess.tgdl:317:27)"), "{out}");
@@ -129,8 +129,19 @@ fn a_pinned_piece_is_told_that_its_move_would_leave_the_king_attacked() {
         "legal() says no where the king would be attacked: {out}"
     );
     // The king's own moves are still on the menu.
-    let out = why(&["examples/chess.tgdl", "--replay", t, "move from=e1 to=d2"]);
+    let out = why(&["examples/chess.tgdl", "--replay", t, "e1-d2"]);
     assert!(out.contains("is offered\n"), "{out}");
+}
+
+/// A move the game writes itself (`11-15`, English draughts' `label_step`) is asked about
+/// as it reads: the move whose squares it writes so is walked.
+#[test]
+fn a_move_the_game_writes_is_asked_about_as_it_reads() {
+    let out = why(&["examples/english_draughts.tgdl", "8-11"]);
+    assert!(out.starts_with("`8-11` is not offered\n"), "{out}");
+    assert!(out.contains("the filter of `to` refuses 11 (english_draughts.tgdl:"), "{out}");
+    let out = why(&["examples/english_draughts.tgdl", "11-15"]);
+    assert!(out.starts_with("`11-15` is offered\n"), "{out}");
 }
 
 /// In a filter of several statements, the one that said no is told, with the values it

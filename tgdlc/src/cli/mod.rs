@@ -151,7 +151,7 @@ enum Command {
         engine: Engine,
     },
     /// Why a move is or is not offered, and which rule decides it (on the interpreter;
-    /// e.g. `tgdlc why chess.tgdl --replay game.json "move from=e1 to=g1"`)
+    /// e.g. `tgdlc why chess.tgdl --replay game.json "e1-g1"`)
     Why {
         /// The game's main .tgdl file
         file: PathBuf,
