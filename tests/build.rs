@@ -302,7 +302,7 @@ fn generate(dir: &Path, out: &Path, kind: &str, table_name: &str, attributes: &s
         let source = path.display().to_string().replace('\\', "/");
         writeln!(
             table,
-            "    {kind} {{ name: \"{stem}\", path: \"{source}\", engine: {stem}::Game::info, playout: crate::playout::<{stem}::Game>, run: crate::run::<{stem}::Game>, cli: crate::cli::<{stem}::Game>, scenarios: tgdl_play::scenario::run_texts::<{stem}::Game>, secrecy: crate::secrecy::check::<{stem}::World>, determinization: crate::secrecy::determinization::<{stem}::World>, information: crate::secrecy::information::<{stem}::World> }},"
+            "    {kind} {{ name: \"{stem}\", path: \"{source}\", engine: {stem}::Game::info, playout: crate::playout::<{stem}::Game>, benchmark: crate::benchmark_playouts::<{stem}::Game>, run: crate::run::<{stem}::Game>, cli: crate::cli::<{stem}::Game>, scenarios: tgdl_play::scenario::run_texts::<{stem}::Game>, secrecy: crate::secrecy::check::<{stem}::World>, determinization: crate::secrecy::determinization::<{stem}::World>, information: crate::secrecy::information::<{stem}::World> }},"
         )
         .unwrap();
     }

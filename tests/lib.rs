@@ -11,6 +11,9 @@ pub struct Example {
     pub engine: fn() -> GameInfo,
     /// Plays one seeded random game; returns how it ended.
     pub playout: fn(players: u32, seed: u64, max_decisions: u64) -> Ending,
+    /// The benchmarks' fixed workload ([`benchmark_playouts`]): plays games `0..games`,
+    /// returns the decisions made.
+    pub benchmark: fn(games: u64) -> u64,
     pub run: fn(&Script) -> Run,
     /// Runs the game binary's command line in process: arguments (after the program
     /// name) and standard input; returns the exit code and standard output.
@@ -126,17 +129,19 @@ pub enum Ending {
 
 /// The benchmarks' fixed workload: games `0..games` with every seat random, as `simulate
 /// --seed 0` seeds them (and, like it, restarting one game value: an engine may reuse its
-/// allocations); returns the total number of decisions (so the work cannot be optimised
-/// away).
+/// allocations), with two players where the game allows them, else its fewest; returns the
+/// total number of decisions (so the work cannot be optimised away).
 pub fn benchmark_playouts<G: Game>(games: u64) -> u64 {
-    let mut agents: Vec<RandomAgent> = Vec::with_capacity(2);
+    let info = G::info();
+    let players = 2.clamp(info.min_players, info.max_players.max(info.min_players));
+    let mut agents: Vec<RandomAgent> = Vec::with_capacity(players as usize);
     let mut decisions = 0;
-    let mut game = G::start(2, 0).expect("a two-player game");
+    let mut game = G::start(players, 0).expect("the benchmark's number of players");
     for i in 0..games {
         let seed = tgdl_runtime::Rng::derive_seed(0, i);
         agents.clear();
-        agents.extend(tgdl_play::agent::seat_seeds(seed.into()).take(2).map(RandomAgent::new));
-        game.restart(2, seed).expect("a two-player game");
+        agents.extend(tgdl_play::agent::seat_seeds(seed.into()).take(players as usize).map(RandomAgent::new));
+        game.restart(players, seed).expect("the benchmark's number of players");
         decisions += tgdl_play::simulate::random_playout(&mut game, &mut agents, u64::MAX).0;
         std::hint::black_box(&game);
     }

@@ -9,7 +9,8 @@
 //! from the start on one thread instead, for the perft table of `cargo xtask bench`.
 //!
 //! With the environment variable `TGDL_PLAYOUTS=<game>/<engine>:<games>` (e.g.
-//! `connect_four/generated:10000`) it instead plays that many games — the batch over and
+//! `connect_four/generated:10000`; any example's generated engine is `<example>/generated`,
+//! `english_draughts/generated`) it instead plays that many games — the batch over and
 //! over — prints the time of the fastest batch, and exits. That is a fixed workload for
 //! `valgrind --tool=callgrind` (whose instruction counts are stable where timings are
 //! not) and the measurement of `cargo xtask bench`: a batch takes milliseconds, so the
@@ -146,16 +147,24 @@ fn bench(c: &mut Criterion) {
 fn fixed_workload(spec: &str) {
     let (name, games) = spec.split_once(':').unwrap_or((spec, "10000"));
     let games: u64 = games.parse().unwrap_or_else(|_| panic!("TGDL_PLAYOUTS: `{games}` is not a number"));
-    let Some(e) = ENGINES.iter().find(|e| format!("{}/{}", e.game, e.engine) == name) else {
+    let run =
+        ENGINES.iter().find(|e| format!("{}/{}", e.game, e.engine) == name).map(|e| e.run).or_else(|| {
+            let example = name.strip_suffix("/generated")?;
+            tgdl_tests::EXAMPLES.iter().find(|e| e.name == example).map(|e| e.benchmark)
+        });
+    let Some(run) = run else {
         let known: Vec<String> = ENGINES.iter().map(|e| format!("{}/{}", e.game, e.engine)).collect();
-        panic!("TGDL_PLAYOUTS: unknown engine `{name}`; one of {}", known.join(", "));
+        panic!(
+            "TGDL_PLAYOUTS: unknown engine `{name}`; one of {}, or any example's `<name>/generated`",
+            known.join(", ")
+        );
     };
     let (mut decisions, mut best, mut left) = (0, f64::INFINITY, games);
     let started = std::time::Instant::now();
     while left > 0 {
         let batch = left.min(BATCH);
         let batch_started = std::time::Instant::now();
-        decisions += (e.run)(batch);
+        decisions += run(batch);
         if batch == BATCH {
             best = best.min(batch_started.elapsed().as_secs_f64());
         }

@@ -902,6 +902,38 @@ pub struct Engine<R: Rules> {
     observed: Option<Box<Observed>>,
     /// A round of a simultaneous turn being chosen.
     round: Option<Box<RoundState<R::Move>>>,
+    /// The world of the last saved base, reused by the next ([`SpareWorld`]).
+    spare_world: SpareWorld<R>,
+}
+
+/// A world whose allocations the next move that may ask an input copies the world into,
+/// instead of cloning it (a move of English draughts' jumps, every jump): the saved base of
+/// the last such move, once that move finished. A cache, not part of the game: it compares
+/// equal whatever it holds, and a copy of the engine starts without one.
+struct SpareWorld<R>(Option<R>);
+
+impl<R> Default for SpareWorld<R> {
+    fn default() -> Self {
+        SpareWorld(None)
+    }
+}
+
+impl<R> Clone for SpareWorld<R> {
+    fn clone(&self) -> Self {
+        SpareWorld(None)
+    }
+}
+
+impl<R> PartialEq for SpareWorld<R> {
+    fn eq(&self, _other: &Self) -> bool {
+        true
+    }
+}
+
+impl<R> std::fmt::Debug for SpareWorld<R> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("SpareWorld")
+    }
 }
 
 impl<R: Rules> Clone for Engine<R> {
@@ -915,6 +947,7 @@ impl<R: Rules> Clone for Engine<R> {
             decisions: self.decisions,
             observed: self.observed.clone(),
             round: self.round.clone(),
+            spare_world: SpareWorld::default(),
         }
     }
 
@@ -1192,7 +1225,12 @@ impl<R: Rules> Engine<R> {
         self.options.clear();
         self.pending = None;
         match result {
-            Ok(()) => self.build_menu(),
+            Ok(()) => {
+                if let Some(base) = base {
+                    self.spare_world.0 = Some(base.world);
+                }
+                self.build_menu()
+            }
             Err(stop) => self.stopped(stop, origin, base, answers),
         }
     }
@@ -1340,7 +1378,13 @@ impl<R: Rules> Engine<R> {
     fn save_base(&mut self) -> Base<R> {
         let log = LogParts::take(self.world.core_mut());
         let marks = log.marks();
-        let world = self.world.clone();
+        let world = match self.spare_world.0.take() {
+            Some(mut spare) => {
+                spare.copy_from(&self.world);
+                spare
+            }
+            None => self.world.clone(),
+        };
         log.put(self.world.core_mut());
         Base { world, marks }
     }
@@ -1591,6 +1635,7 @@ impl<R: Rules> Game for Engine<R> {
             decisions: 0,
             observed: start.record.then(Box::default),
             round: None,
+            spare_world: SpareWorld::default(),
         };
         engine.run_setup();
         engine.note_seen();

@@ -3,9 +3,9 @@
 //! column.filled < 6; }`), a move changes the menu only where it writes those attributes.
 //! The world then keeps, per action, which tiles passed the filter when the menu was last
 //! built and which tiles have been written since. After a move only the written tiles are
-//! tested again: when none changed its answer the menu stands as it is, else it is listed
-//! again from the tiles that pass, without running any filter. Options stay in creation
-//! order, so the menu is the one a full build would make.
+//! tested again: when none changed its answer the menu stands as it is, else the option of
+//! each tile that changed is taken out or put back in its place, without running any other
+//! filter. Options stay in creation order, so the menu is the one a full build would make.
 //!
 //! Tiles are numbered by creation index (bit `i` of word `i / 64`); `W` words are enough
 //! for every tile of the class, known when the game is compiled.
@@ -72,10 +72,41 @@ impl<const W: usize> Kept<W> {
         changed
     }
 
+    /// How many tiles pass: the action's options.
+    #[inline]
+    pub fn count(&self) -> usize {
+        self.passes.iter().map(|w| w.count_ones() as usize).sum()
+    }
+
+    /// How many tiles below `index` pass: where tile `index`'s option stands among the
+    /// action's options.
+    #[inline]
+    pub fn rank(&self, index: usize) -> usize {
+        let (word, bit) = (index / 64, index % 64);
+        let below: usize = self.passes[..word].iter().map(|w| w.count_ones() as usize).sum();
+        below + (self.passes[word] & ((1u64 << bit) - 1)).count_ones() as usize
+    }
+
     /// The tiles that pass, in creation order: the action's options.
     #[inline]
     pub fn passing(&self) -> Passing<W> {
         Passing { words: self.passes }
+    }
+}
+
+/// A menu kept up to date, after a tile answered its filter differently: its option, at
+/// `at`, is taken out of the menu (`None`) or put in (`Some`). `at` is within the menu
+/// when the menu is the one the world last built, as [`Kept`] requires; the bound only
+/// keeps a broken promise from panicking (unoptimised builds compare every kept menu with
+/// a full build).
+#[inline]
+pub fn update<T>(menu: &mut Vec<T>, at: usize, option: Option<T>) {
+    match option {
+        Some(option) => menu.insert(at.min(menu.len()), option),
+        None if at < menu.len() => {
+            menu.remove(at);
+        }
+        None => {}
     }
 }
 
@@ -117,6 +148,8 @@ mod tests {
         for (i, _) in state.iter().enumerate().filter(|(_, s)| **s) {
             kept.record(i);
         }
+        // The menu, kept as the generated code keeps it: one option per passing tile.
+        let mut menu: Vec<usize> = kept.passing().collect();
         let writes: [&[usize]; 6] = [&[0], &[1, 2, 149], &[64, 63, 65], &[0, 0, 3], &[127, 128], &[5]];
         let mut changes = vec![];
         for written in writes {
@@ -126,11 +159,16 @@ mod tests {
             }
             let mut changed = false;
             while let Some(i) = kept.next_dirty() {
-                changed |= kept.set(i, state[i]);
+                if kept.set(i, state[i]) {
+                    changed = true;
+                    update(&mut menu, kept.rank(i), state[i].then_some(i));
+                }
             }
             changes.push(changed);
             let full: Vec<usize> = (0..n).filter(|&i| state[i]).collect();
             assert_eq!(kept.passing().collect::<Vec<_>>(), full);
+            assert_eq!(menu, full);
+            assert_eq!(kept.count(), full.len());
         }
         assert_eq!(changes, [true, true, true, true, true, true]);
         // A tile written back to what it was: nothing changes.

@@ -84,7 +84,7 @@ pub mod __private {
         pub use crate::instances::Instances;
     }
     pub mod kept {
-        pub use crate::kept::Kept;
+        pub use crate::kept::{Kept, update};
     }
     pub mod owners {
         pub use crate::owners::{Cursor, Owners};

@@ -22,16 +22,20 @@
 //! engines — alternating, fastest batch counted; the table gives iterations per second and
 //! what one iteration costs in playouts.
 //!
-//! `cargo xtask bench interpreter` measures the interpreter instead ([`interpreter`]).
+//! `cargo xtask bench interpreter` measures the interpreter instead ([`interpreter`]);
+//! `cargo xtask bench instructions` counts the instructions of every example's random games
+//! ([`instructions`]).
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
 
+mod instructions;
 mod interpreter;
 
 const USAGE: &str = "usage: cargo xtask bench [--quick] [--callgrind] [--write]
        cargo xtask bench interpreter [--quick] [--write]   (see `--help` there)
+       cargo xtask bench instructions [--write]            (see `--help` there)
 
   --quick       shorter runs (fewer rounds; 1 s warm-up, 2 s measurement per criterion benchmark)
   --callgrind   also count instructions per game with valgrind (a fixed workload)
@@ -106,6 +110,11 @@ pub fn run(args: &[String]) -> ExitCode {
         && first == "interpreter"
     {
         return interpreter::run(rest);
+    }
+    if let Some((first, rest)) = args.split_first()
+        && first == "instructions"
+    {
+        return instructions::run(rest);
     }
     let mut opts = Options { quick: false, callgrind: false, write: false };
     for arg in args {
@@ -492,40 +501,58 @@ fn timed_run(bench: &Path, engine: &str, games: u64) -> Result<f64, String> {
 fn callgrind(bench: &Path, root: &Path) -> Result<Vec<(String, f64)>, String> {
     let dir = root.join("target/xtask-bench/callgrind");
     std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-    let count = |engine: &str, games: u64| -> Result<u64, String> {
-        let out = dir.join(format!("{}-{games}.out", engine.replace('/', "-")));
-        let mut cmd = Command::new("valgrind");
-        cmd.arg("--tool=callgrind")
-            .arg(format!("--callgrind-out-file={}", out.display()))
-            .arg(bench)
-            .env("TGDL_PLAYOUTS", format!("{engine}:{games}"));
-        let output = cmd.output().map_err(|e| format!("cannot run valgrind (is it installed?): {e}"))?;
-        if !output.status.success() {
-            return Err(format!("{cmd:?} failed:\n{}", String::from_utf8_lossy(&output.stderr)));
-        }
-        // `==PID== Collected : N` on standard error.
-        String::from_utf8_lossy(&output.stderr)
-            .lines()
-            .find_map(|l| l.split("Collected :").nth(1).and_then(|n| n.trim().parse().ok()))
-            .ok_or_else(|| format!("no instruction count in valgrind's output for {engine}"))
-    };
     let mut counts = Vec::new();
     for &(_, id) in GAMES {
         let games = CALLGRIND_GAMES.iter().find(|(g, _)| *g == id).map_or(200, |&(_, n)| n);
         for engine in ["generated", "hand_written"] {
             let name = format!("{id}/{engine}");
             eprintln!("callgrind: {name}, {games} games");
-            let total = count(&name, games)?;
-            let empty = count(&name, 0)?;
+            let total = callgrind_count(bench, &dir, &name, games)?.instructions;
+            let empty = callgrind_count(bench, &dir, &name, 0)?.instructions;
             counts.push((name, total.saturating_sub(empty) as f64 / games as f64));
         }
     }
     Ok(counts)
 }
 
+/// What callgrind counted over one fixed workload of the playouts benchmark.
+pub(crate) struct Counted {
+    pub instructions: u64,
+    /// The decisions the games made, as the workload reports them.
+    pub decisions: u64,
+}
+
+/// Runs the playouts benchmark's fixed workload (`TGDL_PLAYOUTS=<engine>:<games>`) under
+/// callgrind, writing its profile into `dir`.
+pub(crate) fn callgrind_count(bench: &Path, dir: &Path, engine: &str, games: u64) -> Result<Counted, String> {
+    let out = dir.join(format!("{}-{games}.out", engine.replace('/', "-")));
+    let mut cmd = Command::new("valgrind");
+    cmd.arg("--tool=callgrind")
+        .arg(format!("--callgrind-out-file={}", out.display()))
+        .arg(bench)
+        .env("TGDL_PLAYOUTS", format!("{engine}:{games}"));
+    let output = cmd.output().map_err(|e| format!("cannot run valgrind (is it installed?): {e}"))?;
+    if !output.status.success() {
+        return Err(format!("{cmd:?} failed:\n{}", String::from_utf8_lossy(&output.stderr)));
+    }
+    // `==PID== Collected : N` on standard error.
+    let instructions = String::from_utf8_lossy(&output.stderr)
+        .lines()
+        .find_map(|l| l.split("Collected :").nth(1).and_then(|n| n.trim().parse().ok()))
+        .ok_or_else(|| format!("no instruction count in valgrind's output for {engine}"))?;
+    // `<engine>: <games> games, <decisions> decisions, best batch ...` on standard output.
+    let decisions = String::from_utf8_lossy(&output.stdout)
+        .split(" games, ")
+        .nth(1)
+        .and_then(|rest| rest.split(' ').next())
+        .and_then(|n| n.parse().ok())
+        .ok_or_else(|| format!("no count of decisions in the workload's output for {engine}"))?;
+    Ok(Counted { instructions, decisions })
+}
+
 /// Builds the benchmarks (release); the executables of the playouts and the search
 /// benchmarks.
-fn bench_executables(root: &Path) -> Result<(PathBuf, PathBuf), String> {
+pub(crate) fn bench_executables(root: &Path) -> Result<(PathBuf, PathBuf), String> {
     let out = run_output(cargo(root).args([
         "bench",
         "-p",

@@ -19,6 +19,7 @@ impl<'p> Gen<'p> {
         let mut fns = Vec::new();
         let mut calls = Vec::new();
         let mut keep_steps = Vec::new();
+        let mut kept_before: Vec<Ident> = Vec::new();
         for a in self.menu_actions() {
             let action = self.prog.action(a);
             let owner = action.owner;
@@ -55,8 +56,8 @@ impl<'p> Gen<'p> {
                 // A kept menu records the tiles it offers (`kept`): one leading input.
                 Some(f) => {
                     let n = b.local_name(action.inputs[0].local);
-                    let step = self.kept_step(&mut b, a, f, &option);
-                    keep_steps.push(step);
+                    keep_steps.push(self.kept_step(&mut b, a, f, &option, &kept_before));
+                    kept_before.push(f.clone());
                     quote!(self.#f.record(#n.index()); #push)
                 }
                 None => push,
@@ -194,21 +195,15 @@ impl<'p> Gen<'p> {
                 Ok(())
             }
         };
-        let (retests, lists): (Vec<TokenStream>, Vec<TokenStream>) = keep_steps.into_iter().unzip();
-        let keep_menu = if retests.is_empty() {
+        let keep_menu = if keep_steps.is_empty() {
             quote!()
         } else {
             quote! {
                 /// Brings the menu last built up to date: the tiles written since are
-                /// tested again, and the menu listed again if one answers differently
-                /// (`tgdl_runtime::kept`).
+                /// tested again, and the option of each that answers differently is
+                /// taken out of the menu or put back in its place (`tgdl_runtime::kept`).
                 fn keep_menu(&mut self, out: &mut Vec<rt::Choice<Move>>) -> rt::Flow<()> {
-                    let mut changed = false;
-                    #(#retests)*
-                    if changed {
-                        out.clear();
-                        #(#lists)*
-                    }
+                    #(#keep_steps)*
                     Ok(())
                 }
             }
@@ -233,31 +228,30 @@ impl<'p> Gen<'p> {
     }
 
     /// The update of one kept menu action (`kept`): each tile written since the last
-    /// menu is tested again (`changed` is set when one answers differently); and the
-    /// listing of the action's options from the tiles that pass.
+    /// menu is tested again, and when it answers differently its option is taken out of
+    /// `out` or put back where a full build would list it — after the options of the kept
+    /// actions `before` it, and of the tiles below it that pass.
     pub(super) fn kept_step(
         &self,
         b: &mut BodyGen,
         a: ActionId,
         field: &Ident,
         option: &TokenStream,
-    ) -> (TokenStream, TokenStream) {
+        before: &[Ident],
+    ) -> TokenStream {
         let action = self.prog.action(a);
         let input = &action.inputs[0];
         let n = b.local_name(input.local);
         let test = b.filter_test(input, &action.locals, quote!(#n), None).unwrap_or_else(|| quote!(true));
-        let retest = quote! {
+        quote! {
             while let Some(index) = self.#field.next_dirty() {
                 let #n = rt::Id::from_index(index);
                 let passes = #test;
-                changed |= self.#field.set(index, passes);
+                if self.#field.set(index, passes) {
+                    let at = #(self.#before.count() +)* self.#field.rank(index);
+                    rt::kept::update(out, at, passes.then_some(#option));
+                }
             }
-        };
-        let list = quote! {
-            for #n in self.#field.passing().map(rt::Id::from_index) {
-                out.push(#option);
-            }
-        };
-        (retest, list)
+        }
     }
 }
