@@ -106,33 +106,46 @@ struct Options {
 }
 
 pub fn run(args: &[String]) -> ExitCode {
-    if let Some((first, rest)) = args.split_first()
-        && first == "interpreter"
-    {
-        return interpreter::run(rest);
-    }
-    if let Some((first, rest)) = args.split_first()
-        && first == "instructions"
-    {
-        return instructions::run(rest);
+    match args.split_first() {
+        Some((first, rest)) if first == "interpreter" => return interpreter::run(rest),
+        Some((first, rest)) if first == "instructions" => return instructions::run(rest),
+        _ => {}
     }
     let mut opts = Options { quick: false, callgrind: false, write: false };
-    for arg in args {
-        match arg.as_str() {
-            "--quick" => opts.quick = true,
-            "--callgrind" => opts.callgrind = true,
-            "--write" => opts.write = true,
-            "-h" | "--help" => {
-                println!("{USAGE}");
-                return ExitCode::SUCCESS;
-            }
-            other => {
-                eprintln!("unknown option `{other}`\n\n{USAGE}");
-                return ExitCode::from(2);
-            }
-        }
+    let flags =
+        [("--quick", &mut opts.quick), ("--callgrind", &mut opts.callgrind), ("--write", &mut opts.write)];
+    if let Err(code) = read_flags(args, USAGE, flags) {
+        return code;
     }
-    match measure(&opts) {
+    exit_code(measure(&opts))
+}
+
+/// Reads a bench command's arguments: each flag of `flags` sets its bool; `--help` prints
+/// `usage`. `Err` holds the exit code when the command stops there (help, or an unknown
+/// argument).
+pub(crate) fn read_flags<const N: usize>(
+    args: &[String],
+    usage: &str,
+    mut flags: [(&str, &mut bool); N],
+) -> Result<(), ExitCode> {
+    for arg in args {
+        if let Some((_, set)) = flags.iter_mut().find(|(name, _)| name == arg) {
+            **set = true;
+            continue;
+        }
+        if arg == "-h" || arg == "--help" {
+            println!("{usage}");
+            return Err(ExitCode::SUCCESS);
+        }
+        eprintln!("unknown option `{arg}`\n\n{usage}");
+        return Err(ExitCode::from(2));
+    }
+    Ok(())
+}
+
+/// The exit code of a measurement, its error printed.
+pub(crate) fn exit_code(result: Result<(), String>) -> ExitCode {
+    match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("error: {e}");

@@ -9,7 +9,10 @@
 //! the figure, so start-up is not counted. Decisions per game come from the same run, so
 //! games of different lengths compare by instructions per decision too.
 
-use super::{Counted, bench_executables, callgrind_count, provenance_line, replace_markers, thousands};
+use super::{
+    Counted, bench_executables, callgrind_count, exit_code, provenance_line, read_flags, replace_markers,
+    thousands,
+};
 use std::fmt::Write as _;
 use std::path::Path;
 use std::process::ExitCode;
@@ -45,26 +48,10 @@ const HAND_WRITTEN: &[&str] = &["tic_tac_toe", "connect_four", "breakthrough", "
 
 pub fn run(args: &[String]) -> ExitCode {
     let mut write = false;
-    for arg in args {
-        match arg.as_str() {
-            "--write" => write = true,
-            "-h" | "--help" => {
-                println!("{USAGE}");
-                return ExitCode::SUCCESS;
-            }
-            other => {
-                eprintln!("unknown option `{other}`\n\n{USAGE}");
-                return ExitCode::from(2);
-            }
-        }
+    if let Err(code) = read_flags(args, USAGE, [("--write", &mut write)]) {
+        return code;
     }
-    match measure(write) {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(e) => {
-            eprintln!("error: {e}");
-            ExitCode::FAILURE
-        }
-    }
+    exit_code(measure(write))
 }
 
 /// One engine's figures: instructions and decisions per game.

@@ -18,7 +18,10 @@
 //! crates are compiled, as for anyone who played before): the time includes rustc's
 //! build of the edited game.
 
-use super::{cargo, json_number, json_string, provenance_line, replace_markers, run_output, thousands};
+use super::{
+    cargo, exit_code, json_number, json_string, provenance_line, read_flags, replace_markers, run_output,
+    thousands,
+};
 use std::io::Read as _;
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode, Stdio};
@@ -53,27 +56,10 @@ struct Options {
 
 pub fn run(args: &[String]) -> ExitCode {
     let mut opts = Options { quick: false, write: false };
-    for arg in args {
-        match arg.as_str() {
-            "--quick" => opts.quick = true,
-            "--write" => opts.write = true,
-            "-h" | "--help" => {
-                println!("{USAGE}");
-                return ExitCode::SUCCESS;
-            }
-            other => {
-                eprintln!("unknown option `{other}`\n\n{USAGE}");
-                return ExitCode::from(2);
-            }
-        }
+    if let Err(code) = read_flags(args, USAGE, [("--quick", &mut opts.quick), ("--write", &mut opts.write)]) {
+        return code;
     }
-    match measure(&opts) {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(e) => {
-            eprintln!("error: {e}");
-            ExitCode::FAILURE
-        }
-    }
+    exit_code(measure(&opts))
 }
 
 /// One example's row of the playouts table.
