@@ -87,8 +87,9 @@ impl<const W: usize> Kept<W> {
         below + (self.passes[word] & ((1u64 << bit) - 1)).count_ones() as usize
     }
 
-    /// The tiles that pass, in creation order: the action's options.
-    #[inline]
+    /// The tiles that pass, in creation order: the action's options. The menu is changed
+    /// in place ([`update`]), so only the tests list them.
+    #[cfg(test)]
     pub fn passing(&self) -> Passing<W> {
         Passing { words: self.passes }
     }
@@ -111,11 +112,13 @@ pub fn update<T>(menu: &mut Vec<T>, at: usize, option: Option<T>) {
 }
 
 /// The tiles of a [`Kept`] that pass, lowest index first.
+#[cfg(test)]
 #[derive(Clone, Debug)]
 pub struct Passing<const W: usize> {
     words: [u64; W],
 }
 
+#[cfg(test)]
 impl<const W: usize> Iterator for Passing<W> {
     type Item = usize;
 
