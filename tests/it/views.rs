@@ -1,6 +1,7 @@
 //! What the view shows, by seeded play: the objects of plain classes players own, listed
 //! under their owner for every viewer and in the terminal (`owned_objects.tgdl`); not the
-//! attributes a game marks `internal` (`internal_attributes.tgdl`).
+//! attributes a game marks `internal` (`internal_attributes.tgdl`); each player's share of
+//! a `per player` list in a section of their own; the looks games give their pieces.
 
 use tgdl_runtime::hidden::Viewer;
 use tgdl_runtime::view::Section;
@@ -93,14 +94,68 @@ fn chess_squares_are_named_and_drawn_by_their_looks() {
     assert_eq!(names[6][4].as_deref(), Some("e2"));
     assert_eq!(names[0][0].as_deref(), Some("a8"));
     assert_eq!(cells[7][4].as_deref(), Some("K"));
-    let king = Look { glyph: Some("♚".into()), colour: Some("white".into()) };
+    let king = Look { glyph: Some("♚".into()), colour: Some("white".into()), shape: None };
     assert_eq!(looks[7][4], Some(king));
-    assert_eq!(looks[1][0], Some(Look { glyph: Some("♟".into()), colour: Some("black".into()) }));
+    assert_eq!(
+        looks[1][0],
+        Some(Look { glyph: Some("♟".into()), colour: Some("black".into()), shape: None })
+    );
     assert_eq!(looks[4][4], None, "an empty square has no look");
     // The rules' bookkeeping is `internal`: not on the table.
     assert!(
         !view.sections.iter().any(|s| matches!(s, Section::Attributes { title, .. } if title == "Rules"))
     );
+}
+
+/// The attributes of one section titled `title`, if the view has one.
+fn attributes(view: &tgdl_runtime::view::View, title: &str) -> Option<Vec<(String, String)>> {
+    view.sections.iter().find_map(|s| match s {
+        Section::Attributes { title: t, items } if t == title => Some(items.clone()),
+        _ => None,
+    })
+}
+
+/// Reversi counts its discs `per player`: over a seeded game, each player's section holds
+/// their item of the list, the discs on the board of their colour, and the list is not
+/// shown with its class.
+#[test]
+fn per_player_lists_are_shown_as_each_players_share() {
+    use tgdl_tests::reversi::Game;
+    let mut game = Game::start(2, 7).expect("the game starts");
+    let mut rng = tgdl_runtime::rng::Rng::new(7);
+    let mut seen = 0;
+    while matches!(game.status(), Status::Decide(_)) {
+        let view = game.observation(Viewer::Public).view;
+        assert_eq!(attributes(&view, "Rules"), None, "the list left its class: {view:?}");
+        let Some(Section::Grid { cells, .. }) = view.sections.first() else {
+            panic!("a grid first: {view:?}")
+        };
+        for (p, disc) in [(0, "B"), (1, "W")] {
+            let on_board = cells.iter().flatten().filter(|c| c.as_deref() == Some(disc)).count();
+            let share = attributes(&view, &format!("player {p}"));
+            assert_eq!(share, Some(vec![(String::from("discs"), on_board.to_string())]), "{view:?}");
+        }
+        seen += 1;
+        let n = game.labels().len();
+        game.apply(rng.below(n as u64) as usize).expect("a move applies");
+    }
+    assert!(seen > 30, "a whole game: {seen} views");
+}
+
+/// Skirmish says its pieces' shape: player 0's are blue squares, player 1's orange
+/// hexagons, each bearing its letter.
+#[test]
+fn skirmish_pieces_have_a_shape() {
+    use tgdl_runtime::view::Look;
+    let game = tgdl_tests::skirmish::Game::start(2, 0).expect("the game starts");
+    let view = game.observation(Viewer::Seat(0)).view;
+    let Some(Section::Grid { looks, .. }) = view.sections.first() else { panic!("a grid first: {view:?}") };
+    let look = |glyph: &str, colour: &str, shape: &str| {
+        Some(Look { glyph: Some(glyph.into()), colour: Some(colour.into()), shape: Some(shape.into()) })
+    };
+    assert_eq!(looks[4][2], look("K", "blue", "square"));
+    assert_eq!(looks[0][2], look("K", "orange", "hexagon"));
+    assert_eq!(looks[2][2], None, "an empty square has no look");
 }
 
 /// A card's look is worked out only for those who see the card: over seeded games of

@@ -624,11 +624,12 @@ or make the class an interactable if its objects are held in hands:
         string text = "";
     }
 "#;
-    LOOK = "E0031", "`glyph`, `colour` or a move's label written wrong",
-r#"A class's `glyph` and `colour` functions tell the table (the browser, and the terminal
-for glyphs) how to draw its objects: a piece as a disc of the colour bearing the glyph, a
-card with the glyph in its corners, a tile by its glyph (docs/presentation.md). Like
-`label`, they take no inputs and return a string, read from the object (`this`).
+    LOOK = "E0031", "`glyph`, `colour`, `shape` or a move's label written wrong",
+r#"A class's `glyph`, `colour` and `shape` functions tell the browser's table how to draw
+its objects: a piece as its glyph in its colour, or as a token of its shape filled with
+the colour and bearing the glyph; a card with the glyph in its corners; a tile by its
+glyph (docs/presentation.md). Like `label`, they take no inputs and return a string,
+read from the object (`this`).
 
 A function named `label_` and an action's name (`label_move`) writes that action's moves
 in menus and logs (`e2-e4`): it takes what a move carries, the action's inputs chosen
@@ -655,6 +656,26 @@ Fix: read what the object holds; the table draws it the same for every viewer:
                 return "black";
             }
         }
+    }
+"#;
+    PER_PLAYER = "E0032", "`per player` on an attribute it cannot split",
+r#"`per player` before an attribute of a global class says that item `p` of the list is
+player p's: the table draws it in that player's area, under the attribute's name, rather
+than with the class in the centre (docs/presentation.md). Coins, points, pawns left: a
+list of numbers, strings, bools or players, held by a `global class`. The rules read and
+write it as any list.
+
+Example:
+
+    class Merchant {
+        per player List<number> coins = {3, 3};
+    }
+
+Fix: keep the players' shares in the game's global class (a plain class's objects have
+an owner already, and their own place in that owner's area):
+
+    global class Bank {
+        per player List<number> coins = {3, 3};
     }
 "#;
     UNREACHABLE = "W0001", "unreachable statement",

@@ -316,11 +316,11 @@ pub fn names_tiles(prog: &Program) -> bool {
 }
 
 /// The class functions that say how the table draws an object, in the order of the
-/// runtime's `Look` fields: its glyph, its colour.
-pub const LOOK_FNS: [&str; 2] = ["glyph", "colour"];
+/// runtime's `Look` fields: its glyph, its colour, its shape.
+pub const LOOK_FNS: [&str; 3] = ["glyph", "colour", "shape"];
 
 /// A class's (or a base class's) look functions, by [`LOOK_FNS`]; none when it has none.
-pub fn look_fns(prog: &Program, class: ClassId) -> Option<[Option<FuncId>; 2]> {
+pub fn look_fns(prog: &Program, class: ClassId) -> Option<[Option<FuncId>; 3]> {
     let fns = LOOK_FNS.map(|name| text_fn(prog, class, name));
     fns.iter().any(Option::is_some).then_some(fns)
 }

@@ -204,6 +204,9 @@ pub struct Attr {
     /// `public`: seen by everyone even while its object is hidden, and kept by the place
     /// (a hand's slot) when a search redraws what the object is (docs/hidden-information.md).
     pub public: bool,
+    /// `per player`: a list of a global class whose item `p` is player p's, shown in their
+    /// area of the table rather than with the class.
+    pub per_player: bool,
     pub span: Span,
 }
 

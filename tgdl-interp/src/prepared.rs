@@ -57,8 +57,8 @@ pub struct Prepared {
     pub(crate) move_label_fn: Vec<Option<FuncId>>,
     /// Each class's `name`, if any.
     pub(crate) name_fn: Vec<Option<FuncId>>,
-    /// Each class's `glyph` and `colour`, when it has either.
-    pub(crate) look_fns: Vec<Option<[Option<FuncId>; 2]>>,
+    /// Each class's `glyph`, `colour` and `shape`, when it has one of them.
+    pub(crate) look_fns: Vec<Option<[Option<FuncId>; 3]>>,
     /// Whether each grid group (by index in `groups`) is drawn by looks.
     pub(crate) group_looks: Vec<bool>,
     /// Whether a tile class has a `name`: then grids carry their cells' names.

@@ -64,7 +64,7 @@ impl Machine {
         }
     }
 
-    /// How the table draws an object: what its class's `glyph` and `colour` return, run
+    /// How the table draws an object: what its class's `glyph`, `colour` and `shape` return, run
     /// on a copy of the world as labels are.
     pub(crate) fn look_of(&self, tag: u32, index: u32) -> Option<Look> {
         self.looks_fns(tag, index)?;
@@ -72,7 +72,7 @@ impl Machine {
     }
 
     /// The look functions of an object's class, if it has any.
-    fn looks_fns(&self, tag: u32, index: u32) -> Option<[Option<tgdl_compiler::hir::FuncId>; 2]> {
+    fn looks_fns(&self, tag: u32, index: u32) -> Option<[Option<tgdl_compiler::hir::FuncId>; 3]> {
         let obj = self.arenas.get(tag as usize)?.get(index as usize)?;
         self.prep.look_fns[obj.class.index()]
     }
@@ -80,7 +80,7 @@ impl Machine {
     /// An object's look, its functions run on this world (a copy: a whole grid's looks are
     /// worked out on one).
     fn look_on(&mut self, tag: u32, index: u32) -> Option<Look> {
-        let [glyph, colour] = self.looks_fns(tag, index)?;
+        let [glyph, colour, shape] = self.looks_fns(tag, index)?;
         let this = Value::Object(tag, index);
         let mut text =
             |f: Option<tgdl_compiler::hir::FuncId>| match f.map(|f| self.call(f, this.clone(), Vec::new())) {
@@ -88,7 +88,8 @@ impl Machine {
                 _ => None,
             };
         let glyph = text(glyph);
-        Look::of(glyph, text(colour))
+        let colour = text(colour);
+        Look::of(glyph, colour, text(shape))
     }
 
     /// How a cell draws: as the first piece on it that has a look, else as its tile.
@@ -332,7 +333,7 @@ impl Machine {
                 .iter()
                 .filter(|&&a| {
                     let attr = p.program.attr(a);
-                    attr.builtin.is_none() && !attr.secret && !attr.internal
+                    attr.builtin.is_none() && !attr.secret && !attr.internal && !attr.per_player
                 })
                 .map(|&a| {
                     let attr = p.program.attr(a);
@@ -343,6 +344,7 @@ impl Machine {
                 sections.push(Section::Attributes { title: c.name.clone(), items });
             }
         }
+        self.per_player_sections(seen, &mut sections);
         self.owned_sections(&mut sections);
         View {
             title: p.program.name.clone(),
@@ -350,6 +352,31 @@ impl Machine {
             phase: self.core.phase.to_string(),
             sections,
         }
+    }
+
+    /// The `per player` lists of the global classes, as a section per player (`player 1`)
+    /// holding item `p` of each under the list's name.
+    fn per_player_sections(&self, seen: &Seen, sections: &mut Vec<Section>) {
+        let p = &self.prep;
+        let mut by_player: Vec<Vec<(String, String)>> = vec![Vec::new(); self.core.players as usize];
+        for (i, c) in p.program.classes.iter().enumerate() {
+            let Some(&g) = p.global_index.get(&ClassId(i as u32)) else { continue };
+            for &a in &c.attrs {
+                let attr = p.program.attr(a);
+                let Some(elem) = attr.ty.element().filter(|_| attr.per_player) else { continue };
+                let items = self.items_of(&self.attr(&Value::Global(g as u32), a));
+                for (shares, item) in by_player.iter_mut().zip(items.iter()) {
+                    shares.push((attr.name.clone(), self.value_text(seen, item, elem)));
+                }
+            }
+        }
+        sections.extend(
+            by_player
+                .into_iter()
+                .enumerate()
+                .filter(|(_, items)| !items.is_empty())
+                .map(|(p, items)| Section::Attributes { title: format!("player {p}"), items }),
+        );
     }
 
     /// How a graph listing names a tile: its label, else its class and number.

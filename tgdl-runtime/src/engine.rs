@@ -770,7 +770,7 @@ pub trait Rules: Resample + Clone + Debug + Send + Sync + 'static {
         None
     }
 
-    /// How the table draws an object (its class's `glyph` and `colour`), when the game
+    /// How the table draws an object (its class's `glyph`, `colour` and `shape`), when the game
     /// says; asked only of objects the viewer may see.
     fn object_look(&self, _tag: u32, _index: u32) -> Option<crate::view::Look> {
         None

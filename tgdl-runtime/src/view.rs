@@ -51,9 +51,11 @@ impl Section {
     }
 }
 
-/// How the table draws an object, from its class's `glyph` and `colour` functions: on the
-/// board, the glyph in the colour (a chess piece), or a disc of the colour when there is
-/// no glyph (a stone); a card with the glyph in its corners, in the colour.
+/// How the table draws an object, from its class's `glyph`, `colour` and `shape` functions:
+/// on the board, a token of the shape filled with the colour and bearing the glyph (a
+/// wargame's counter), else the glyph in the colour (a chess piece), or a disc of the
+/// colour when there is no glyph (a stone); a card with the glyph in its corners, in the
+/// colour.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Look {
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -62,12 +64,15 @@ pub struct Look {
     /// in the default colour.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub colour: Option<String>,
+    /// A shape the table knows (docs/presentation.md); another name is drawn as no shape.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shape: Option<String>,
 }
 
 impl Look {
     /// The look the functions gave, or none when they gave nothing.
-    pub fn of(glyph: Option<String>, colour: Option<String>) -> Option<Look> {
-        (glyph.is_some() || colour.is_some()).then_some(Look { glyph, colour })
+    pub fn of(glyph: Option<String>, colour: Option<String>, shape: Option<String>) -> Option<Look> {
+        (glyph.is_some() || colour.is_some() || shape.is_some()).then_some(Look { glyph, colour, shape })
     }
 }
 

@@ -652,6 +652,49 @@ try {
     assert.ok(await page.$$eval("#board .changed", (c) => c.length) > 0, "the move's changes are marked");
   });
 
+  if (!only.length || only.includes("reversi")) await check("each player's discs are a counter in their area", async () => {
+    const base = await serve("reversi");
+    const created = await api(base, "POST", "/api/matches", { players: 2, seats: ["human", "human"], seed: 1 });
+    const page = await (await person()).newPage();
+    await page.goto(base + "/m/" + created.id + "?token=" + created.seats[0].token);
+    await waitDecisions(page, 0);
+    const counters = () => page.$$eval("#board .player-area", (as) => as.map((a) => [...a.querySelectorAll(".counter")].map((c) => ({
+      player: a.dataset.player, label: c.getAttribute("aria-label"), changed: c.classList.contains("changed"),
+    }))).flat());
+    assert.deepEqual(await counters(), [
+      { player: "0", label: "discs: 2", changed: false }, { player: "1", label: "discs: 2", changed: false },
+    ], "a counter in each area");
+    // `per player` takes the list out of the centre.
+    assert.equal(await page.$$eval("#board .view-section dt", (ds) => ds.filter((d) => d.textContent === "discs").length), 0);
+    await page.click('#board g[data-key="0:3:2"]');
+    await waitDecisions(page, 1);
+    assert.deepEqual(await counters(), [
+      { player: "0", label: "discs: 4", changed: true }, { player: "1", label: "discs: 1", changed: true },
+    ], "both counters changed, and are lit");
+    await page.screenshot({ path: join(shots, "reversi_counters.png"), fullPage: true });
+    await page.context().close();
+  });
+
+  if (!only.length || only.includes("skirmish")) await check("skirmish's pieces are counters of their shape and colour, bearing their letter", async () => {
+    const base = await serve("skirmish");
+    const created = await api(base, "POST", "/api/matches", { players: 2, seats: ["human", "human"], seed: 1 });
+    const page = await (await person()).newPage();
+    await page.goto(base + "/m/" + created.id + "?token=" + created.seats[0].token);
+    await waitDecisions(page, 0);
+    const tokens = await page.$$eval("svg.board .token", (ts) => ts.map((t) => t.tagName + " " + getComputedStyle(t).fill));
+    const squares = tokens.filter((t) => t === "polygon rgb(0, 114, 178)").length;
+    assert.ok(squares > 0 && squares * 2 === tokens.length, "as many blue squares as orange hexagons: " + tokens.join(", "));
+    const corners = await page.$$eval("svg.board .token", (ts) => ts.map((t) => t.getAttribute("points").split(" ").length));
+    assert.deepEqual([...new Set(corners)].sort(), [4, 6], "four corners and six");
+    // The letters are on the tokens, and the cells say what stands on them.
+    // (Player 0's king may move: a button, named in its label; player 1's, in its title.)
+    assert.ok(await page.$('svg.board g[aria-label*=": K blue square (K): "]'), "player 0's king is named by its look and its label");
+    const titles = await page.$$eval("svg.board g > title", (ts) => ts.map((t) => t.textContent));
+    assert.ok(titles.some((t) => t.endsWith(": K orange hexagon (K')")), "and player 1's: " + titles.join(", "));
+    await page.screenshot({ path: join(shots, "skirmish_table.png"), fullPage: true });
+    await page.context().close();
+  });
+
   if (!only.length || only.includes("hex")) await check("hex draws hexagons, every empty cell a button", async () => {
     const base = await serve("hex");
     const created = await api(base, "POST", "/api/matches", { players: 2, seats: ["human", "random"], seed: 3 });

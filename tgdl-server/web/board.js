@@ -106,18 +106,50 @@ const PALETTE = {
 };
 const LIGHT = new Set(["white", "yellow", "orange", "sky", "grey"]);
 
-// What a look says, in words, for the cell's spoken name: `♞ black`.
+// What a look says, in words, for the cell's spoken name: `♞ black`, `K blue square`.
 function lookWords(look) {
-  return [look.glyph, look.colour].filter((w) => w).join(" ");
+  return [look.glyph, look.colour, SHAPES.has(look.shape) ? look.shape : null].filter((w) => w).join(" ");
+}
+
+// The shapes a game's `shape` functions may return: a token of that outline, filled with
+// the colour, bearing the glyph. Another name draws as if there were no shape.
+const SHAPES = new Set(["disc", "square", "diamond", "triangle", "hexagon"]);
+
+// The outline of a token of `shape` centred on (x, y), of radius r.
+function shapeEl(shape, x, y, r) {
+  if (shape === "disc") return svgEl("circle", { cx: x, cy: y, r: r.toFixed(1) });
+  const corners = { square: [4, 45], diamond: [4, 0], triangle: [3, -90], hexagon: [6, 30] }[shape];
+  const [n, start] = corners;
+  // A square's corners lie farther out than its sides: keep its sides at about r.
+  const R = shape === "square" ? r * 1.25 : shape === "triangle" ? r * 1.2 : r;
+  const pts = [];
+  for (let k = 0; k < n; k++) {
+    const a = Math.PI / 180 * (start + (360 / n) * k);
+    pts.push((x + R * Math.cos(a)).toFixed(2) + "," + (y + R * Math.sin(a) + (shape === "triangle" ? r * 0.2 : 0)).toFixed(2));
+  }
+  return svgEl("polygon", { points: pts.join(" ") });
 }
 
 // A thing on the board as its game says it looks, centred on (x, y) in a cell of `size`:
-// the glyph in the colour, outlined so it shows on any square; a disc of the colour when
+// a token of its shape filled with its colour, bearing its glyph; without a shape, the
+// glyph in the colour, outlined so it shows on any square, or a disc of the colour when
 // there is no glyph.
 function drawLook(look, x, y, size) {
   const g = svgEl("g", { class: "look" });
   const colour = PALETTE[look.colour] ? look.colour : null;
-  if (look.glyph) {
+  if (SHAPES.has(look.shape)) {
+    const token = shapeEl(look.shape, x, y, 0.72 * size);
+    const fill = colour || "white";
+    token.setAttribute("class", "token " + (LIGHT.has(fill) ? "light" : "dark"));
+    token.style.fill = PALETTE[fill];
+    g.append(token);
+    if (look.glyph) {
+      const t = svgEl("text", { x, y, class: "token-glyph " + (LIGHT.has(fill) ? "on-light" : "on-dark") });
+      t.style.fontSize = (0.9 * size).toFixed(0) + "px";
+      t.textContent = look.glyph;
+      g.append(t);
+    }
+  } else if (look.glyph) {
     const t = svgEl("text", { x, y, class: "glyph" + (colour ? " " + (LIGHT.has(colour) ? "light" : "dark") : "") });
     // Through the style object, not a style attribute: the page's Content-Security-Policy
     // refuses inline style attributes.
@@ -300,6 +332,22 @@ function drawAttributes(section, changed) {
   return dl;
 }
 
+// A player's share of the game's `per player` lists, as counters: the value large over
+// the name (`15` over `pawns`); a bool as a tag bearing the name, lit when true, faint
+// when false (`out`). `changed(name)` as for `drawAttributes`.
+function drawCounters(section, changed) {
+  const row = htmlEl("div", { class: "counters" });
+  for (const [k, v] of section.items || []) {
+    const flag = v === "true" || v === "false";
+    const cls = (flag ? "counter flag " + (v === "true" ? "on" : "off") : "counter") + (changed(k) ? " changed" : "");
+    const counter = htmlEl("div", { class: cls, role: "group", "aria-label": k + ": " + v });
+    if (!flag) counter.append(htmlEl("span", { class: "value", "aria-hidden": "true" }, v));
+    counter.append(htmlEl("span", { class: "name", "aria-hidden": "true" }, k));
+    row.append(counter);
+  }
+  return row;
+}
+
 // The sections the engine writes for hands: a hand the viewer sees (or its face-up part)
 // is a list of cards; the hands it may not see are the section `hands`.
 const HAND = /^(face up in the )?hand of player \d+$/;
@@ -382,12 +430,14 @@ function changes(before, after) {
 // The sections that belong to one player, by their titles: their hand (or its face-up
 // part), what they own, the row of backs of a hand the viewer may not see.
 const PLAYER_PART = /^(?:hand of|face up in the hand of) player (\d+)$|^player (\d+) has$/;
+// A player's share of the `per player` lists.
+const SHARE = /^player (\d+)$/;
 
 // The whole view into `container`. `action(key)`: what clicking a board thing does.
 // `hands`: the observation's hands (who holds how many); `changed`: the keys of
 // `viewTexts` that changed since the view drawn before. The board and the game's own
 // sections come first (the centre of the table), then an area per player gathering what
-// is theirs: their hand or its backs, what they own.
+// is theirs: their counters, their hand or its backs, what they own.
 function drawView(container, view, action, hands, changed) {
   container.replaceChildren();
   const marked = changed || new Set();
@@ -411,6 +461,11 @@ function drawView(container, view, action, hands, changed) {
       area(Number(mine[1] ?? mine[2])).append(part);
       return;
     }
+    const share = kind === "Attributes" ? (body.title || "").match(SHARE) : null;
+    if (share) {
+      area(Number(share[1])).append(drawCounters(body, (k) => marked.has(at + k)));
+      return;
+    }
     if (kind === "Attributes" && body.title === "hands" && hands) {
       // (A copy of the rows: moving one out of its box would skip the next.)
       for (const row of [...drawBacks(body, hands).children]) area(Number(row.dataset.player)).append(row);
@@ -431,5 +486,5 @@ function drawView(container, view, action, hands, changed) {
   }
 }
 
-window.TGDLBoard = { drawView, viewTexts, changes, htmlEl, nodeBase, nodePieces, linkTarget, PALETTE };
+window.TGDLBoard = { drawView, viewTexts, changes, htmlEl, nodeBase, nodePieces, linkTarget, PALETTE, SHAPES };
 })();

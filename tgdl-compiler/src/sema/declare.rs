@@ -91,6 +91,7 @@ impl<'a> Checker<'a> {
             secret: false,
             internal: false,
             public: false,
+            per_player: false,
             span: Span::default(),
         })
     }

@@ -204,6 +204,37 @@ impl<'a> Checker<'a> {
         }
     }
 
+    /// `per player` splits a list of values among the players' areas: it belongs to a
+    /// global class (whose one object is everyone's) and to a list of numbers, strings,
+    /// bools or players (an object has a place of its own on the table).
+    fn check_per_player(&mut self, class: ClassId, a: &ast::AttributeDecl, per_player: Span, ty: &Ty) {
+        let c = self.prog.class(class);
+        let why = if c.kind != ClassKind::Class || c.visibility != Visibility::Global {
+            Some(format!("`{}` is not a `global class`: only the game's one object is shared out", c.name))
+        } else {
+            match ty {
+                Ty::List(elem)
+                    if matches!(**elem, Ty::Number | Ty::String | Ty::Bool | Ty::Player | Ty::Error) =>
+                {
+                    None
+                }
+                Ty::Error => None,
+                _ => Some(format!(
+                    "a `per player` attribute is a list of numbers, strings, bools or players, not a `{}`",
+                    self.ty_name(ty)
+                )),
+            }
+        };
+        if let Some(why) = why {
+            self.error(
+                Diagnostic::error(per_player, format!("the attribute `{}` cannot be `per player`", a.name.name))
+                    .code(codes::PER_PLAYER)
+                    .label(why)
+                    .help("item `p` of a `per player` list is player p's: `global class Bank { per player List<number> coins = {3, 3}; }`"),
+            );
+        }
+    }
+
     fn declare_member<'m>(
         &mut self,
         id: ClassId,
@@ -250,6 +281,9 @@ impl<'a> Checker<'a> {
                 if let Some(public) = a.public {
                     self.check_public(id, a, public, &ty);
                 }
+                if let Some(per_player) = a.per_player {
+                    self.check_per_player(id, a, per_player, &ty);
+                }
                 let attr = self.add_attr(Attr {
                     name: a.name.name.clone(),
                     class: id,
@@ -260,6 +294,7 @@ impl<'a> Checker<'a> {
                     secret: a.secret.is_some(),
                     internal: a.internal.is_some(),
                     public: a.public.is_some(),
+                    per_player: a.per_player.is_some(),
                     span: a.name.span,
                 });
                 decls.attrs.push((attr, a));
@@ -458,8 +493,8 @@ impl<'a> Checker<'a> {
         }
     }
 
-    /// `glyph` and `colour` tell the table how to draw an object: like `label`, they take
-    /// nothing and return a string.
+    /// `glyph`, `colour` and `shape` tell the table how to draw an object: like `label`, they
+    /// take nothing and return a string.
     fn check_look_fn(&mut self, fid: FuncId, f: &ast::FunctionDecl) {
         let func = self.prog.func(fid);
         if !crate::facts::LOOK_FNS.contains(&func.name.as_str()) {

@@ -178,7 +178,7 @@ impl<'a> Checker<'a> {
     }
 
     /// `function label { returns string; ... }`: how an object is written as text; `name`,
-    /// how menus name it; `glyph` and `colour`, how the table draws it. Everyone who sees
+    /// how menus name it; `glyph`, `colour` and `shape`, how the table draws it. Everyone who sees
     /// the object reads them.
     /// So is `label_move`, which writes a move of `move` in every menu and log.
     pub(super) fn is_label_fn(&self, f: FuncId) -> bool {

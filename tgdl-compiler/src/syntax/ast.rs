@@ -193,6 +193,9 @@ pub struct AttributeDecl {
     pub internal: Option<Span>,
     /// `public` before the attribute: seen by everyone even while its object is hidden.
     pub public: Option<Span>,
+    /// `per player` before the attribute: a list whose item `p` is player p's, shown in
+    /// their area of the table.
+    pub per_player: Option<Span>,
     pub span: Span,
 }
 

@@ -64,7 +64,7 @@ pub const RESERVED_WORDS: &[&str] = &[
 
 /// Words with a meaning only where the grammar expects them, and names everywhere else:
 /// `players` in `game X players 2;`, `in` in `for (T x in xs)`, `open`, `outward`,
-/// `secret`, `internal` and `public` before a declaration, `winners` opening a statement, and the tags of
+/// `secret`, `internal`, `public` and `per` before a declaration, `winners` opening a statement, and the tags of
 /// attribute and group blocks.
 pub const CONTEXTUAL_WORDS: &[&str] = &[
     "players",
@@ -74,6 +74,7 @@ pub const CONTEXTUAL_WORDS: &[&str] = &[
     "secret",
     "internal",
     "public",
+    "per",
     "geometry",
     "orientation",
     "grid",

@@ -100,6 +100,15 @@ fn take_if<'i>(it: &mut std::iter::Peekable<impl Iterator<Item = Pair<'i>>>, rul
     it.next_if(|p| p.as_rule() == rule)
 }
 
+/// Where an attribute's modifiers were written, if they were.
+#[derive(Default)]
+struct AttrMods {
+    secret: Option<Span>,
+    internal: Option<Span>,
+    public: Option<Span>,
+    per_player: Option<Span>,
+}
+
 struct Builder<'t> {
     file: FileId,
     text: &'t str,
@@ -333,7 +342,7 @@ impl<'t> Builder<'t> {
         let member = match inner.as_rule() {
             Rule::attribute_short => {
                 let mut it = children(inner);
-                let (secret, internal, public) = self.attr_mods(&mut it);
+                let AttrMods { secret, internal, public, per_player } = self.attr_mods(&mut it);
                 let ty = Some(self.type_expr(it.next().expect("grammar: attribute type"))?);
                 let name = self.ident(it.next().expect("grammar: attribute name"));
                 let value = it.next().map(|e| self.expr(e)).transpose()?;
@@ -345,6 +354,7 @@ impl<'t> Builder<'t> {
                     secret,
                     internal,
                     public,
+                    per_player,
                     span,
                 })
             }
@@ -382,30 +392,32 @@ impl<'t> Builder<'t> {
         Ok(())
     }
 
-    /// The spans of an attribute's `secret`, `internal` and `public` modifiers (each at most
-    /// once, `secret` and `internal` in either order, `public` alone: the grammar says so).
-    fn attr_mods<'i>(
-        &self,
-        it: &mut std::iter::Peekable<impl Iterator<Item = Pair<'i>>>,
-    ) -> (Option<Span>, Option<Span>, Option<Span>) {
-        let (mut secret, mut internal) = (None, None);
+    /// The spans of an attribute's modifiers (each at most once, `secret` and `internal` in
+    /// either order, `public` and `per player` alone: the grammar says so).
+    fn attr_mods<'i>(&self, it: &mut std::iter::Peekable<impl Iterator<Item = Pair<'i>>>) -> AttrMods {
+        let mut mods = AttrMods::default();
         if let Some(m) = take_if(it, Rule::public_mod) {
-            return (None, None, Some(self.span(&m)));
+            mods.public = Some(self.span(&m));
+            return mods;
+        }
+        if let Some(m) = take_if(it, Rule::per_player_mod) {
+            mods.per_player = Some(self.span(&m));
+            return mods;
         }
         for _ in 0..2 {
             if let Some(m) = take_if(it, Rule::secret_mod) {
-                secret = Some(self.span(&m));
+                mods.secret = Some(self.span(&m));
             } else if let Some(m) = take_if(it, Rule::internal_mod) {
-                internal = Some(self.span(&m));
+                mods.internal = Some(self.span(&m));
             }
         }
-        (secret, internal, None)
+        mods
     }
 
     fn attribute_long(&mut self, pair: Pair<'_>) -> PResult<AttributeDecl> {
         let span = self.span(&pair);
         let mut it = children(pair);
-        let (secret, internal, public) = self.attr_mods(&mut it);
+        let AttrMods { secret, internal, public, per_player } = self.attr_mods(&mut it);
         it.next(); // `attribute`
         let name = self.ident(it.next().expect("grammar: attribute name"));
         let (mut ty, mut value) = (None, None);
@@ -432,7 +444,17 @@ impl<'t> Builder<'t> {
                 _ => self.stray.push(part_span),
             }
         }
-        Ok(AttributeDecl { name, ty, value, form: AttributeForm::Long, secret, internal, public, span })
+        Ok(AttributeDecl {
+            name,
+            ty,
+            value,
+            form: AttributeForm::Long,
+            secret,
+            internal,
+            public,
+            per_player,
+            span,
+        })
     }
 
     /// `returns T;` / `returns;`: the type and the keyword's span.

@@ -1,4 +1,4 @@
-//! Looks: how the table draws objects, from their classes' `glyph` and `colour` functions
+//! Looks: how the table draws objects, from their classes' `glyph`, `colour` and `shape` functions
 //! (run as labels are: on a copy of the world).
 
 use super::context::Gen;
@@ -36,11 +36,14 @@ impl Gen<'_> {
         for h in &self.hierarchies {
             let mut variants = Vec::new();
             for (class, _) in &h.variants {
-                let Some([glyph, colour]) = look_fns(prog, *class) else { continue };
-                let (glyph, colour) = (call(glyph), call(colour));
+                let Some([glyph, colour, shape]) = look_fns(prog, *class) else { continue };
+                let (glyph, colour, shape) = (call(glyph), call(colour), call(shape));
+                // In the order the functions are declared in `Look` (each may change the world
+                // a later one reads: they run as written, one after the other).
                 let look = quote!({
                     let glyph = #glyph;
-                    rt::view::Look::of(glyph, #colour)
+                    let colour = #colour;
+                    rt::view::Look::of(glyph, colour, #shape)
                 });
                 variants.push((self.variant_pattern(h, *class), look));
             }
@@ -67,7 +70,7 @@ impl Gen<'_> {
         }
         let tile_look = self.tile_look_fn();
         let helpers = quote! {
-            /// How the table draws an object: what its class's `glyph` and `colour` return,
+            /// How the table draws an object: what its class's `glyph`, `colour` and `shape` return,
             /// run on a copy of the world as labels are.
             fn object_look(&self, tag: u32, index: u32) -> Option<rt::view::Look> {
                 self.clone().look_on(tag, index)

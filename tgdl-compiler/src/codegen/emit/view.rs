@@ -101,7 +101,8 @@ impl<'p> Gen<'p> {
                 .iter()
                 // Secret values are shown apart, to those who may see them (`secrets`).
                 .filter(|&&a| {
-                    prog.attr(a).builtin.is_none() && !prog.attr(a).secret && !prog.attr(a).internal
+                    let attr = prog.attr(a);
+                    attr.builtin.is_none() && !attr.secret && !attr.internal && !attr.per_player
                 })
                 .map(|&a| {
                     let attr = prog.attr(a);
@@ -128,12 +129,14 @@ impl<'p> Gen<'p> {
         let tile_text = self.tile_text_fn();
         let name = &prog.name;
         let (owned, owned_fn) = self.owned_fn();
+        let shares = self.per_player_shares();
         // `Vec::from([..])` rather than `vec![..]`: prettyplease formats the elements.
-        let sections_decl = if owned_fn.is_empty() {
+        let sections_decl = if owned_fn.is_empty() && shares.is_none() {
             quote!(let sections: Vec<rt::view::Section> = Vec::from([#(#sections),*]);)
         } else {
             quote! {
                 let mut sections: Vec<rt::view::Section> = Vec::from([#(#sections),*]);
+                #shares
                 #owned
             }
         };
@@ -227,6 +230,49 @@ impl<'p> Gen<'p> {
     }
 
     /// The text of a value for the view (`&self` only: objects by label, lists by length).
+    /// The `per player` lists of the global classes, as a section per player (`player 1`)
+    /// holding item `p` of each under the list's name; appended to `sections` by the
+    /// expression this returns, `None` when the game has no such list.
+    fn per_player_shares(&self) -> Option<TokenStream> {
+        let prog = self.prog;
+        let mut shares = Vec::new();
+        for (&c, (_, field)) in &self.globals {
+            for &a in &prog.class(c).attrs {
+                let attr = prog.attr(a);
+                let Ty::List(elem) = &attr.ty else { continue };
+                if !attr.per_player {
+                    continue;
+                }
+                let f = &self.attr_field[&a];
+                let n = &attr.name;
+                let arena = self.collection_arena(&attr.ty);
+                let item = self.value_text(quote!(item), elem, self.null.elem(prog, &attr.ty));
+                let binding = if **elem == Ty::String { quote!(item) } else { quote!(&item) };
+                // A null list gives nobody anything.
+                let list = if self.null.attr(prog, a) {
+                    quote!(self.#field.#f.iter().flat_map(|&list| self.#arena[list].items.iter()))
+                } else {
+                    quote!(self.#arena[self.#field.#f].items.iter())
+                };
+                shares.push(quote! {
+                    for (shares, #binding) in by_player.iter_mut().zip(#list) {
+                        shares.push((String::from(#n), #item));
+                    }
+                });
+            }
+        }
+        if shares.is_empty() {
+            return None;
+        }
+        Some(quote!({
+            let mut by_player: Vec<Vec<(String, String)>> = vec![Vec::new(); self.core.players as usize];
+            #(#shares)*
+            sections.extend(by_player.into_iter().enumerate().filter(|(_, items)| !items.is_empty()).map(
+                |(p, items)| rt::view::Section::Attributes { title: format!("player {p}"), items },
+            ));
+        }))
+    }
+
     pub(super) fn value_text(&self, v: TokenStream, ty: &Ty, nullable: bool) -> TokenStream {
         let inner = match ty {
             Ty::Number => quote!(rt::value::fmt_number(x)),
