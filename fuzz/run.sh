@@ -10,7 +10,7 @@
 # `trace`, traces of played games; for `server`, `stored`, `lsp` and `differential`, the
 # inputs in seeds/TARGET/: for `differential`, a game of each example, named after it, whose
 # first byte is its position among the examples in alphabetical order), with
-# the TGDL dictionary. A crash, a timeout (over 10 s for one input) or
+# the TGDL dictionary. A crash, a timeout (over 10 s for one input, 60 s for `differential`) or
 # memory over 2 GB stops the run and leaves the input in fuzz/artifacts/TARGET/; make it
 # a regression test (docs/reliability.md). Needs `cargo install cargo-fuzz`; builds on the
 # stable toolchain (RUSTC_BOOTSTRAP=1, no sanitizer) or on nightly with
@@ -42,8 +42,13 @@ for target in "${targets[@]}"; do
             [ -f "$f" ] && cp "$f" "$corpus/"
         done
     fi
+    # A differential input plays a whole game on two engines, comparing every viewer's
+    # observation at each of up to 300 decisions: an Amazons game takes 10 to 20 s of a
+    # slow core, so it gets longer before it counts as hung.
+    timeout=10
+    if [ "$target" = differential ]; then timeout=60; fi
     cargo fuzz build -s "$sanitizer" "$target"
     cargo fuzz run -s "$sanitizer" "$target" "$corpus" -- \
-        -dict=tgdl.dict -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
+        -dict=tgdl.dict -max_total_time="$seconds" -timeout="$timeout" -rss_limit_mb=2048 \
         -artifact_prefix="artifacts/$target/" -print_final_stats=1 ${FUZZ_SEED:+-seed="$FUZZ_SEED"} "${extra[@]}"
 done
