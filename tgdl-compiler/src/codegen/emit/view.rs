@@ -229,7 +229,6 @@ impl<'p> Gen<'p> {
         (call, helper)
     }
 
-    /// The text of a value for the view (`&self` only: objects by label, lists by length).
     /// The `per player` lists of the global classes, as a section per player (`player 1`)
     /// holding item `p` of each under the list's name; appended to `sections` by the
     /// expression this returns, `None` when the game has no such list.
@@ -273,6 +272,7 @@ impl<'p> Gen<'p> {
         }))
     }
 
+    /// The text of a value for the view (`&self` only: objects by label, lists by length).
     pub(super) fn value_text(&self, v: TokenStream, ty: &Ty, nullable: bool) -> TokenStream {
         let inner = match ty {
             Ty::Number => quote!(rt::value::fmt_number(x)),
