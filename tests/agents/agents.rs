@@ -1,6 +1,6 @@
 //! The search agent (docs/agents.md) by seeded play against the random agent, through the game
 //! binaries' command line (in process). Full size (200 tic-tac-toe games a seat, 100
-//! connect-four games) needs an optimised build: `.ci/run` runs this file with
+//! connect-four games) needs an optimised build: the README's longer checks run this file with
 //! `--release`; a debug build plays fewer games with smaller budgets.
 
 use tgdl_tests::{EXAMPLES, Example};

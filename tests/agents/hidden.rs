@@ -15,8 +15,8 @@ use tgdl_runtime::{Game, Pick, Player, Rules};
 use tgdl_tests::{EXAMPLES, Example, crazy_eights};
 
 /// Games per example and determinizations per decision point. The figures the issue
-/// names (200 games, 20 × 500 = 10,000 samples) need an optimised build: `.ci/run`
-/// runs this file with `--release`; a debug build checks fewer.
+/// names (200 games, 20 × 500 = 10,000 samples) need an optimised build: the README's
+/// longer checks run this file with `--release`; a debug build checks fewer.
 // Optimised builds play more games; the leak search reads every string a seat receives at
 // every decision, so 200 keep `hidden::` to minutes.
 const GAMES: u64 = if cfg!(debug_assertions) { 5 } else { 200 };
