@@ -142,6 +142,47 @@ fn per_player_lists_are_shown_as_each_players_share() {
     assert!(seen > 30, "a whole game: {seen} views");
 }
 
+/// Harvest's points are a score track: the view names the track (spaces 0 to 60) and each
+/// player's share holds their place on it; over seeded games with two to four farmers the
+/// places never go back, and the players furthest along are the ones in first place.
+#[test]
+fn harvest_points_are_places_on_a_score_track() {
+    use tgdl_runtime::view::Track;
+    use tgdl_tests::harvest::Game;
+    let place = |view: &tgdl_runtime::view::View, p: u32| -> f64 {
+        let share = attributes(view, &format!("player {p}")).expect("a share per player");
+        let (_, points) = share.into_iter().find(|(name, _)| name == "points").expect("points in the share");
+        points.parse().expect("a number")
+    };
+    for (players, seed) in [(2, 3), (3, 4), (4, 5)] {
+        let mut game = Game::start(players, seed).expect("the game starts");
+        let mut rng = tgdl_runtime::rng::Rng::new(seed);
+        let mut places = vec![0.0; players as usize];
+        loop {
+            let view = game.observation(Viewer::Public).view;
+            assert_eq!(view.tracks, vec![Track { name: String::from("points"), last: 60 }]);
+            for p in 0..players {
+                let now = place(&view, p);
+                assert!(
+                    now >= places[p as usize],
+                    "player {p} went back from {} to {now}",
+                    places[p as usize]
+                );
+                places[p as usize] = now;
+            }
+            if !matches!(game.status(), Status::Decide(_)) {
+                break;
+            }
+            let n = game.labels().len();
+            game.apply(rng.below(n as u64) as usize).expect("a move applies");
+        }
+        assert!(matches!(game.status(), Status::Over), "the game ends by its rules");
+        let best = places.iter().copied().fold(0.0, f64::max);
+        let first: Vec<u32> = (0..players).filter(|&p| places[p as usize] == best).collect();
+        assert_eq!(game.outcome().expect("an outcome").places[0], first, "{players} players: {places:?}");
+    }
+}
+
 /// Skirmish says its pieces' shape: player 0's are blue squares, player 1's orange
 /// hexagons, each bearing its letter.
 #[test]

@@ -678,6 +678,24 @@ an owner already, and their own place in that owner's area):
         per player List<number> coins = {3, 3};
     }
 "#;
+    TRACK = "E0033", "`track` on an attribute that cannot be one",
+r#"`per player track(N)` before a list of numbers says that each player's number is the
+place of their marker on a track of spaces 0 to N shared by everyone: a score track, a
+race. The table draws the track in the centre, the markers in the players' colours
+(docs/presentation.md). The places are numbers, and N is a whole number from 1 to 200.
+
+Example:
+
+    global class Village {
+        per player track(30) List<string> points = {};
+    }
+
+Fix: the places are numbers:
+
+    global class Village {
+        per player track(30) List<number> points = {};
+    }
+"#;
     UNREACHABLE = "W0001", "unreachable statement",
 r#"A statement follows a `return`, `break`, `continue` or `winner` in the same block, so it
 can never run.

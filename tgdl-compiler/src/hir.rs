@@ -207,6 +207,8 @@ pub struct Attr {
     /// `per player`: a list of a global class whose item `p` is player p's, shown in their
     /// area of the table rather than with the class.
     pub per_player: bool,
+    /// `per player track(N)`: the last space of the shared track the numbers are places on.
+    pub track: Option<u32>,
     pub span: Span,
 }
 

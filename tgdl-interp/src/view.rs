@@ -7,7 +7,7 @@ use crate::value::{Slot, Value};
 use tgdl_compiler::hir::{BuiltinAttr, ClassId, ClassKind, Geometry, Ty, Visibility};
 use tgdl_runtime::hidden::Seen;
 use tgdl_runtime::value::fmt_number;
-use tgdl_runtime::view::{GridLayout, Look, Section, View};
+use tgdl_runtime::view::{GridLayout, Look, Section, Track, View};
 
 impl Machine {
     /// An object's label, or its hidden form when `seen` may not see it.
@@ -351,7 +351,25 @@ impl Machine {
             active: Some(self.core.active.0),
             phase: self.core.phase.to_string(),
             sections,
+            tracks: self.tracks(),
         }
+    }
+
+    /// The `per player track(N)` lists, in the order of the players' shares.
+    fn tracks(&self) -> Vec<Track> {
+        let p = &self.prep;
+        p.program
+            .classes
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| p.global_index.contains_key(&ClassId(*i as u32)))
+            .flat_map(|(_, c)| &c.attrs)
+            .filter_map(|&a| {
+                let attr = p.program.attr(a);
+                let last = attr.track.filter(|_| attr.per_player)?;
+                Some(Track { name: attr.name.clone(), last })
+            })
+            .collect()
     }
 
     /// The `per player` lists of the global classes, as a section per player (`player 1`)

@@ -275,6 +275,7 @@ mod tests {
             active: Some(1),
             phase: "move".into(),
             sections: vec![Section::grid("board", layout, cells)],
+            tracks: Vec::new(),
         }
     }
 
@@ -361,6 +362,7 @@ board:
                 },
                 Section::Attributes { title: "score".into(), items: vec![("player 0".into(), "3".into())] },
             ],
+            tracks: Vec::new(),
         };
         let expected = "\nmap:\n  a  -> bb, c\n  bb -> (none)\n\nscore:\n  player 0: 3\n";
         assert_eq!(render_view(&view), expected);

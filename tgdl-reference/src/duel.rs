@@ -161,6 +161,7 @@ impl Rules for Duel {
                 title: "score".to_string(),
                 items: (0..2).map(|p| (format!("player {p}"), self.score[p].to_string())).collect(),
             }],
+            tracks: Vec::new(),
         }
     }
 }

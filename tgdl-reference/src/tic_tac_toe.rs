@@ -161,6 +161,7 @@ impl Game for TicTacToe {
             active: self.outcome.is_none().then_some(self.to_move as u32),
             phase: String::new(),
             sections: vec![Section::grid("board".to_string(), GridLayout::Square, cells)],
+            tracks: Vec::new(),
         }
     }
 

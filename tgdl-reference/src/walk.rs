@@ -106,6 +106,7 @@ impl Rules for Walk {
                 title: String::new(),
                 items: vec![("position".to_string(), self.position.to_string())],
             }],
+            tracks: Vec::new(),
         }
     }
 }

@@ -93,6 +93,6 @@ pub mod __private {
         pub use crate::value::{bounded, concat_at, div, finite, fmt_number, number, pow, rem, sqrt, whole};
     }
     pub mod view {
-        pub use crate::view::{GridLayout, Look, Section, View};
+        pub use crate::view::{GridLayout, Look, Section, Track, View};
     }
 }

@@ -10,6 +10,19 @@ pub struct View {
     pub active: Option<u32>,
     pub phase: String,
     pub sections: Vec<Section>,
+    /// The players' numbers the table draws as markers along a shared track rather than
+    /// in their areas (a score track, a race).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub tracks: Vec<Track>,
+}
+
+/// A shared track of spaces 0 to `last`: each player's marker stands on the space their
+/// item `name` of their share (the `Section::Attributes` titled `player p`) reads, the
+/// last space when it reads more, the first when less.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Track {
+    pub name: String,
+    pub last: u32,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

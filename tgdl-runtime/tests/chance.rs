@@ -117,6 +117,7 @@ impl Rules for Draw {
                 title: String::new(),
                 items: vec![("hand".to_string(), hand.join(" ")), ("die".to_string(), self.die.to_string())],
             }],
+            tracks: Vec::new(),
         }
     }
 }

@@ -47,15 +47,17 @@ const GAME_LIMIT_MS = 240_000;
 // for the match than GAME_LIMIT_MS. `params`: values for the game's parameters, set in the lobby.
 // `result`: what the result must read (a team result: "the players lose"). `onlyBoard`: every
 // decision starts with a click on the board. `midAt`: the decision of the mid-game
-// screenshot (NAME-start.png and NAME-mid.png are taken as the match goes).
+// screenshot (NAME-start.png and NAME-mid.png are taken as the match goes). `prefer`: picks
+// the options its seats prefer (their indices) from the page and the labels.
 const GAMES = {
   amazons: { seats: ["human", "human"], board: true },
   breakthrough: { seats: ["human", "human"], board: true },
   buckets: { seats: ["human", "human", "random"], board: true, secrets: ["in_force"] },
   cake_cutting: { seats: ["human", "human"] },
-  // Random chess is long (hundreds of moves before a draw by the fifty-move rule or bare kings).
   // Played by pointing only: a piece, then its square (and a button for a promotion's piece).
-  chess: { seats: ["human", "human"], board: true, onlyBoard: true, limitMs: 480_000 },
+  // Random chess lasts hundreds of moves before the fifty-move rule or bare kings end it;
+  // these players take whenever they can (`prefer`), which ends it sooner.
+  chess: { seats: ["human", "human"], board: true, onlyBoard: true, limitMs: 480_000, prefer: takes },
   connect_four: { seats: ["human", "human"], board: true },
   // A seed whose match lasts long enough to search the views for many hidden cards.
   courtiers: { seats: ["human", "human", "random"], board: true, hands: true, seed: 4 },
@@ -88,6 +90,17 @@ const GAMES = {
   whist: { seats: ["human", "human", "human", "human"], board: true, hands: true },
 };
 
+// The chess moves (`e4-d5`) whose square of arrival is occupied, as the page draws it: a
+// cell's spoken name (its button's label, else its title) reads `Board.Grid d5: ♟ black (P)`
+// when a piece stands on it and `Board.Grid d5: .` when not.
+async function takes(page, labels) {
+  const occupied = new Set(await page.$$eval("svg.board g[data-key]", (gs) => gs
+    .map((g) => g.getAttribute("aria-label") || (g.querySelector("title") || {}).textContent || "")
+    .map((d) => (d.match(/^\S+ ([a-h][1-8]): (?!\.)\S/) || [])[1])
+    .filter((square) => square)));
+  return labels.flatMap((label, i) => (occupied.has(label.slice(3, 5)) ? [i] : []));
+}
+
 // Starts `BIN serve --port 0` on a fresh database; resolves to its base URL. With
 // `interpreted`, `tgdlc serve examples/GAME.tgdl --engine interpreted` instead.
 function serve(game, interpreted) {
@@ -111,6 +124,17 @@ function serve(game, interpreted) {
       if (m) ok(m[1]);
     });
   });
+}
+
+// Serves `game` (on the interpreter with `interpreted`), creates a match (`request`: the
+// lobby's players, seats and seed) and opens the first seat's page at its first decision.
+async function openMatch(game, request, { interpreted = false } = {}) {
+  const base = await serve(game, interpreted);
+  const created = await api(base, "POST", "/api/matches", request);
+  const page = await (await person()).newPage();
+  await page.goto(base + "/m/" + created.id + "?token=" + created.seats[0].token);
+  await waitDecisions(page, 0);
+  return { base, created, page };
 }
 
 async function api(base, method, path, body) {
@@ -389,7 +413,10 @@ async function playFullMatch(name, spec) {
     // A long menu (the Amazons') lists its buttons when asked: the labels are read from them.
     if (await page.$("#show-all")) await page.click("#show-all");
     const labels = await page.$$eval("#options button.option", (bs) => bs.map((b) => b.textContent));
-    const index = choose(labels.length);
+    // A seat that prefers some options (`prefer`) picks among them when there are any.
+    let index = choose(labels.length);
+    const preferred = spec.prefer ? await spec.prefer(page, labels) : [];
+    if (preferred.length) index = preferred[index % preferred.length];
     const clicks = await makeChoice(page, index, n);
     if (clicks) boardClicks++; else buttonClicks++;
     await waitDecisions(page, n + 1);
@@ -532,11 +559,7 @@ try {
   });
 
   if (!only.length || only.includes("breakthrough")) await check("a piece selected, then asked about a square it cannot reach", async () => {
-    const base = await serve("breakthrough", true);
-    const created = await api(base, "POST", "/api/matches", { players: 2, seats: ["human", "random"], seed: 4 });
-    const page = await (await person()).newPage();
-    await page.goto(base + "/m/" + created.id + "?token=" + created.seats[0].token);
-    await waitDecisions(page, 0);
+    const { page } = await openMatch("breakthrough", { players: 2, seats: ["human", "random"], seed: 4 }, { interpreted: true });
     await page.click('#board g[data-key="0:6:3"]');
     assert.equal(await page.getAttribute('#board g[data-key="0:6:3"]', "aria-pressed"), "true", "the pawn is selected");
     await page.click("#why-board");
@@ -548,11 +571,7 @@ try {
   });
 
   if (!only.length || only.includes("breakthrough")) await check("a piece, then its square: by keyboard, with a cancel", async () => {
-    const base = await serve("breakthrough");
-    const created = await api(base, "POST", "/api/matches", { players: 2, seats: ["human", "random"], seed: 4 });
-    const page = await (await person()).newPage();
-    await page.goto(base + "/m/" + created.id + "?token=" + created.seats[0].token);
-    await waitDecisions(page, 0);
+    const { base, created, page } = await openMatch("breakthrough", { players: 2, seats: ["human", "random"], seed: 4 });
     assert.equal(await page.$$eval("#options button.option", (b) => b.length), 22, "22 first moves");
     const pawn = '#board g[data-key="0:6:3"]';
     assert.equal(await page.getAttribute(pawn, "data-click"), "select");
@@ -583,11 +602,7 @@ try {
   });
 
   if (!only.length || only.includes("chess")) await check("chess is drawn with its symbols, its squares named as players name them", async () => {
-    const base = await serve("chess");
-    const created = await api(base, "POST", "/api/matches", { players: 2, seats: ["human", "human"], seed: 1 });
-    const page = await (await person()).newPage();
-    await page.goto(base + "/m/" + created.id + "?token=" + created.seats[0].token);
-    await waitDecisions(page, 0);
+    const { base, created, page } = await openMatch("chess", { players: 2, seats: ["human", "human"], seed: 1 });
     const glyphs = await page.$$eval("svg.board text.glyph", (ts) => ts.map((t) => t.textContent + " " + getComputedStyle(t).fill));
     assert.equal(glyphs.length, 32, "a symbol per piece");
     assert.equal(glyphs.filter((g) => g === "♚ rgb(29, 29, 31)").length, 1, "the black king: " + glyphs.join(", "));
@@ -595,9 +610,10 @@ try {
     // No letters on the board: the pieces are drawn, not written.
     assert.equal(await page.$$eval("svg.board text:not(.glyph)", (ts) => ts.length), 0, "only symbols on the board");
     // The squares are named as chess players name them, and a move is made by pointing.
-    const e2 = await page.$('svg.board g[aria-label^="Board.Grid e2: ♟ white"]');
-    assert.ok(e2, "e2 is named, with what stands on it");
-    await e2.click();
+    // (By selector, not by a handle: the page may draw the board again in between.)
+    const e2 = 'svg.board g[aria-label^="Board.Grid e2: ♟ white"]';
+    assert.ok(await page.$(e2), "e2 is named, with what stands on it");
+    await page.click(e2);
     await page.click('svg.board g[aria-label^="Board.Grid e4:"]');
     await waitDecisions(page, 1);
     const after = await api(base, "GET", "/api/matches/" + created.id);
@@ -607,11 +623,7 @@ try {
   });
 
   if (!only.length || only.includes("crazy_eights")) await check("a hand is drawn as cards, the other hands as backs", async () => {
-    const base = await serve("crazy_eights");
-    const created = await api(base, "POST", "/api/matches", { players: 3, seats: ["human", "human", "human"], seed: 3 });
-    const page = await (await person()).newPage();
-    await page.goto(base + "/m/" + created.id + "?token=" + created.seats[0].token);
-    await waitDecisions(page, 0);
+    const { base, created, page } = await openMatch("crazy_eights", { players: 3, seats: ["human", "human", "human"], seed: 3 });
     const mine = await api(base, "GET", "/api/matches/" + created.id + "?token=" + created.seats[0].token);
     const hand = handOf(mine, 0);
     assert.equal(hand.length, 5);
@@ -653,11 +665,7 @@ try {
   });
 
   if (!only.length || only.includes("reversi")) await check("each player's discs are a counter in their area", async () => {
-    const base = await serve("reversi");
-    const created = await api(base, "POST", "/api/matches", { players: 2, seats: ["human", "human"], seed: 1 });
-    const page = await (await person()).newPage();
-    await page.goto(base + "/m/" + created.id + "?token=" + created.seats[0].token);
-    await waitDecisions(page, 0);
+    const { page } = await openMatch("reversi", { players: 2, seats: ["human", "human"], seed: 1 });
     const counters = () => page.$$eval("#board .player-area", (as) => as.map((a) => [...a.querySelectorAll(".counter")].map((c) => ({
       player: a.dataset.player, label: c.getAttribute("aria-label"), changed: c.classList.contains("changed"),
     }))).flat());
@@ -675,12 +683,37 @@ try {
     await page.context().close();
   });
 
+  if (!only.length || only.includes("harvest")) await check("harvest's points are markers on a score track", async () => {
+    const { base, created, page } = await openMatch("harvest", { players: 3, seats: ["human", "human", "human"], seed: 2 });
+    const url = "/api/matches/" + created.id;
+    // Eight harvests, each seat taking the first field on its menu.
+    for (let n = 0; n < 8; n++) {
+      const state = await api(base, "GET", url);
+      const token = created.seats[state.decides].token;
+      await api(base, "POST", url + "/decisions", { token, option: 0, decisions: state.decisions });
+    }
+    const state = await api(base, "GET", url);
+    await waitDecisions(page, state.decisions);
+    const shares = state.observation.view.sections.filter((s) => s.Attributes && /^player \d+$/.test(s.Attributes.title))
+      .map((s) => Number(s.Attributes.items.find(([k]) => k === "points")[1]));
+    assert.equal(shares.length, 3, "a share per player");
+    assert.ok(shares.some((v) => v > 0), "points were scored: " + shares);
+    const track = await page.$eval('#board .track[data-track="points"]', (t) => ({
+      spaces: t.querySelectorAll(".space").length,
+      label: t.querySelector(".spaces").getAttribute("aria-label"),
+      markers: [...t.querySelectorAll(".marker")].map((m) => [Number(m.dataset.player), Number(m.parentNode.dataset.space)]),
+    }));
+    assert.equal(track.spaces, 61, "spaces 0 to 60");
+    assert.deepEqual(track.markers.sort((a, b) => a[0] - b[0]), shares.map((v, p) => [p, Math.min(v, 60)]), "each marker on its player's space");
+    assert.equal(track.label, "points track, 0 to 60: " + shares.map((v, p) => "player " + p + " on " + v).join(", "));
+    // The points left the players' areas for the track.
+    assert.equal(await page.$$eval("#board .player-area .counter", (cs) => cs.filter((c) => c.getAttribute("aria-label").startsWith("points")).length), 0);
+    await page.screenshot({ path: join(shots, "harvest_track.png"), fullPage: true });
+    await page.context().close();
+  });
+
   if (!only.length || only.includes("skirmish")) await check("skirmish's pieces are counters of their shape and colour, bearing their letter", async () => {
-    const base = await serve("skirmish");
-    const created = await api(base, "POST", "/api/matches", { players: 2, seats: ["human", "human"], seed: 1 });
-    const page = await (await person()).newPage();
-    await page.goto(base + "/m/" + created.id + "?token=" + created.seats[0].token);
-    await waitDecisions(page, 0);
+    const { page } = await openMatch("skirmish", { players: 2, seats: ["human", "human"], seed: 1 });
     const tokens = await page.$$eval("svg.board .token", (ts) => ts.map((t) => t.tagName + " " + getComputedStyle(t).fill));
     const squares = tokens.filter((t) => t === "polygon rgb(0, 114, 178)").length;
     assert.ok(squares > 0 && squares * 2 === tokens.length, "as many blue squares as orange hexagons: " + tokens.join(", "));
@@ -696,11 +729,7 @@ try {
   });
 
   if (!only.length || only.includes("hex")) await check("hex draws hexagons, every empty cell a button", async () => {
-    const base = await serve("hex");
-    const created = await api(base, "POST", "/api/matches", { players: 2, seats: ["human", "random"], seed: 3 });
-    const page = await (await person()).newPage();
-    await page.goto(base + "/m/" + created.id + "?token=" + created.seats[0].token);
-    await waitDecisions(page, 0);
+    const { page } = await openMatch("hex", { players: 2, seats: ["human", "random"], seed: 3 });
     assert.equal(await page.$$eval("svg polygon.cell", (c) => c.length), 121, "11×11 hexagons");
     const cells = await page.$$("svg g[role=button]");
     assert.equal(cells.length, 121, "every empty cell names one option");
@@ -713,11 +742,7 @@ try {
   });
 
   if (!only.length || only.includes("dice_race")) await check("the dice race draws its track as a graph", async () => {
-    const base = await serve("dice_race");
-    const created = await api(base, "POST", "/api/matches", { players: 2, seats: ["human", "random"], seed: 5 });
-    const page = await (await person()).newPage();
-    await page.goto(base + "/m/" + created.id + "?token=" + created.seats[0].token);
-    await waitDecisions(page, 0);
+    const { page } = await openMatch("dice_race", { players: 2, seats: ["human", "random"], seed: 5 });
     assert.equal(await page.$$eval("svg circle.node", (c) => c.length), 41, "the track's squares");
     assert.ok(await page.$$eval("svg line.edge", (c) => c.length) >= 40, "the track's links");
   });
@@ -804,11 +829,7 @@ try {
   if (!only.length) await check("names, labels and log lines that are markup show as text", async () => {
     // `markup.tgdl` (beside this script) draws cells labelled `<b>empty</b>` and
     // `<img src=x onerror="window.pwned = 1">`, and logs `<script>window.pwned = 2</script>`.
-    const base = await serve("markup");
-    const created = await api(base, "POST", "/api/matches", { players: 2, seats: ["human", "human"], seed: 1 });
-    const page = await (await person()).newPage();
-    await page.goto(base + "/m/" + created.id + "?token=" + created.seats[0].token);
-    await waitDecisions(page, 0);
+    const { page } = await openMatch("markup", { players: 2, seats: ["human", "human"], seed: 1 });
     await (await page.$$("#options button.option"))[0].click();
     await waitDecisions(page, 1);
     await page.waitForFunction(() => document.body.innerText.includes("marks 0"));

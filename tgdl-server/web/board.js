@@ -335,9 +335,9 @@ function drawAttributes(section, changed) {
 // A player's share of the game's `per player` lists, as counters: the value large over
 // the name (`15` over `pawns`); a bool as a tag bearing the name, lit when true, faint
 // when false (`out`). `changed(name)` as for `drawAttributes`.
-function drawCounters(section, changed) {
+function drawCounters(items, changed) {
   const row = htmlEl("div", { class: "counters" });
-  for (const [k, v] of section.items || []) {
+  for (const [k, v] of items) {
     const flag = v === "true" || v === "false";
     const cls = (flag ? "counter flag " + (v === "true" ? "on" : "off") : "counter") + (changed(k) ? " changed" : "");
     const counter = htmlEl("div", { class: cls, role: "group", "aria-label": k + ": " + v });
@@ -346,6 +346,41 @@ function drawCounters(section, changed) {
     row.append(counter);
   }
   return row;
+}
+
+// The players' markers, in an order colour-blind players tell apart (Okabe and Ito's);
+// each marker also bears its player's number.
+const MARKERS = ["#0072b2", "#e69f00", "#009e73", "#cc79a7", "#56b4e9", "#d55e00", "#f0e442", "#1d1d1f"];
+
+// A shared track (`per player track(N)`): spaces 0 to `track.last` in reading order, each
+// player's marker on the space their number reads (the last space for more, the first for
+// less). `places`: [player, value] pairs; `changed(player)` whether their number changed.
+function drawTrack(track, places, changed) {
+  const box = htmlEl("section", { class: "view-section track", "data-track": track.name });
+  const said = places.map(([p, v]) => "player " + p + " on " + v).join(", ");
+  box.append(htmlEl("h3", {}, track.name));
+  const spaces = htmlEl("ol", { class: "spaces", role: "img", "aria-label": track.name + " track, 0 to " + track.last + ": " + said });
+  const on = new Map();
+  for (const [p, v] of places) {
+    const n = Number(v);
+    if (v === "" || !Number.isFinite(n)) continue;
+    const at = Math.max(0, Math.min(track.last, Math.round(n)));
+    if (!on.has(at)) on.set(at, []);
+    on.get(at).push([p, v]);
+  }
+  for (let k = 0; k <= track.last; k++) {
+    const space = htmlEl("li", { class: "space" + (k % 5 === 0 ? " fifth" : ""), "data-space": String(k), "aria-hidden": "true" });
+    space.append(htmlEl("span", { class: "number" }, String(k)));
+    for (const [p, v] of on.get(k) || []) {
+      const marker = htmlEl("span", { class: "marker" + (changed(p) ? " changed" : ""), "data-player": String(p), title: "player " + p + ": " + v }, String(p));
+      marker.style.background = MARKERS[p % MARKERS.length];
+      if (p % MARKERS.length === 6) marker.style.color = "#1d1d1f";
+      space.append(marker);
+    }
+    spaces.append(space);
+  }
+  box.append(spaces);
+  return box;
 }
 
 // The sections the engine writes for hands: a hand the viewer sees (or its face-up part)
@@ -436,11 +471,13 @@ const SHARE = /^player (\d+)$/;
 // The whole view into `container`. `action(key)`: what clicking a board thing does.
 // `hands`: the observation's hands (who holds how many); `changed`: the keys of
 // `viewTexts` that changed since the view drawn before. The board and the game's own
-// sections come first (the centre of the table), then an area per player gathering what
-// is theirs: their counters, their hand or its backs, what they own.
+// sections come first (the centre of the table), then the tracks, then an area per player
+// gathering what is theirs: their counters, their hand or its backs, what they own.
 function drawView(container, view, action, hands, changed) {
   container.replaceChildren();
   const marked = changed || new Set();
+  // The players' numbers on a track, by the track's name: drawn on it, not in their areas.
+  const onTrack = new Map((view.tracks || []).map((t) => [t.name, []]));
   const areas = new Map();
   const area = (player) => {
     if (!areas.has(player)) {
@@ -463,7 +500,13 @@ function drawView(container, view, action, hands, changed) {
     }
     const share = kind === "Attributes" ? (body.title || "").match(SHARE) : null;
     if (share) {
-      area(Number(share[1])).append(drawCounters(body, (k) => marked.has(at + k)));
+      const player = Number(share[1]);
+      const items = (body.items || []).filter(([k, v]) => {
+        if (!onTrack.has(k)) return true;
+        onTrack.get(k).push([player, v]);
+        return false;
+      });
+      if (items.length) area(player).append(drawCounters(items, (k) => marked.has(at + k)));
       return;
     }
     if (kind === "Attributes" && body.title === "hands" && hands) {
@@ -479,6 +522,10 @@ function drawView(container, view, action, hands, changed) {
     else if (kind === "List") box.append(drawList(body, i, action, (item) => marked.has(at + item)));
     container.append(box);
   });
+  for (const track of view.tracks || []) {
+    const changedOf = (p) => marked.has("Attributes\u0000player " + p + "\u0000" + track.name);
+    container.append(drawTrack(track, onTrack.get(track.name), changedOf));
+  }
   if (areas.size) {
     const players = htmlEl("div", { class: "player-areas" });
     for (const p of [...areas.keys()].sort((a, b) => a - b)) players.append(areas.get(p));

@@ -92,6 +92,7 @@ impl<'a> Checker<'a> {
             internal: false,
             public: false,
             per_player: false,
+            track: None,
             span: Span::default(),
         })
     }

@@ -12,6 +12,9 @@ use crate::hir::{
 use crate::source::Span;
 use crate::syntax::ast;
 
+/// The longest track a table draws: spaces 0 to 200.
+const MAX_TRACK: f64 = 200.0;
+
 impl<'a> Checker<'a> {
     /// Builds attributes, function and action signatures of every class, turn defaults,
     /// board groups (headers), and top-level function signatures.
@@ -235,6 +238,29 @@ impl<'a> Checker<'a> {
         }
     }
 
+    /// A `track(N)` holds numbers (places on it) and has spaces 0 to N, N a whole number
+    /// from 1 to 200 (a track longer than that is not one a table can show). Its last
+    /// space, when it is right.
+    fn check_track(&mut self, a: &ast::AttributeDecl, last: f64, span: Span, ty: &Ty) -> Option<u32> {
+        let why = match ty {
+            Ty::List(elem) if matches!(**elem, Ty::Number | Ty::Error) => {
+                if last.fract() == 0.0 && (1.0..=MAX_TRACK).contains(&last) {
+                    return Some(last as u32);
+                }
+                format!("a track's last space is a whole number from 1 to {MAX_TRACK}, not {last}")
+            }
+            Ty::Error => return None,
+            _ => format!("the places on a track are numbers: `{}` is not a `List<number>`", self.ty_name(ty)),
+        };
+        self.error(
+            Diagnostic::error(span, format!("the attribute `{}` cannot be a track", a.name.name))
+                .code(codes::TRACK)
+                .label(why)
+                .help("each player's number is their marker's space: `per player track(30) List<number> points = {0, 0};`"),
+        );
+        None
+    }
+
     fn declare_member<'m>(
         &mut self,
         id: ClassId,
@@ -284,6 +310,7 @@ impl<'a> Checker<'a> {
                 if let Some(per_player) = a.per_player {
                     self.check_per_player(id, a, per_player, &ty);
                 }
+                let track = a.track.and_then(|(last, span)| self.check_track(a, last, span, &ty));
                 let attr = self.add_attr(Attr {
                     name: a.name.name.clone(),
                     class: id,
@@ -295,6 +322,7 @@ impl<'a> Checker<'a> {
                     internal: a.internal.is_some(),
                     public: a.public.is_some(),
                     per_player: a.per_player.is_some(),
+                    track,
                     span: a.name.span,
                 });
                 decls.attrs.push((attr, a));

@@ -196,6 +196,9 @@ pub struct AttributeDecl {
     /// `per player` before the attribute: a list whose item `p` is player p's, shown in
     /// their area of the table.
     pub per_player: Option<Span>,
+    /// `track(N)` after `per player`: the numbers are places on a shared track of spaces 0
+    /// to N (the number as written, and where).
+    pub track: Option<(f64, Span)>,
     pub span: Span,
 }
 

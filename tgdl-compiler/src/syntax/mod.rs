@@ -75,6 +75,7 @@ pub const CONTEXTUAL_WORDS: &[&str] = &[
     "internal",
     "public",
     "per",
+    "track",
     "geometry",
     "orientation",
     "grid",

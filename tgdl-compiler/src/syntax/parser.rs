@@ -107,6 +107,7 @@ struct AttrMods {
     internal: Option<Span>,
     public: Option<Span>,
     per_player: Option<Span>,
+    track: Option<(f64, Span)>,
 }
 
 struct Builder<'t> {
@@ -342,7 +343,7 @@ impl<'t> Builder<'t> {
         let member = match inner.as_rule() {
             Rule::attribute_short => {
                 let mut it = children(inner);
-                let AttrMods { secret, internal, public, per_player } = self.attr_mods(&mut it);
+                let AttrMods { secret, internal, public, per_player, track } = self.attr_mods(&mut it)?;
                 let ty = Some(self.type_expr(it.next().expect("grammar: attribute type"))?);
                 let name = self.ident(it.next().expect("grammar: attribute name"));
                 let value = it.next().map(|e| self.expr(e)).transpose()?;
@@ -355,6 +356,7 @@ impl<'t> Builder<'t> {
                     internal,
                     public,
                     per_player,
+                    track,
                     span,
                 })
             }
@@ -393,16 +395,26 @@ impl<'t> Builder<'t> {
     }
 
     /// The spans of an attribute's modifiers (each at most once, `secret` and `internal` in
-    /// either order, `public` and `per player` alone: the grammar says so).
-    fn attr_mods<'i>(&self, it: &mut std::iter::Peekable<impl Iterator<Item = Pair<'i>>>) -> AttrMods {
+    /// either order, `public` and `per player` alone: the grammar says so), and the length
+    /// of a `per player track(N)`.
+    fn attr_mods<'i>(
+        &self,
+        it: &mut std::iter::Peekable<impl Iterator<Item = Pair<'i>>>,
+    ) -> PResult<AttrMods> {
         let mut mods = AttrMods::default();
         if let Some(m) = take_if(it, Rule::public_mod) {
             mods.public = Some(self.span(&m));
-            return mods;
+            return Ok(mods);
         }
         if let Some(m) = take_if(it, Rule::per_player_mod) {
             mods.per_player = Some(self.span(&m));
-            return mods;
+            if let Some(track) = m.into_inner().find(|p| p.as_rule() == Rule::track_mod) {
+                let span = self.span(&track);
+                let last =
+                    track.into_inner().find(|p| p.as_rule() == Rule::number).expect("grammar: track length");
+                mods.track = Some((self.number(last)?, span));
+            }
+            return Ok(mods);
         }
         for _ in 0..2 {
             if let Some(m) = take_if(it, Rule::secret_mod) {
@@ -411,13 +423,13 @@ impl<'t> Builder<'t> {
                 mods.internal = Some(self.span(&m));
             }
         }
-        mods
+        Ok(mods)
     }
 
     fn attribute_long(&mut self, pair: Pair<'_>) -> PResult<AttributeDecl> {
         let span = self.span(&pair);
         let mut it = children(pair);
-        let AttrMods { secret, internal, public, per_player } = self.attr_mods(&mut it);
+        let AttrMods { secret, internal, public, per_player, track } = self.attr_mods(&mut it)?;
         it.next(); // `attribute`
         let name = self.ident(it.next().expect("grammar: attribute name"));
         let (mut ty, mut value) = (None, None);
@@ -453,6 +465,7 @@ impl<'t> Builder<'t> {
             internal,
             public,
             per_player,
+            track,
             span,
         })
     }

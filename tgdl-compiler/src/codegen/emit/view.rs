@@ -130,6 +130,7 @@ impl<'p> Gen<'p> {
         let name = &prog.name;
         let (owned, owned_fn) = self.owned_fn();
         let shares = self.per_player_shares();
+        let tracks = self.tracks();
         // `Vec::from([..])` rather than `vec![..]`: prettyplease formats the elements.
         let sections_decl = if owned_fn.is_empty() && shares.is_none() {
             quote!(let sections: Vec<rt::view::Section> = Vec::from([#(#sections),*]);)
@@ -152,6 +153,7 @@ impl<'p> Gen<'p> {
                     active: Some(self.core.active.0),
                     phase: self.core.phase.to_string(),
                     sections,
+                    tracks: #tracks,
                 }
             }
 
@@ -270,6 +272,23 @@ impl<'p> Gen<'p> {
                 |(p, items)| rt::view::Section::Attributes { title: format!("player {p}"), items },
             ));
         }))
+    }
+
+    /// The `per player track(N)` lists, in the order of the players' shares.
+    fn tracks(&self) -> TokenStream {
+        let prog = self.prog;
+        let tracks: Vec<TokenStream> = self
+            .globals
+            .keys()
+            .flat_map(|&c| &prog.class(c).attrs)
+            .filter_map(|&a| {
+                let attr = prog.attr(a);
+                let last = attr.track.filter(|_| attr.per_player)?;
+                let n = &attr.name;
+                Some(quote!(rt::view::Track { name: String::from(#n), last: #last }))
+            })
+            .collect();
+        if tracks.is_empty() { quote!(Vec::new()) } else { quote!(Vec::from([#(#tracks),*])) }
     }
 
     /// The text of a value for the view (`&self` only: objects by label, lists by length).

@@ -123,7 +123,7 @@ fn kind(rule: Rule, parent: Rule) -> TokenKind {
         Rule::grid => Delim::Grid,
         Rule::brace_lit | Rule::param_choices => Delim::List,
         Rule::new_inits => Delim::Inits,
-        Rule::call | Rule::new_expr => Delim::Call,
+        Rule::call | Rule::new_expr | Rule::track_mod => Delim::Call,
         Rule::index => Delim::Index,
         Rule::generic_type => Delim::Angle,
         Rule::paren | Rule::if_stmt | Rule::while_stmt | Rule::for_stmt | Rule::for_in_stmt => Delim::Paren,
